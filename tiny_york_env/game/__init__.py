@@ -1,0 +1,32 @@
+"""The Tiny York rules engine: a numpy state record and the verbs that play it.
+
+It imports nothing from the rest of the package. See ``spec/architecture.md`` for the contract.
+"""
+
+from .actions import NUM_ACTIONS, action_names, decode, describe_action, encode
+from .api import (
+    apply_action,
+    apply_actions,
+    current_player,
+    final_scores,
+    is_terminal,
+    legal_actions,
+    legal_mask,
+    legal_masks,
+    new_game,
+    new_games,
+    pending_decision,
+    score_breakdown,
+    step,
+    winner,
+)
+from .config import GameConfig
+from .state import STATE_DTYPE
+from .text import render_text
+
+__all__ = [
+    "GameConfig", "NUM_ACTIONS", "STATE_DTYPE", "action_names", "apply_action", "apply_actions",
+    "current_player", "decode", "describe_action", "encode", "final_scores", "is_terminal",
+    "legal_actions", "legal_mask", "legal_masks", "new_game", "new_games", "pending_decision",
+    "render_text", "score_breakdown", "step", "winner",
+]

@@ -1,0 +1,175 @@
+"""The engine verbs (``spec/architecture.md``): thin Python wrappers over compiled kernels.
+
+A single game is a 0-d numpy array of ``STATE_DTYPE``; a batch is a 1-d array of them.
+"""
+
+import secrets
+
+import numpy as np
+
+from . import kernels
+from .actions import NUM_ACTIONS, describe_action
+from .components import BOROUGH_NAMES, MAX_SEATS
+from .config import GameConfig
+from .state import (
+    DEC_GAME_OVER,
+    DECISION_NAMES,
+    NO_SEAT,
+    NUM_SCORE_LINES,
+    SCORE_BOROUGH,
+    SCORE_LINE_NAMES,
+    STATE_DTYPE,
+)
+
+SEED_LIMIT = 2 ** 63
+_NO_TOMS = np.zeros(MAX_SEATS, dtype=np.int64)
+
+
+def _as_batch(state):
+    """A (1,)-shaped view of a single game, sharing its memory."""
+    if not isinstance(state, np.ndarray) or state.dtype != STATE_DTYPE:
+        raise ValueError("state must be a numpy array of STATE_DTYPE, as returned by new_game")
+    if state.shape == ():
+        return state.reshape(1)
+    if state.shape == (1,):
+        return state
+    raise ValueError(f"expected a single game (shape ()), got a batch of shape {state.shape}; "
+                     "use the batch functions for batches")
+
+
+def _normal_seed(seed):
+    if seed is None:
+        return secrets.randbelow(SEED_LIMIT)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
+    return int(seed) % SEED_LIMIT
+
+
+def new_game(config=None, seed=None):
+    """A fresh game for ``config`` (default: 2 agents), set up and waiting for the first decision."""
+    config = GameConfig() if config is None else config
+    if not isinstance(config, GameConfig):
+        raise ValueError(f"config must be a GameConfig, got {type(config).__name__}")
+    state = np.zeros((), dtype=STATE_DTYPE)
+    kernels.new_game_kernel(state.reshape(1), 0, config.num_agents, len(config.toms),
+                            _NO_TOMS, _NO_TOMS, _normal_seed(seed))
+    return state
+
+
+def new_games(config, seeds):
+    """A batch of fresh games, one per seed."""
+    config = GameConfig() if config is None else config
+    seeds = [_normal_seed(s) for s in seeds]
+    states = np.zeros(len(seeds), dtype=STATE_DTYPE)
+    for i, seed in enumerate(seeds):
+        kernels.new_game_kernel(states, i, config.num_agents, len(config.toms),
+                                _NO_TOMS, _NO_TOMS, seed)
+    return states
+
+
+def current_player(state):
+    """The seat to decide, or -1 when the game is over."""
+    batch = _as_batch(state)
+    return NO_SEAT if batch[0]["decision"] == DEC_GAME_OVER else int(batch[0]["actor"])
+
+
+def legal_mask(state):
+    """bool[NUM_ACTIONS]: the actions the seat to move may take (all False only at the end)."""
+    mask = kernels.empty_mask()
+    kernels.legal_mask_kernel(_as_batch(state), 0, mask)
+    return mask
+
+
+def legal_actions(state):
+    """The legal action ids, ascending."""
+    return np.flatnonzero(legal_mask(state))
+
+
+def pending_decision(state):
+    """The pending decision in words, e.g. ``'take a pair of cards'``."""
+    return DECISION_NAMES[int(_as_batch(state)[0]["decision"])]
+
+
+def apply_action(state, action):
+    """Apply ``action`` in place; a ValueError names an illegal action and leaves the state as it was."""
+    batch = _as_batch(state)
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    action = int(action)
+    if batch[0]["decision"] == DEC_GAME_OVER:
+        raise ValueError(f"action {action}: the game is over, no action is legal")
+    if kernels.apply_kernel(batch, 0, action) != 0:
+        seat = int(batch[0]["actor"])
+        what = describe_action(action) if 0 <= action < NUM_ACTIONS else "outside the space"
+        legal = legal_actions(state)
+        raise ValueError(
+            f"illegal action {action} ({what}) for seat {seat}, whose pending decision is "
+            f"'{pending_decision(state)}'; legal actions: "
+            + ", ".join(f"{a} ({describe_action(a)})" for a in legal))
+
+
+def step(state, action):
+    """The pure form of ``apply_action``: a new state; the input is not changed."""
+    new = state.copy()
+    apply_action(new, action)
+    return new
+
+
+def is_terminal(state):
+    """True once the final scoring is done."""
+    return bool(_as_batch(state)[0]["decision"] == DEC_GAME_OVER)
+
+
+def _require_terminal(state):
+    if not is_terminal(state):
+        raise ValueError("the game is not over yet: final scores exist only after round 5")
+
+
+def final_scores(state):
+    """int array, one total per seat (R20); only after the end."""
+    _require_terminal(state)
+    rec = _as_batch(state)[0]
+    n = int(rec["num_seats"])
+    return rec["score_lines"][:n].sum(axis=1).astype(np.int64)
+
+
+def winner(state):
+    """The winning seat (R20: highest total, ties to the one ahead in press order)."""
+    _require_terminal(state)
+    return int(_as_batch(state)[0]["winner"])
+
+
+def score_line_names():
+    """The names of the score breakdown lines, boroughs named."""
+    names = list(SCORE_LINE_NAMES)
+    for b, name in enumerate(BOROUGH_NAMES):
+        names[SCORE_BOROUGH + b] = name
+    return names
+
+
+def score_breakdown(state):
+    """One dict per seat: score line name -> points, plus ``'total'``."""
+    _require_terminal(state)
+    rec = _as_batch(state)[0]
+    names = score_line_names()
+    out = []
+    for seat in range(int(rec["num_seats"])):
+        lines = {names[k]: int(rec["score_lines"][seat, k]) for k in range(NUM_SCORE_LINES)}
+        lines["total"] = sum(lines.values())
+        out.append(lines)
+    return out
+
+
+def legal_masks(states):
+    """bool[B, NUM_ACTIONS] for a batch of games."""
+    masks = np.zeros((states.shape[0], NUM_ACTIONS), dtype=np.bool_)
+    kernels.legal_masks_batch(states, masks)
+    return masks
+
+
+def apply_actions(states, actions):
+    """Apply one action per game in place; returns a bool array, True where it was illegal
+    (those games are left unchanged)."""
+    status = np.zeros(states.shape[0], dtype=np.int64)
+    kernels.apply_batch(states, np.asarray(actions, dtype=np.int64), status)
+    return status != 0

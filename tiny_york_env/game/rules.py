@@ -1,0 +1,355 @@
+"""The phase machine and ``apply``: setup draft, Phase 0, I, II (bidding + evaluation), III,
+round end and the end of the game (rulebook "Playing the Game", R3-R19)."""
+
+from .actions import (
+    BID_CARD,
+    BID_DONE,
+    BID_PAIR,
+    BID_WILD,
+    BID_WILD_PAIR,
+    BUILD_STOP,
+    ELEVATOR_TAKE,
+    EXCHANGE,
+    PICK_PAIR,
+    PRESTIGE_BOROUGH,
+    PRESTIGE_FORFEIT,
+    PRESTIGE_TILE,
+    PRESTIGE_VESSEL,
+    SELL_FROM,
+    START_STACK,
+)
+from .building import can_sell_into, check_borough_bonus, start_building
+from .cards import deal_pairs, discard_hand, discard_pairs, discard_played, draw_to_hand, take_pair
+from .components import (
+    HAND_DRAW_PHASE0,
+    MIN_PARTICIPANTS,
+    NUM_BIDDING_ROUNDS,
+    NUM_BOROUGHS,
+    NUM_CARD_TYPES,
+    NUM_GAME_ROUNDS,
+    NUM_START_STACKS,
+    NUM_TILES,
+    PAIRS_PER_AGENT,
+    PRESTIGE_REVEALED_PER_ROUND,
+    PRESTIGE_TILE_VALUE,
+    WILD,
+)
+from .elevator import give_tile, remove_tile, take_from_display
+from .evaluation import evaluate, start_evaluation
+from .jit import jit
+from .legal import is_legal
+from .press import press_order, reverse_agent_press_order
+from .scoring import final_scoring
+from .state import (
+    DEC_BID,
+    DEC_BUILD,
+    DEC_ELEVATOR,
+    DEC_GAME_OVER,
+    DEC_NONE,
+    DEC_PICK_PAIR,
+    DEC_PRESTIGE_BOROUGH,
+    DEC_PRESTIGE_TILE,
+    DEC_PRESTIGE_VESSEL,
+    DEC_START_STACK,
+    EMPTY,
+    NO_SEAT,
+    PRESTIGE_REMOVED,
+    PRESTIGE_REVEALED,
+    STACK_REMOVED,
+    STACK_TAKEN,
+    STAGE_BID_END,
+    STAGE_BID_START,
+    STAGE_BIDDING,
+    STAGE_EVALUATE,
+    STAGE_GAME_OVER,
+    STAGE_PHASE0,
+    STAGE_PHASE1,
+    STAGE_PHASE3,
+    STAGE_ROUND_END,
+    STAGE_START_CHARACTERS,
+)
+
+ILLEGAL_ACTION = 1
+OK = 0
+
+
+# --- automatic stages ------------------------------------------------------------------------
+@jit
+def _stage_start_characters(st):
+    """Setup step 16 with R4: agents choose a revealed stack in reverse press order; the
+    stacks left over leave the game (step 17)."""
+    if st["cursor"] < st["num_agents"]:
+        st["actor"] = st["order"][st["cursor"]]
+        st["decision"] = DEC_START_STACK
+        return
+    for k in range(NUM_START_STACKS):
+        if st["start_stack_status"][k] != STACK_TAKEN:
+            remove_tile(st, st["start_stacks"][k, 0])
+            remove_tile(st, st["start_stacks"][k, 1])
+            st["start_stack_status"][k] = STACK_REMOVED
+    st["stage"] = STAGE_PHASE0
+
+
+@jit
+def num_pairs_dealt(st):
+    """R6: 2 per agent + 1 per Tom, + 1 when two or more agents play."""
+    n = PAIRS_PER_AGENT * st["num_agents"] + (st["num_seats"] - st["num_agents"])
+    if st["num_agents"] >= MIN_PARTICIPANTS:
+        n += 1
+    return n
+
+
+@jit
+def _stage_phase0(st):
+    """Phase 0: return dollars (R19), move the Mayor to the round's letter, reveal 2 prestige
+    tiles, each agent draws 3 cards, deal the pairs. After round 5, the final scoring (R20)."""
+    st["round"] += 1
+    if st["round"] > NUM_GAME_ROUNDS:
+        final_scoring(st)
+        st["stage"] = STAGE_GAME_OVER
+        st["decision"] = DEC_GAME_OVER
+        st["actor"] = NO_SEAT
+        return
+    for tile in range(NUM_TILES):
+        st["tile_used"][tile] = 0
+        st["tile_dollar"][tile] = 0
+    for b in range(NUM_BOROUGHS):
+        if st["borough_sequence"][b] == st["round"] - 1:
+            st["mayor"] = b
+    for k in range(PRESTIGE_REVEALED_PER_ROUND):
+        tile = st["prestige_stack"][st["prestige_next"]]
+        st["prestige_next"] += 1
+        st["prestige_revealed"][k] = tile
+        st["prestige_loc"][tile] = PRESTIGE_REVEALED
+    for seat in range(st["num_seats"]):
+        st["pairs_taken"][seat] = 0
+        if st["is_tom"][seat] == 0:
+            draw_to_hand(st, seat, HAND_DRAW_PHASE0)
+    deal_pairs(st, num_pairs_dealt(st))
+    reverse_agent_press_order(st, st["order"])
+    st["cursor"] = 0
+    st["stage"] = STAGE_PHASE1
+
+
+@jit
+def _stage_phase1(st):
+    """Phase I (R6): agents take one pair at a time in reverse press order until each has two;
+    pairs left over are discarded."""
+    n = st["num_agents"]
+    while st["cursor"] < PAIRS_PER_AGENT * n:
+        seat = st["order"][st["cursor"] % n]
+        if st["pairs_taken"][seat] < PAIRS_PER_AGENT:
+            st["actor"] = seat
+            st["decision"] = DEC_PICK_PAIR
+            return
+        st["cursor"] += 1
+    discard_pairs(st)
+    st["bid_round"] = 0
+    st["stage"] = STAGE_BID_START
+
+
+@jit
+def _stage_bid_start(st):
+    """R3: the first bidding round starts with the press leader, later ones with the previous
+    bonus winner (kept in bid_start); bidding runs clockwise by seat."""
+    if st["bid_round"] == 0:
+        press_order(st, st["order"])
+        st["bid_start"] = st["order"][0]
+    n = st["num_seats"]
+    for i in range(n):
+        st["order"][i] = (st["bid_start"] + i) % n
+        st["bid_value"][i] = 0
+        st["bid_done"][i] = 0
+    st["bonus_winner"] = NO_SEAT
+    st["runner_up"] = NO_SEAT
+    st["cursor"] = 0
+    st["stage"] = STAGE_BIDDING
+
+
+@jit
+def _stage_bidding(st):
+    """Each participant bids once, in bidding order (R3, R9, R10)."""
+    if st["cursor"] < st["num_seats"]:
+        seat = st["order"][st["cursor"]]
+        st["actor"] = seat
+        st["exchanges_left"] = st["reserve_size"][seat]
+        st["decision"] = DEC_BID
+        return
+    start_evaluation(st)
+    st["stage"] = STAGE_EVALUATE
+
+
+@jit
+def _stage_bid_end(st):
+    """After the evaluation: the borough bonus (R17), played cards to the discard pile, the
+    next start player (R3), the next bidding round or Phase III."""
+    check_borough_bonus(st)
+    for seat in range(st["num_seats"]):
+        discard_played(st, seat)
+    if st["bonus_winner"] != NO_SEAT:
+        st["bid_start"] = st["bonus_winner"]
+    st["bid_round"] += 1
+    st["stage"] = STAGE_PHASE3 if st["bid_round"] == NUM_BIDDING_ROUNDS else STAGE_BID_START
+
+
+@jit
+def _stage_round_end(st):
+    """R19: hands are discarded (reserves stay); prestige tiles not taken leave the game."""
+    for seat in range(st["num_seats"]):
+        discard_hand(st, seat)
+    for k in range(PRESTIGE_REVEALED_PER_ROUND):
+        tile = st["prestige_revealed"][k]
+        if tile != EMPTY:
+            st["prestige_loc"][tile] = PRESTIGE_REMOVED
+            st["prestige_revealed"][k] = EMPTY
+    st["stage"] = STAGE_PHASE0
+
+
+@jit
+def advance(st):
+    """Run automatic steps until a participant must decide or the game is over."""
+    while st["decision"] == DEC_NONE:
+        stage = st["stage"]
+        if stage == STAGE_START_CHARACTERS:
+            _stage_start_characters(st)
+        elif stage == STAGE_PHASE0:
+            _stage_phase0(st)
+        elif stage == STAGE_PHASE1:
+            _stage_phase1(st)
+        elif stage == STAGE_BID_START:
+            _stage_bid_start(st)
+        elif stage == STAGE_BIDDING:
+            _stage_bidding(st)
+        elif stage == STAGE_EVALUATE:
+            evaluate(st)
+        elif stage == STAGE_BID_END:
+            _stage_bid_end(st)
+        elif stage == STAGE_PHASE3:
+            # Phase III offers only character abilities (23-27); they arrive with the
+            # characters issue, so for now the round simply ends (R18).
+            st["stage"] = STAGE_ROUND_END
+        elif stage == STAGE_ROUND_END:
+            _stage_round_end(st)
+        else:
+            return
+
+
+# --- decisions ---------------------------------------------------------------------------------
+@jit
+def _play_cards(st, seat, t, n):
+    """Move ``n`` cards of type ``t`` from ``seat``'s hand into the bid."""
+    st["hand"][seat, t] -= n
+    st["played"][seat, t] += n
+
+
+@jit
+def _apply_bid(st, seat, a):
+    """R9 exchange or one R10 part of the bid; BID_DONE makes the bid final."""
+    round_type = st["bid_round"]
+    if a < BID_CARD:
+        h = (a - EXCHANGE) // NUM_CARD_TYPES
+        r = (a - EXCHANGE) % NUM_CARD_TYPES
+        st["hand"][seat, h] -= 1
+        st["reserve"][seat, h] += 1
+        st["reserve"][seat, r] -= 1
+        st["hand"][seat, r] += 1
+        st["exchanges_left"] -= 1
+        return
+    if a == BID_DONE:
+        st["bid_done"][seat] = 1
+        st["cursor"] += 1
+        st["decision"] = DEC_NONE
+        return
+    if a == BID_CARD:
+        _play_cards(st, seat, round_type, 1)
+    elif a < BID_WILD_PAIR:
+        _play_cards(st, seat, a - BID_PAIR, 2)
+    elif a < BID_WILD:
+        _play_cards(st, seat, a - BID_WILD_PAIR, 1)
+        _play_cards(st, seat, WILD, 1)
+    else:
+        _play_cards(st, seat, WILD, 1)
+    st["bid_value"][seat] += 1
+
+
+@jit
+def _apply_prestige(st, seat, a):
+    """R15: choose a revealed tile (or forfeit), then its vessel, then the borough; place the
+    tile, keep the vessel and build one skyscraper there."""
+    d = st["decision"]
+    if d == DEC_PRESTIGE_TILE:
+        if a == PRESTIGE_FORFEIT:
+            st["decision"] = DEC_NONE
+            return
+        st["chosen_slot"] = a - PRESTIGE_TILE
+        st["decision"] = DEC_PRESTIGE_VESSEL
+    elif d == DEC_PRESTIGE_VESSEL:
+        st["chosen_vessel"] = a - PRESTIGE_VESSEL
+        st["decision"] = DEC_PRESTIGE_BOROUGH
+    else:
+        b = a - PRESTIGE_BOROUGH
+        slot = st["chosen_slot"]
+        tile = st["prestige_revealed"][slot]
+        st["prestige_revealed"][slot] = EMPTY
+        st["prestige_loc"][tile] = b
+        st["borough_prestige"][b] += PRESTIGE_TILE_VALUE[tile]
+        st["vessel_owner"][st["chosen_vessel"]] = seat
+        st["decision"] = DEC_NONE
+        start_building(st, seat, b, 1)
+
+
+@jit
+def _apply_sell(st, seat, a):
+    """R16 with an empty board: move one own skyscraper from another borough, or stop."""
+    if a == BUILD_STOP:
+        st["build_left"] = 0
+        st["decision"] = DEC_NONE
+        return
+    b = a - SELL_FROM
+    target = st["build_borough"]
+    st["skyscrapers"][b, seat] -= 1
+    st["skyscrapers"][target, seat] += 1
+    st["build_left"] -= 1
+    if st["build_left"] == 0 or not can_sell_into(st, seat, target):
+        st["build_left"] = 0
+        st["decision"] = DEC_NONE
+
+
+@jit
+def apply_unchecked(st, a):
+    """Carry out legal action ``a`` for the pending decision, then run the engine on."""
+    d = st["decision"]
+    seat = st["actor"]
+    st["num_decisions"] += 1
+    if d == DEC_BID:
+        _apply_bid(st, seat, a)
+    elif d == DEC_START_STACK:
+        k = a - START_STACK
+        give_tile(st, st["start_stacks"][k, 0], seat)
+        give_tile(st, st["start_stacks"][k, 1], seat)
+        st["start_stack_status"][k] = STACK_TAKEN
+        st["cursor"] += 1
+        st["decision"] = DEC_NONE
+    elif d == DEC_PICK_PAIR:
+        take_pair(st, seat, a - PICK_PAIR)
+        st["pairs_taken"][seat] += 1
+        st["cursor"] += 1
+        st["decision"] = DEC_NONE
+    elif d == DEC_ELEVATOR:
+        take_from_display(st, seat, a - ELEVATOR_TAKE)
+        st["decision"] = DEC_NONE
+    elif d == DEC_PRESTIGE_TILE or d == DEC_PRESTIGE_VESSEL or d == DEC_PRESTIGE_BOROUGH:
+        _apply_prestige(st, seat, a)
+    elif d == DEC_BUILD:
+        _apply_sell(st, seat, a)
+    if st["decision"] == DEC_NONE:
+        advance(st)
+
+
+@jit
+def apply(st, a):
+    """Apply action ``a`` if legal and return OK; otherwise change nothing, ILLEGAL_ACTION."""
+    if not is_legal(st, a):
+        return ILLEGAL_ACTION
+    apply_unchecked(st, a)
+    return OK

@@ -1,0 +1,171 @@
+"""``render_text``: a plain-text view of a whole state (everything shown; for people and logs)."""
+
+import numpy as np
+
+from .components import (
+    BOROUGH_NAMES,
+    CARD_NAMES,
+    CHARACTER_FREE,
+    CHARACTER_PHASE,
+    COLOUR_NAMES,
+    NEUTRAL,
+    NUM_BOROUGHS,
+    NUM_CARD_TYPES,
+    NUM_GAME_ROUNDS,
+    NUM_TILE_VALUES,
+    NUM_TILES,
+    NUM_VESSELS,
+    PHASE_NAMES,
+    PRESTIGE_TILE_COLOUR,
+    PRESTIGE_TILE_VALUE,
+    SEQUENCE_LETTERS,
+    TILE_CHARACTER,
+    TILE_VALUE,
+    VESSEL_ENDS,
+    VESSEL_KIND,
+    VESSEL_KIND_NAMES,
+)
+from .state import (
+    DEC_GAME_OVER,
+    DECISION_NAMES,
+    EMPTY,
+    LOC_OWNED,
+    NUM_SCORE_LINES,
+    STAGE_NAMES,
+    STATE_DTYPE,
+    VESSEL_ON_BOARD,
+)
+
+NEUTRAL_LABEL = "N"
+ROUND_TYPES = 6
+
+
+def _rec(state):
+    if not isinstance(state, np.ndarray) or state.dtype != STATE_DTYPE or state.size != 1:
+        raise ValueError("render_text takes one game state as returned by new_game")
+    return state.reshape(1)[0]
+
+
+def seat_label(seat):
+    """'P0'..'P3' for seats, 'N' for the neutral player."""
+    return NEUTRAL_LABEL if seat == NEUTRAL else f"P{seat}"
+
+
+def _cards(counts):
+    parts = [f"{CARD_NAMES[t]} {int(counts[t])}" for t in range(NUM_CARD_TYPES) if counts[t] > 0]
+    return ", ".join(parts) if parts else "-"
+
+
+def tile_label(tile):
+    """A character tile as '#12(v1,II)': character number, value, phase; '*' marks free tiles."""
+    c = int(TILE_CHARACTER[tile])
+    free = "*" if CHARACTER_FREE[c] else ""
+    return f"#{c}(v{int(TILE_VALUE[tile])},{PHASE_NAMES[CHARACTER_PHASE[c]]}{free})"
+
+
+def _press_lines(rec):
+    n = int(rec["num_seats"])
+    tokens = list(range(n)) + [NEUTRAL]
+    tokens.sort(key=lambda t: (-int(rec["press_space"][t]), -int(rec["press_height"][t])))
+    by_space = {}
+    for t in tokens:
+        by_space.setdefault(int(rec["press_space"][t]), []).append(seat_label(t))
+    return "Press track (top of stack first): " + "  ".join(
+        f"{space}: {' '.join(labels)}" for space, labels in by_space.items())
+
+
+def _board_lines(rec):
+    n = int(rec["num_seats"])
+    lines = []
+    for b in range(NUM_BOROUGHS):
+        value = int(rec["borough_base"][b] + rec["borough_prestige"][b])
+        placed = [f"{COLOUR_NAMES[PRESTIGE_TILE_COLOUR[t]]} {PRESTIGE_TILE_VALUE[t]}"
+                  for t in range(len(PRESTIGE_TILE_VALUE)) if rec["prestige_loc"][t] == b]
+        sky = " ".join(f"{seat_label(s)}:{int(rec['skyscrapers'][b, s])}" for s in range(n))
+        mayor = "  <- Mayor" if rec["mayor"] == b else ""
+        lines.append(f"  {BOROUGH_NAMES[b]:<14}{SEQUENCE_LETTERS[rec['borough_sequence'][b]]}  "
+                     f"value {value:>2} (base {int(rec['borough_base'][b])}"
+                     f"{' + ' + ', '.join(placed) if placed else ''})  "
+                     f"{sky} N:{int(rec['skyscrapers'][b, NEUTRAL])}{mayor}")
+    return lines
+
+
+def _seat_lines(rec, seat):
+    kind = "Tom" if rec["is_tom"][seat] else "agent"
+    chars = []
+    for tile in range(NUM_TILES):
+        if rec["tile_loc"][tile] == LOC_OWNED and rec["tile_owner"][tile] == seat:
+            chars.append(tile_label(tile) + ("[used]" if rec["tile_used"][tile] else ""))
+    vessels = [VESSEL_KIND_NAMES[VESSEL_KIND[v]] for v in range(NUM_VESSELS)
+               if rec["vessel_owner"][v] == seat]
+    return [
+        f"{seat_label(seat)} ({kind}): points {int(rec['points'][seat])}, "
+        f"dollars {int(rec['dollars'][seat])}, board skyscrapers {int(rec['board_skyscrapers'][seat])}, "
+        f"press space {int(rec['press_space'][seat])}, vessels {', '.join(vessels) or '-'}",
+        f"    hand: {_cards(rec['hand'][seat])}  |  reserve ({int(rec['reserve_size'][seat])}): "
+        f"{_cards(rec['reserve'][seat])}  |  played: {_cards(rec['played'][seat])}",
+        f"    characters: {' '.join(chars) or '-'}",
+    ]
+
+
+def _elevator_line(rec):
+    rows = []
+    for row in range(NUM_TILE_VALUES):
+        tiles = [tile_label(t) for t in rec["elevator_display"][row] if t != EMPTY]
+        rows.append(f"  value {row + 1} ({int(rec['elevator_count'][row])} in stack): "
+                    + (" ".join(tiles) or "-"))
+    return rows
+
+
+def _header(rec):
+    rnd = int(rec["round"])
+    stage = STAGE_NAMES[int(rec["stage"])]
+    head = f"Tiny York - round {min(rnd, NUM_GAME_ROUNDS)}/{NUM_GAME_ROUNDS}, {stage}"
+    if 0 <= int(rec["bid_round"]) < ROUND_TYPES and stage in ("bidding", "evaluation", "bid start"):
+        head += f", bidding round {int(rec['bid_round']) + 1} ({CARD_NAMES[rec['bid_round']]})"
+    statue = "won" if rec["statue_flipped"] else "4 points, not yet won"
+    return [head, f"Statue of Liberty: {statue}.  Draw pile {int(rec['draw_count'])}, "
+                  f"discard {int(rec['discard'].sum())}"]
+
+
+def _score_lines(rec):
+    from .api import score_line_names  # local: api imports this module's neighbours
+    names = score_line_names()
+    n = int(rec["num_seats"])
+    width = max(len(x) for x in names)
+    lines = ["Final scoring:", " " * (width + 2) + "".join(f"{seat_label(s):>6}" for s in range(n))]
+    for k in range(NUM_SCORE_LINES):
+        lines.append(f"  {names[k]:<{width}}" + "".join(
+            f"{int(rec['score_lines'][s, k]):>6}" for s in range(n)))
+    totals = rec["score_lines"][:n].sum(axis=1)
+    lines.append(f"  {'total':<{width}}" + "".join(f"{int(t):>6}" for t in totals))
+    lines.append(f"Winner: {seat_label(int(rec['winner']))}")
+    return lines
+
+
+def render_text(state):
+    """The whole state as text: board, tracks, displays, every participant, the pending decision."""
+    rec = _rec(state)
+    n = int(rec["num_seats"])
+    lines = _header(rec) + ["Boroughs:"] + _board_lines(rec) + [_press_lines(rec)]
+    revealed = [f"{COLOUR_NAMES[PRESTIGE_TILE_COLOUR[t]]} {PRESTIGE_TILE_VALUE[t]}"
+                for t in rec["prestige_revealed"] if t != EMPTY]
+    lines.append(f"Prestige tiles revealed: {', '.join(revealed) or '-'}")
+    vessels = [f"{VESSEL_KIND_NAMES[VESSEL_KIND[v]]} {v} "
+               f"({BOROUGH_NAMES[VESSEL_ENDS[v, 0]]}-{BOROUGH_NAMES[VESSEL_ENDS[v, 1]]})"
+               for v in range(NUM_VESSELS) if rec["vessel_owner"][v] == VESSEL_ON_BOARD]
+    lines.append(f"Vessels on the board: {', '.join(vessels) or '-'}")
+    lines.append("Elevator display:")
+    lines += _elevator_line(rec)
+    pairs = [f"{p}: {CARD_NAMES[a] if a != EMPTY else '-'} + {CARD_NAMES[b] if b != EMPTY else '-'}"
+             for p, (a, b) in enumerate(rec["pairs"][: int(rec["num_pairs"])])
+             if a != EMPTY or b != EMPTY]
+    if pairs:
+        lines.append("Card pairs: " + "; ".join(pairs))
+    for seat in range(n):
+        lines += _seat_lines(rec, seat)
+    if rec["decision"] == DEC_GAME_OVER:
+        lines += _score_lines(rec)
+    else:
+        lines.append(f"To move: {seat_label(int(rec['actor']))} - {DECISION_NAMES[rec['decision']]}")
+    return "\n".join(lines)

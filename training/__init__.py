@@ -1,0 +1,1 @@
+"""Training and evaluation scripts (PPO against Tom, self-play, the Tom ladder)."""
