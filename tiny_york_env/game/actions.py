@@ -50,6 +50,8 @@ from .components import (
     VESSEL_KIND_NAMES,
     WILD,
 )
+from .labels import a_card, prestige_label, tile_label
+from .state import EMPTY
 
 CHARACTER_14_MAX_STEPS = 2
 
@@ -118,18 +120,25 @@ CHARACTER_DONE = BLOCK_START["CHARACTER_DONE"]
 END_TURN = BLOCK_START["END_TURN"]
 
 
+def is_int(x):
+    """True for Python and numpy integers, False for bools and everything else."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
 def encode(name, payload=0):
     """The action id of block ``name`` with ``payload``; ValueError if either is out of range."""
-    if name not in BLOCK_START:
+    if not isinstance(name, str) or name not in BLOCK_START:
         raise ValueError(f"unknown action block {name!r}; blocks are {list(BLOCK_START)}")
     size = BLOCK_SIZE[name]
-    if not 0 <= payload < size:
+    if not is_int(payload) or not 0 <= payload < size:
         raise ValueError(f"payload {payload} out of range for {name}: allowed 0..{size - 1}")
     return BLOCK_START[name] + payload
 
 
 def decode(action):
     """(block name, payload) of an action id; ValueError if the id is outside the space."""
+    if not is_int(action):
+        raise ValueError(f"an action id is an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
     action = int(action)
     if not 0 <= action < NUM_ACTIONS:
         raise ValueError(f"action {action} is outside the action space 0..{NUM_ACTIONS - 1}")
@@ -145,63 +154,84 @@ def _vessel_words(v):
     return f"{VESSEL_KIND_NAMES[VESSEL_KIND[v]]} {v} ({BOROUGH_NAMES[a]}-{BOROUGH_NAMES[b]})"
 
 
-def _describe_payload(name, p):
+def _pair_words(pair):
+    cards = [CARD_NAMES[c] for c in pair if c != EMPTY]
+    return " + ".join(cards) if cards else "nothing"
+
+
+def _state_detail(name, p, rec):
+    """What the action refers to in ``rec`` (a tile, a pair), or '' when nothing to add."""
     if name == "START_STACK":
-        return f"choose start-character stack {p}"
+        a, b = rec["start_stacks"][p]
+        return f"{tile_label(a)} + {tile_label(b)}"
     if name == "PICK_PAIR":
-        return f"take card pair {p}"
+        return _pair_words(rec["pairs"][p])
+    if name == "ELEVATOR_TAKE":
+        tile = rec["elevator_display"][p // ELEVATOR_COLUMNS, p % ELEVATOR_COLUMNS]
+        return tile_label(tile) if tile != EMPTY else ""
+    if name == "PRESTIGE_TILE":
+        tile = rec["prestige_revealed"][p]
+        return prestige_label(tile) if tile != EMPTY else ""
+    if name == "CHARACTER_TILE":
+        return tile_label(p)
+    return ""
+
+
+def _describe_payload(name, p):
     if name == "EXCHANGE":
         h, r = divmod(p, NUM_CARD_TYPES)
-        return f"exchange a {CARD_NAMES[h]} card from hand for a {CARD_NAMES[r]} card from reserve"
-    if name == "BID_CARD":
-        return "bid one card of this round's type"
+        return f"exchange {a_card(h)} from hand for {a_card(r)} from reserve"
     if name == "BID_PAIR":
         return f"bid two {CARD_NAMES[p]} cards as one card of this round's type"
     if name == "BID_WILD_PAIR":
-        return f"bid a wild card and a {CARD_NAMES[p]} card as one card of this round's type"
-    if name == "BID_WILD":
-        return "add a wild card to the bid"
-    if name == "BID_DONE":
-        return "finish the bid (pass if nothing was played)"
+        return f"bid a wild card and {a_card(p)} as one card of this round's type"
     if name == "ELEVATOR_TAKE":
         row, col = divmod(p, ELEVATOR_COLUMNS)
-        return f"take the character in elevator row {row + 1} (value {row + 1}), column {col + 1}"
-    if name == "PRESTIGE_TILE":
-        return f"take revealed prestige tile {p + 1}"
-    if name == "PRESTIGE_FORFEIT":
-        return "forfeit the prestige tile"
+        return f"take the value-{row + 1} character in elevator position {col}"
     if name == "PRESTIGE_VESSEL":
         return f"take the {_vessel_words(p)}"
-    if name == "PRESTIGE_BOROUGH":
-        return f"place the prestige tile in {BOROUGH_NAMES[p]} and build there"
-    if name == "SELL_FROM":
-        return f"sell a skyscraper from {BOROUGH_NAMES[p]} and rebuild it here"
-    if name == "BUILD_STOP":
-        return "stop building"
-    if name == "USE_CHARACTER":
-        return f"use character {p + 1}"
-    if name == "CHARACTER_CARD":
-        return f"choose a {CARD_NAMES[p]} card"
-    if name == "CHARACTER_TILE":
-        return f"choose character tile {p}"
     if name == "CHARACTER_PAIR_CARD":
         pair, card = divmod(p, 2)
-        return f"take card {card + 1} of pair {pair}"
-    if name == "CHARACTER_BOROUGH":
-        return f"choose {BOROUGH_NAMES[p]}"
+        return f"take card {card} of pair {pair}"
     if name == "CHARACTER_STEPS":
-        return f"go back {p + 1} press space(s)"
-    if name == "CHARACTER_DONE":
-        return "stop this character's choices"
-    if name == "END_TURN":
-        return "end the turn"
-    raise AssertionError(name)
+        return f"go back {p + 1} press space{'s' if p else ''}"
+    template = _DESCRIPTIONS[name]
+    return template.format(p=p, card=a_card(p) if name == "CHARACTER_CARD" else "",
+                           borough=BOROUGH_NAMES[p] if "borough" in template else "",
+                           number=p + 1)
 
 
-def describe_action(action):
-    """The action in plain words, e.g. ``'take card pair 3'``."""
+# Descriptions that need at most the payload, a borough or a character number.
+_DESCRIPTIONS = {
+    "START_STACK": "choose start-character stack {p}",
+    "PICK_PAIR": "take card pair {p}",
+    "BID_CARD": "bid one card of this round's type",
+    "BID_WILD": "add a wild card to the bid",
+    "BID_DONE": "finish the bid (pass if nothing was played)",
+    "PRESTIGE_TILE": "take revealed prestige tile {p}",
+    "PRESTIGE_FORFEIT": "forfeit the prestige tile",
+    "PRESTIGE_BOROUGH": "place the prestige tile in {borough} and build there",
+    "SELL_FROM": "sell a skyscraper from {borough} and rebuild it here",
+    "BUILD_STOP": "stop building",
+    "USE_CHARACTER": "use character {number}",
+    "CHARACTER_CARD": "choose {card}",
+    "CHARACTER_TILE": "choose character tile {p}",
+    "CHARACTER_BOROUGH": "choose {borough}",
+    "CHARACTER_DONE": "stop this character's choices",
+    "END_TURN": "end the turn",
+}
+
+
+def describe_action(action, state=None):
+    """The action in plain words, e.g. ``'take card pair 3'``; given the ``state`` it was taken
+    in, it also names what it refers to, e.g. ``'take card pair 3 (press + wild)'``."""
     name, payload = decode(action)
-    return _describe_payload(name, payload)
+    words = _describe_payload(name, payload)
+    if state is not None:
+        detail = _state_detail(name, payload, state.reshape(1)[0])
+        if detail:
+            words += f" ({detail})"
+    return words
 
 
 def action_names():
@@ -210,3 +240,17 @@ def action_names():
     for name, size, _ in ACTION_BLOCKS:
         labels.extend(name if size == 1 else f"{name}({p})" for p in range(size))
     return np.array(labels)
+
+
+def actions_table_markdown():
+    """The codec as a markdown table (ids, block, payload, example): docs/actions.md embeds it."""
+    rows = ["| ids | block | payload | example (first id) |", "|---|---|---|---|"]
+    for name, size, payload in ACTION_BLOCKS:
+        start = BLOCK_START[name]
+        ids = str(start) if size == 1 else f"{start}-{start + size - 1}"
+        rows.append(f"| {ids} | `{name}` | {payload or '-'} | {describe_action(start)} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(actions_table_markdown())

@@ -8,7 +8,7 @@ import secrets
 import numpy as np
 
 from . import kernels
-from .actions import NUM_ACTIONS, describe_action
+from .actions import NUM_ACTIONS, describe_action, is_int
 from .components import BOROUGH_NAMES, MAX_SEATS
 from .config import GameConfig
 from .state import (
@@ -37,6 +37,22 @@ def _as_batch(state):
                      "use the batch functions for batches")
 
 
+def _check_batch(states):
+    """``states`` must be a 1-d array of STATE_DTYPE."""
+    if not isinstance(states, np.ndarray) or states.dtype != STATE_DTYPE or states.ndim != 1:
+        raise ValueError("states must be a 1-d numpy array of STATE_DTYPE (a batch from new_games); "
+                         f"got {type(states).__name__} "
+                         f"{getattr(states, 'shape', '')} {getattr(states, 'dtype', '')}".rstrip())
+    return states
+
+
+def _check_config(config):
+    config = GameConfig() if config is None else config
+    if not isinstance(config, GameConfig):
+        raise ValueError(f"config must be a GameConfig, got {type(config).__name__}")
+    return config
+
+
 def _normal_seed(seed):
     if seed is None:
         return secrets.randbelow(SEED_LIMIT)
@@ -47,9 +63,7 @@ def _normal_seed(seed):
 
 def new_game(config=None, seed=None):
     """A fresh game for ``config`` (default: 2 agents), set up and waiting for the first decision."""
-    config = GameConfig() if config is None else config
-    if not isinstance(config, GameConfig):
-        raise ValueError(f"config must be a GameConfig, got {type(config).__name__}")
+    config = _check_config(config)
     state = np.zeros((), dtype=STATE_DTYPE)
     kernels.new_game_kernel(state.reshape(1), 0, config.num_agents, len(config.toms),
                             _NO_TOMS, _NO_TOMS, _normal_seed(seed))
@@ -58,7 +72,7 @@ def new_game(config=None, seed=None):
 
 def new_games(config, seeds):
     """A batch of fresh games, one per seed."""
-    config = GameConfig() if config is None else config
+    config = _check_config(config)
     seeds = [_normal_seed(s) for s in seeds]
     states = np.zeros(len(seeds), dtype=STATE_DTYPE)
     for i, seed in enumerate(seeds):
@@ -93,12 +107,12 @@ def pending_decision(state):
 def apply_action(state, action):
     """Apply ``action`` in place; a ValueError names an illegal action and leaves the state as it was."""
     batch = _as_batch(state)
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+    if not is_int(action):
         raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
     action = int(action)
     if batch[0]["decision"] == DEC_GAME_OVER:
         raise ValueError(f"action {action}: the game is over, no action is legal")
-    if kernels.apply_kernel(batch, 0, action) != 0:
+    if not 0 <= action < NUM_ACTIONS or kernels.apply_kernel(batch, 0, action) != 0:
         seat = int(batch[0]["actor"])
         what = describe_action(action) if 0 <= action < NUM_ACTIONS else "outside the space"
         legal = legal_actions(state)
@@ -110,6 +124,7 @@ def apply_action(state, action):
 
 def step(state, action):
     """The pure form of ``apply_action``: a new state; the input is not changed."""
+    _as_batch(state)
     new = state.copy()
     apply_action(new, action)
     return new
@@ -162,6 +177,7 @@ def score_breakdown(state):
 
 def legal_masks(states):
     """bool[B, NUM_ACTIONS] for a batch of games."""
+    _check_batch(states)
     masks = np.zeros((states.shape[0], NUM_ACTIONS), dtype=np.bool_)
     kernels.legal_masks_batch(states, masks)
     return masks
@@ -170,6 +186,12 @@ def legal_masks(states):
 def apply_actions(states, actions):
     """Apply one action per game in place; returns a bool array, True where it was illegal
     (those games are left unchanged)."""
+    _check_batch(states)
+    actions = np.asarray(actions)
+    if actions.shape != states.shape or not np.issubdtype(actions.dtype, np.integer):
+        raise ValueError(f"actions must be integers, one per game ({states.shape[0]}); got "
+                         f"shape {actions.shape} of {actions.dtype}")
     status = np.zeros(states.shape[0], dtype=np.int64)
-    kernels.apply_batch(states, np.asarray(actions, dtype=np.int64), status)
+    actions = np.clip(actions, -1, NUM_ACTIONS).astype(np.int64)  # out of range stays illegal
+    kernels.apply_batch(states, actions, status)
     return status != 0

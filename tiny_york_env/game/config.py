@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .components import MAX_SEATS, MIN_PARTICIPANTS
 
 MIN_AGENTS = 1
@@ -19,12 +21,17 @@ class GameConfig:
     toms: tuple = ()
 
     def __post_init__(self):
-        if isinstance(self.num_agents, bool) or not isinstance(self.num_agents, int):
+        if isinstance(self.num_agents, (bool, np.bool_)) or not isinstance(
+                self.num_agents, (int, np.integer)):
             raise ValueError(f"num_agents must be an int from {MIN_AGENTS} to {MAX_SEATS}, "
                              f"got {self.num_agents!r}")
+        object.__setattr__(self, "num_agents", int(self.num_agents))
         if not MIN_AGENTS <= self.num_agents <= MAX_SEATS:
             raise ValueError(f"num_agents must be {MIN_AGENTS}-{MAX_SEATS} (R1), "
                              f"got {self.num_agents}")
+        if isinstance(self.toms, (str, bytes)) or not hasattr(self.toms, "__iter__"):
+            raise ValueError(f"toms must be a tuple of Tom levels (1-12) or codes like 'B4', "
+                             f"one per Tom; got {self.toms!r}")
         object.__setattr__(self, "toms", tuple(self.toms))
         participants = self.num_agents + len(self.toms)
         if not MIN_PARTICIPANTS <= participants <= MAX_SEATS:

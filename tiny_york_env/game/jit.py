@@ -1,12 +1,53 @@
 """The project's ``jit`` decorator: numba ``njit(cache=True)``, or plain Python when
-``TINY_YORK_JIT=0`` (for debugging and coverage; a test keeps both paths equal)."""
+``TINY_YORK_JIT=0`` (for debugging and coverage; a test keeps both paths equal).
 
+numba keys a cached function on its own file only, so a change in a function it calls from
+another file would leave stale machine code in the cache. On import, this module hashes every
+engine source file and clears the engine's numba cache when the hash changed.
+"""
+
+import hashlib
 import os
+from pathlib import Path
 
 JIT_ENABLED = os.environ.get("TINY_YORK_JIT", "1") != "0"
+ENGINE_DIR = Path(__file__).resolve().parent
+CACHE_DIR = ENGINE_DIR / "__pycache__"
+SOURCE_HASH_FILE = CACHE_DIR / "numba-source.sha256"
+NUMBA_CACHE_SUFFIXES = (".nbi", ".nbc")
+
+
+def engine_source_hash():
+    """sha256 over the engine's source files, in name order."""
+    digest = hashlib.sha256()
+    for path in sorted(ENGINE_DIR.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def clear_stale_numba_cache():
+    """Delete the engine's numba cache files when any engine source changed since they were made."""
+    current = engine_source_hash()
+    try:
+        if SOURCE_HASH_FILE.read_text() == current:
+            return
+    except OSError:
+        pass
+    try:
+        CACHE_DIR.mkdir(exist_ok=True)
+        for path in CACHE_DIR.iterdir():
+            if path.suffix in NUMBA_CACHE_SUFFIXES:
+                path.unlink(missing_ok=True)
+        SOURCE_HASH_FILE.write_text(current)
+    except OSError:
+        pass  # a read-only install: numba then compiles in memory or uses its own locator
+
 
 if JIT_ENABLED:
     import numba
+
+    clear_stale_numba_cache()
 
     def jit(fn):
         """Compile ``fn`` with numba in nopython mode, cached on disk."""

@@ -60,3 +60,9 @@ def play_random_kernel(states, i, rng_words, max_decisions):
 def empty_mask():
     """A bool array of NUM_ACTIONS to be filled by the mask kernels."""
     return np.zeros(NUM_ACTIONS, dtype=np.bool_)
+
+
+@jit
+def advance_kernel(states, i):
+    """Run game ``i``'s automatic steps up to the next decision (for hand-built positions)."""
+    advance(states[i])

@@ -154,9 +154,12 @@ def end_game_character_points(st, seat, have):
 
 @jit
 def _take_sets(have, need, sets):
-    """Remove ``sets`` sets from ``have``; 'any vessel' is taken from the kinds left."""
+    """Remove ``sets`` sets from ``have`` (they return to the supply, R20): vessels of named
+    kinds also leave the 'any vessel' count, and 'any vessel' is taken from the kinds left."""
     for k in range(SET_COMPONENTS):
         have[k] -= need[k] * sets
+    for kind in range(NUM_VESSEL_KINDS):
+        have[SET_ANY_VESSEL] -= need[kind] * sets
     for _ in range(need[SET_ANY_VESSEL] * sets):
         for kind in range(NUM_VESSEL_KINDS):
             if have[kind] > 0:

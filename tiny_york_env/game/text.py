@@ -5,38 +5,33 @@ import numpy as np
 from .components import (
     BOROUGH_NAMES,
     CARD_NAMES,
-    CHARACTER_FREE,
-    CHARACTER_PHASE,
-    COLOUR_NAMES,
     NEUTRAL,
     NUM_BOROUGHS,
     NUM_CARD_TYPES,
     NUM_GAME_ROUNDS,
+    NUM_PRESTIGE_TILES,
     NUM_TILE_VALUES,
     NUM_TILES,
     NUM_VESSELS,
-    PHASE_NAMES,
-    PRESTIGE_TILE_COLOUR,
-    PRESTIGE_TILE_VALUE,
     SEQUENCE_LETTERS,
-    TILE_CHARACTER,
-    TILE_VALUE,
     VESSEL_ENDS,
     VESSEL_KIND,
     VESSEL_KIND_NAMES,
 )
+from .labels import prestige_label, seat_label, tile_label
 from .state import (
     DEC_GAME_OVER,
     DECISION_NAMES,
     EMPTY,
     LOC_OWNED,
     NUM_SCORE_LINES,
+    STACK_REVEALED,
     STAGE_NAMES,
+    STAGE_START_CHARACTERS,
     STATE_DTYPE,
     VESSEL_ON_BOARD,
 )
 
-NEUTRAL_LABEL = "N"
 ROUND_TYPES = 6
 
 
@@ -46,21 +41,9 @@ def _rec(state):
     return state.reshape(1)[0]
 
 
-def seat_label(seat):
-    """'P0'..'P3' for seats, 'N' for the neutral player."""
-    return NEUTRAL_LABEL if seat == NEUTRAL else f"P{seat}"
-
-
 def _cards(counts):
     parts = [f"{CARD_NAMES[t]} {int(counts[t])}" for t in range(NUM_CARD_TYPES) if counts[t] > 0]
     return ", ".join(parts) if parts else "-"
-
-
-def tile_label(tile):
-    """A character tile as '#12(v1,II)': character number, value, phase; '*' marks free tiles."""
-    c = int(TILE_CHARACTER[tile])
-    free = "*" if CHARACTER_FREE[c] else ""
-    return f"#{c}(v{int(TILE_VALUE[tile])},{PHASE_NAMES[CHARACTER_PHASE[c]]}{free})"
 
 
 def _press_lines(rec):
@@ -79,8 +62,7 @@ def _board_lines(rec):
     lines = []
     for b in range(NUM_BOROUGHS):
         value = int(rec["borough_base"][b] + rec["borough_prestige"][b])
-        placed = [f"{COLOUR_NAMES[PRESTIGE_TILE_COLOUR[t]]} {PRESTIGE_TILE_VALUE[t]}"
-                  for t in range(len(PRESTIGE_TILE_VALUE)) if rec["prestige_loc"][t] == b]
+        placed = [prestige_label(t) for t in range(NUM_PRESTIGE_TILES) if rec["prestige_loc"][t] == b]
         sky = " ".join(f"{seat_label(s)}:{int(rec['skyscrapers'][b, s])}" for s in range(n))
         mayor = "  <- Mayor" if rec["mayor"] == b else ""
         lines.append(f"  {BOROUGH_NAMES[b]:<14}{SEQUENCE_LETTERS[rec['borough_sequence'][b]]}  "
@@ -111,7 +93,8 @@ def _seat_lines(rec, seat):
 def _elevator_line(rec):
     rows = []
     for row in range(NUM_TILE_VALUES):
-        tiles = [tile_label(t) for t in rec["elevator_display"][row] if t != EMPTY]
+        tiles = [f"{col}:{tile_label(t)}" for col, t in enumerate(rec["elevator_display"][row])
+                 if t != EMPTY]
         rows.append(f"  value {row + 1} ({int(rec['elevator_count'][row])} in stack): "
                     + (" ".join(tiles) or "-"))
     return rows
@@ -120,7 +103,10 @@ def _elevator_line(rec):
 def _header(rec):
     rnd = int(rec["round"])
     stage = STAGE_NAMES[int(rec["stage"])]
-    head = f"Tiny York - round {min(rnd, NUM_GAME_ROUNDS)}/{NUM_GAME_ROUNDS}, {stage}"
+    if rnd == 0:
+        head = "Tiny York - setup, start characters"
+    else:
+        head = f"Tiny York - round {min(rnd, NUM_GAME_ROUNDS)}/{NUM_GAME_ROUNDS}, {stage}"
     if 0 <= int(rec["bid_round"]) < ROUND_TYPES and stage in ("bidding", "evaluation", "bid start"):
         head += f", bidding round {int(rec['bid_round']) + 1} ({CARD_NAMES[rec['bid_round']]})"
     statue = "won" if rec["statue_flipped"] else "4 points, not yet won"
@@ -148,8 +134,8 @@ def render_text(state):
     rec = _rec(state)
     n = int(rec["num_seats"])
     lines = _header(rec) + ["Boroughs:"] + _board_lines(rec) + [_press_lines(rec)]
-    revealed = [f"{COLOUR_NAMES[PRESTIGE_TILE_COLOUR[t]]} {PRESTIGE_TILE_VALUE[t]}"
-                for t in rec["prestige_revealed"] if t != EMPTY]
+    revealed = [f"{k}: {prestige_label(t)}" for k, t in enumerate(rec["prestige_revealed"])
+                if t != EMPTY]
     lines.append(f"Prestige tiles revealed: {', '.join(revealed) or '-'}")
     vessels = [f"{VESSEL_KIND_NAMES[VESSEL_KIND[v]]} {v} "
                f"({BOROUGH_NAMES[VESSEL_ENDS[v, 0]]}-{BOROUGH_NAMES[VESSEL_ENDS[v, 1]]})"
@@ -157,6 +143,11 @@ def render_text(state):
     lines.append(f"Vessels on the board: {', '.join(vessels) or '-'}")
     lines.append("Elevator display:")
     lines += _elevator_line(rec)
+    stacks = [f"{k}: {tile_label(r0)} + {tile_label(r1)}"
+              for k, (r0, r1) in enumerate(rec["start_stacks"])
+              if rec["start_stack_status"][k] == STACK_REVEALED]
+    if stacks and rec["stage"] == STAGE_START_CHARACTERS:
+        lines.append("Start-character stacks: " + "; ".join(stacks))
     pairs = [f"{p}: {CARD_NAMES[a] if a != EMPTY else '-'} + {CARD_NAMES[b] if b != EMPTY else '-'}"
              for p, (a, b) in enumerate(rec["pairs"][: int(rec["num_pairs"])])
              if a != EMPTY or b != EMPTY]
