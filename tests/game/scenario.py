@@ -4,7 +4,11 @@ example talks about. Tests read and write the record through ``rec(state)``."""
 import numpy as np
 
 from tiny_york_env.game import GameConfig, apply_action, legal_actions, new_game
+from tiny_york_env.game import actions as A
+from tiny_york_env.game import components as C
+from tiny_york_env.game import state as S
 from tiny_york_env.game.components import NEUTRAL, NUM_BOROUGHS, NUM_CARD_TYPES
+from tiny_york_env.game.elevator import refill_display_slot
 from tiny_york_env.game.kernels import advance_kernel
 from tiny_york_env.game.state import DEC_BID, DEC_NONE, STAGE_BIDDING
 
@@ -54,12 +58,15 @@ def clear_skyscrapers(state, neutral=0):
         r["skyscrapers"][b, NEUTRAL] = neutral
 
 
-def bidding_round(num_agents, bid_round, seed=0, start_seat=0):
+def bidding_round(num_agents, bid_round, seed=0, start_seat=0, characters=False):
     """A game in round 1 at the start of bidding round ``bid_round`` (0 = press ... 5 =
     skyscrapers), ``start_seat`` bidding first and the others clockwise (R3). Hands are as
-    dealt; tests overwrite what they need before the first bid."""
+    dealt; tests overwrite what they need before the first bid. Characters are stripped
+    unless ``characters`` (base-game examples assume none act)."""
     state = new_game(GameConfig(num_agents=num_agents), seed=seed)
     play_until(state, lambda r: r["decision"] == DEC_BID)
+    if not characters:
+        strip_characters(state)
     r = rec(state)
     n = int(r["num_seats"])
     r["bid_round"] = bid_round
@@ -78,3 +85,63 @@ def bidding_round(num_agents, bid_round, seed=0, start_seat=0):
 def resume(state):
     """Let the engine run on from a hand-edited position to the next decision."""
     advance_kernel(state.reshape(1), 0)
+
+
+def strip_characters(state):
+    """Remove every owned character tile from the game, so base-game rules act alone."""
+    r = rec(state)
+    for tile in range(C.NUM_TILES):
+        if r["tile_loc"][tile] == S.LOC_OWNED:
+            r["tile_loc"][tile] = S.LOC_REMOVED
+            r["tile_owner"][tile] = S.NO_SEAT
+
+
+def give_character(state, seat, character, start=False):
+    """Give ``seat`` a tile of ``character`` (a start tile if ``start``) taken from wherever it
+    lies, keeping the elevator stacks and display consistent; returns the tile id."""
+    r = rec(state)
+    candidates = [t for t in range(C.NUM_TILES)
+                  if C.TILE_CHARACTER[t] == character and bool(C.TILE_IS_START[t]) == start
+                  and r["tile_loc"][t] != S.LOC_OWNED]
+    if not candidates:
+        raise AssertionError(f"no free tile of character {character} (start={start})")
+    order = {S.LOC_REMOVED: 0, S.LOC_START_STACK: 1, S.LOC_ELEVATOR_STACK: 2, S.LOC_DISPLAY: 3}
+    tile = min(candidates, key=lambda t: order[int(r["tile_loc"][t])])
+    loc = int(r["tile_loc"][tile])
+    if loc == S.LOC_ELEVATOR_STACK:
+        row = int(C.TILE_VALUE[tile]) - 1
+        n = int(r["elevator_count"][row])
+        stack = [int(x) for x in r["elevator_stack"][row, :n] if x != tile]
+        r["elevator_stack"][row] = S.EMPTY
+        r["elevator_stack"][row, : n - 1] = stack
+        r["elevator_count"][row] = n - 1
+    elif loc == S.LOC_DISPLAY:
+        row, col = map(int, np.argwhere(r["elevator_display"] == tile)[0])
+        refill_display_slot(r, row, col)
+    r["tile_loc"][tile] = S.LOC_OWNED
+    r["tile_owner"][tile] = seat
+    r["tile_used"][tile] = 0
+    r["tile_dollar"][tile] = 0
+    return tile
+
+
+def phase1_pick(num_agents, seed=0, characters=False):
+    """A game at the first pick of Phase I in round 1 (characters stripped unless asked)."""
+    state = new_game(GameConfig(num_agents=num_agents), seed=seed)
+    play_until(state, lambda r: r["decision"] == S.DEC_PICK_PAIR)
+    if not characters:
+        strip_characters(state)
+    return state
+
+
+def pass_until(state, predicate, max_steps=10_000):
+    """Answer every decision with its 'go on' choice (finish bid, end turn, stop, forfeit) or
+    else the lowest legal action, until ``predicate(rec)`` holds."""
+    go_on = (A.BID_DONE, A.END_TURN, A.CHARACTER_DONE, A.BUILD_STOP, A.PRESTIGE_FORFEIT)
+    for _ in range(max_steps):
+        if predicate(rec(state)):
+            return state
+        legal = set(int(a) for a in legal_actions(state))
+        choice = next((a for a in go_on if a in legal), min(legal))
+        apply_action(state, choice)
+    raise AssertionError("predicate never held")

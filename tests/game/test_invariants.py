@@ -37,7 +37,13 @@ from tiny_york_env.game import (
 )
 from tiny_york_env.game import components as C
 from tiny_york_env.game import state as S
-from tiny_york_env.game.actions import ACTION_BLOCKS
+from tiny_york_env.game.actions import (
+    ACTION_BLOCKS,
+    CHARACTER_BOROUGH,
+    CHARACTER_TILE,
+    SELL_FROM,
+    USE_CHARACTER,
+)
 from tiny_york_env.game.jit import JIT_ENABLED
 from tiny_york_env.game.kernels import play_random_kernel
 from tiny_york_env.game.rng import seed_rng
@@ -51,12 +57,9 @@ KERNEL_GAMES = 500 // _SCALE  # per agent count, end states checked
 MAX_DECISIONS = 5_000  # far above any real game (about 200-400 decisions)
 FINAL_ROUND = C.NUM_GAME_ROUNDS + 1  # the round counter after round 5 is over
 
-# --- action blocks each decision may offer --------------------------------------------------
+# --- action blocks each decision may offer (docs/actions.md) --------------------------------
 BLOCK_NAMES = [name for name, _, _ in ACTION_BLOCKS]
 BLOCK_OF_ACTION = np.array([BLOCK_NAMES.index(decode(a)[0]) for a in range(NUM_ACTIONS)])
-# Character abilities may be offered on top of any decision once they are built.
-ABILITY_BLOCKS = ("USE_CHARACTER", "CHARACTER_CARD", "CHARACTER_TILE", "CHARACTER_PAIR_CARD",
-                  "CHARACTER_BOROUGH", "CHARACTER_STEPS", "CHARACTER_DONE", "END_TURN")
 DECISION_BLOCKS = {
     S.DEC_START_STACK: ("START_STACK",),
     S.DEC_PICK_PAIR: ("PICK_PAIR",),
@@ -66,12 +69,56 @@ DECISION_BLOCKS = {
     S.DEC_PRESTIGE_VESSEL: ("PRESTIGE_VESSEL",),
     S.DEC_PRESTIGE_BOROUGH: ("PRESTIGE_BOROUGH",),
     S.DEC_BUILD: ("SELL_FROM", "BUILD_STOP"),
+    S.DEC_GAME_OVER: (),
+    S.DEC_AFTER_PICK: ("END_TURN",),
+    S.DEC_AFTER_EVALUATION: ("END_TURN",),
+    S.DEC_PHASE3: ("END_TURN",),
+    S.DEC_CHARACTER_CARD: ("CHARACTER_CARD", "CHARACTER_DONE"),
+    S.DEC_CHARACTER_TILE: ("CHARACTER_TILE",),
+    S.DEC_CHARACTER_ELEVATOR: ("ELEVATOR_TAKE",),
+    S.DEC_CHARACTER_PAIR_CARD: ("CHARACTER_PAIR_CARD",),
+    S.DEC_CHARACTER_PAIR: ("PICK_PAIR",),
+    S.DEC_CHARACTER_BOROUGH: ("CHARACTER_BOROUGH",),
+    S.DEC_CHARACTER_STEPS: ("CHARACTER_STEPS",),
+}
+# Which characters each decision may offer with USE_CHARACTER (R8, R11, R18; the docs table).
+CHARACTERS_AT = {
+    S.DEC_PICK_PAIR: (1, 2, 3, 4, 5, 6, 7, 9, 10, 11),
+    S.DEC_AFTER_PICK: (8,),
+    S.DEC_BID: (12, 13, 14, 15, 16, 17, 18, 19, 20),
+    S.DEC_AFTER_EVALUATION: (22,),
+    S.DEC_PHASE3: (23, 24, 25, 26, 27),
 }
 NUM_DECISIONS = len(S.DECISION_NAMES)
-ALLOWED = np.ones((NUM_DECISIONS, NUM_ACTIONS), dtype=bool)  # unknown decisions: not checked
+assert set(DECISION_BLOCKS) == set(range(S.DEC_NONE + 1, NUM_DECISIONS))
+ALLOWED = np.zeros((NUM_DECISIONS, NUM_ACTIONS), dtype=bool)  # DEC_NONE offers nothing
 for _d, _names in DECISION_BLOCKS.items():
-    _ok = np.isin(BLOCK_OF_ACTION, [BLOCK_NAMES.index(n) for n in _names + ABILITY_BLOCKS])
-    ALLOWED[_d] = _ok
+    ALLOWED[_d] = np.isin(BLOCK_OF_ACTION, [BLOCK_NAMES.index(n) for n in _names])
+for _d, _chars in CHARACTERS_AT.items():
+    ALLOWED[_d, USE_CHARACTER + np.array(_chars) - 1] = True
+# Decisions that exist only to offer characters: the engine asks them only when one is usable.
+CHARACTER_TURNS = (S.DEC_AFTER_PICK, S.DEC_AFTER_EVALUATION, S.DEC_PHASE3)
+CHARACTER_DECISIONS = (S.DEC_CHARACTER_CARD, S.DEC_CHARACTER_TILE, S.DEC_CHARACTER_ELEVATOR,
+                       S.DEC_CHARACTER_PAIR_CARD, S.DEC_CHARACTER_PAIR, S.DEC_CHARACTER_BOROUGH,
+                       S.DEC_CHARACTER_STEPS)
+
+# --- characters (addendum) --------------------------------------------------------------------
+NUM_ABILITIES = C.NUM_ACTIVE_CHARACTERS  # characters 1..27 have abilities
+CHARACTER_ONE_HOT = C.TILE_CHARACTER[:, None] == np.arange(C.NUM_CHARACTERS + 1)[None, :]
+TILE_FREE = C.CHARACTER_FREE[C.TILE_CHARACTER] != 0  # 4 and 21 cost no dollar
+FREE_SKYSCRAPER, BIGGER_RESERVE, REFRESH_RESERVE, MATCH_PAIR_FROM_RESERVE = 21, 3, 12, 8
+REPLACE_NEUTRAL, SWAP_CHARACTER = 11, 7
+# Dollars an ability gives besides its cost: 6 (+2), 9 (+1), 18 (+1).
+ABILITY_DOLLARS = np.zeros(C.NUM_CHARACTERS + 1, dtype=np.int64)
+ABILITY_DOLLARS[[6, 9, 18]] = (2, 1, 1)
+# Skyscrapers from the supply onto the board: 24 and 26.
+ABILITY_SKYSCRAPERS = np.zeros(C.NUM_CHARACTERS + 1, dtype=np.int64)
+ABILITY_SKYSCRAPERS[[24, 26]] = 1
+# Bid value an ability adds without a played card: 14 (up to 2 steps), 16, 17, 20 (the 2nd card).
+ABILITY_BID_VALUE = np.zeros(C.NUM_CHARACTERS + 1, dtype=np.int64)
+ABILITY_BID_VALUE[[14, 16, 17, 20]] = (2, 1, 1, 1)
+# Abilities whose effect is never empty: offered whenever a tile and its dollar are there.
+ALWAYS_EFFECTIVE = {S.DEC_PICK_PAIR: (3, 6), S.DEC_PHASE3: (23, 24, 25, 26)}
 
 SEATS = np.arange(C.MAX_SEATS)
 LOW_START_TILES = np.arange(C.NUM_START_STACKS)
@@ -107,6 +154,20 @@ def _agent_seats(st):
     return _seat_active(st) & (st["is_tom"] == 0)
 
 
+def _per_seat(st, weight):
+    """(B, MAX_SEATS): the (B, NUM_TILES) ``weight`` summed over each seat's owned tiles."""
+    owner = st["tile_owner"].astype(np.int64)
+    mine = (st["tile_loc"] == S.LOC_OWNED)[:, :, None] & (owner[:, :, None] == SEATS[None, None, :])
+    return (mine * np.asarray(weight, dtype=np.int64)[..., None]).sum(1)
+
+
+def _unused_by_actor(st):
+    """(B, NUM_CHARACTERS + 1): how many unused tiles of each character the actor owns."""
+    mine = ((st["tile_loc"] == S.LOC_OWNED) & (st["tile_owner"] == st["actor"][:, None])
+            & (st["tile_used"] == 0))
+    return mine.astype(np.int64) @ CHARACTER_ONE_HOT
+
+
 # --- per-state invariants (vectorized over a batch) -----------------------------------------
 def check_cards(st):
     """All 105 cards accounted for, 15 of each type; reserves hold reserve_size cards."""
@@ -133,10 +194,26 @@ def check_cards(st):
         total[:, t] = ((pile == t) & in_pile).sum(1) + (pairs == t).sum((1, 2))
     total += st["discard"] + st["hand"].sum(1) + st["reserve"].sum(1) + st["played"].sum(1)
     _expect((total == C.CARDS_PER_TYPE).all(1), "cards not conserved (15 per type)", st, total)
-    reserve_cards = st["reserve"].astype(np.int64).sum(2)
+    # R9: the reserve keeps its size: 2, plus 1 per use of character 3 (one tile, once a round)
+    size = st["reserve_size"].astype(np.int64)
     agents = _agent_seats(st)
-    _expect(((reserve_cards == st["reserve_size"]) | ~agents).all(1),
-            "an agent's reserve does not hold reserve_size cards", st, reserve_cards)
+    rnd = np.clip(st["round"].astype(np.int64), 0, C.NUM_GAME_ROUNDS)
+    _expect(((size >= C.START_RESERVE) & (size <= C.START_RESERVE + rnd[:, None]) | ~agents).all(1),
+            "reserve_size outside 2 .. 2 + rounds played", st, size)
+    _expect((size * ~agents == 0).all(1), "reserve_size for a seat without a reserve", st, size)
+    # The reserve holds reserve_size cards, except while 8 or 12 is choosing cards: each card
+    # chosen has left the reserve, and the refill comes when the ability ends. A refill can
+    # also fall short when the draw pile and the discard pile are both empty (R7).
+    short = size - st["reserve"].astype(np.int64).sum(2)
+    ability = st["ability"].astype(np.int64)
+    choosing = (st["decision"] == S.DEC_CHARACTER_CARD) & np.isin(
+        ability, (MATCH_PAIR_FROM_RESERVE, REFRESH_RESERVE))
+    at_most = np.where(ability == MATCH_PAIR_FROM_RESERVE, 2, size.max(1))  # 8: the pair's cards
+    mid = (choosing[:, None] & (SEATS[None, :] == st["actor"][:, None])
+           & (short == st["ability_count"][:, None]) & (short <= at_most[:, None]))
+    starved = (st["draw_count"] == 0) & (st["discard"].sum(1) == 0)
+    _expect(((short == 0) | mid | (starved[:, None] & (short > 0)) | ~agents).all(1),
+            "an agent's reserve does not hold reserve_size cards", st, short)
 
 
 def check_tiles(st):
@@ -183,19 +260,25 @@ def check_tiles(st):
     _expect((np.sort(ss[:, :, 1], 1) == HIGH_START_TILES).all(1), "start stacks' high tiles", st)
     status = st["start_stack_status"].astype(np.int64)
     in_place = (status == S.STACK_HIDDEN) | (status == S.STACK_REVEALED)
+    taken_stack = status == S.STACK_TAKEN
+    stack_loc = [np.take_along_axis(loc, ss[:, :, k], 1) for k in range(2)]
+    stack_owners = [np.take_along_axis(owner, ss[:, :, k], 1) for k in range(2)]
     for k in range(2):
-        t = ss[:, :, k]
-        for state_ok, want in ((in_place, S.LOC_START_STACK),
-                               (status == S.STACK_TAKEN, S.LOC_OWNED),
-                               (status == S.STACK_REMOVED, S.LOC_REMOVED)):
-            got = np.take_along_axis(loc, t, 1)
-            _expect((~state_ok | (got == want)).all(1),
-                    f"start stack status vs tile_loc (want {want})", st, got)
+        got = stack_loc[k]
+        _expect((~in_place | (got == S.LOC_START_STACK)).all(1), "a start stack's tile left it", st, got)
+        _expect(((status != S.STACK_REMOVED) | (got == S.LOC_REMOVED)).all(1),
+                "a leftover start stack's tile is still in the game", st, got)
+        # the taker owns it, unless character 7 gave it up (it leaves the game)
+        _expect((~taken_stack | (got == S.LOC_OWNED) | (got == S.LOC_REMOVED)).all(1),
+                "a taken start stack's tile is neither owned nor removed", st, got)
         gi, si = np.nonzero(in_place)
-        np.add.at(seen, (gi, t[gi, si]), 1)
-    stack_owner = np.take_along_axis(owner, ss[:, :, 0], 1)
-    _expect(((status != S.STACK_TAKEN) | (stack_owner == np.take_along_axis(owner, ss[:, :, 1], 1))).all(1),
+        np.add.at(seen, (gi, ss[gi, si, k]), 1)
+    both_owned = taken_stack & (stack_loc[0] == S.LOC_OWNED) & (stack_loc[1] == S.LOC_OWNED)
+    _expect((~both_owned | (stack_owners[0] == stack_owners[1])).all(1),
             "the two tiles of a taken start stack have different owners", st)
+    # the taker, when a tile of the stack is still owned; NO_SEAT when 7 gave both up
+    stack_owner = np.where(stack_loc[0] == S.LOC_OWNED, stack_owners[0], stack_owners[1])
+    stack_owner = np.where(taken_stack, stack_owner, S.NO_SEAT)
 
     # owned and removed tiles
     seen += (loc == S.LOC_OWNED) + (loc == S.LOC_REMOVED)
@@ -214,14 +297,33 @@ def check_tiles(st):
             "a hidden start stack was revealed or taken", st, status)
     _expect((~revealed_zone | (status != S.STACK_HIDDEN)).all(1), "a stack that should show is hidden", st)
     drafted = st["round"] >= 1
-    taken = (status == S.STACK_TAKEN).sum(1)
+    taken = taken_stack.sum(1)
     _expect(~drafted | ((taken == st["num_agents"]) & ~in_place.any(1)),
             "after the draft: not one start stack per agent, or stacks left on the table", st, status)
     per_agent = np.zeros((b, C.MAX_SEATS), dtype=np.int64)
-    gi, si = np.nonzero(status == S.STACK_TAKEN)
+    gi, si = np.nonzero(stack_owner >= 0)
     np.add.at(per_agent, (gi, stack_owner[gi, si]), 1)
     _expect((per_agent <= 1).all(1), "an agent took two start stacks", st, per_agent)
-    _expect(~drafted | (per_agent == _agent_seats(st)).all(1), "an agent without a start stack", st)
+    # every agent holds its stack, except takers whose both start tiles 7 gave up
+    agents = _agent_seats(st)
+    _expect((per_agent * ~agents == 0).all(1), "a start stack held by a non-agent", st, per_agent)
+    gone = (taken_stack & (stack_owner == S.NO_SEAT)).sum(1)
+    without = (agents & (per_agent == 0)).sum(1)
+    _expect(~drafted | (without == gone), "an agent without a start stack", st, per_agent)
+
+    # R19 markers: a used tile is an owned tile of an ability character (1-27; 21 is never used,
+    # it acts by itself); a dollar lies only on a used tile that is not free (4, 21)
+    used = st["tile_used"].astype(np.int64)
+    dollar = st["tile_dollar"].astype(np.int64)
+    _expect(((used == 0) | (used == 1)).all(1), "tile_used not 0/1", st, used)
+    _expect(((dollar == 0) | (dollar == 1)).all(1), "tile_dollar not 0/1", st, dollar)
+    ability_tile = (C.TILE_CHARACTER <= NUM_ABILITIES) & (C.TILE_CHARACTER != FREE_SKYSCRAPER)
+    _expect(((used == 0) | ((loc == S.LOC_OWNED) & ability_tile)).all(1),
+            "a used marker on a tile that is not an owned ability character", st, used)
+    _expect(((dollar == 0) | ((loc == S.LOC_OWNED) & (used == 1) & ~TILE_FREE)).all(1),
+            "a dollar on a tile that is not owned, used and paid for", st, dollar)
+    _expect(((st["round"] != 0) | ((used == 0) & (dollar == 0)).all(1)), "a character used in the draft",
+            st)
 
 
 def check_board(st):
@@ -324,14 +426,20 @@ def check_progress(st):
     _expect(over | ((actor >= 0) & (actor < n) & (is_tom == 0)), "the actor is not an agent seat", st, actor)
     _expect(~over | (actor == S.NO_SEAT), "an actor after the end", st, actor)
     _expect((st["bid_value"] >= 0).all(1), "negative bid value", st)
-    # during a bidding round (bids and their evaluation) value <= cards played <= 2 * value
-    in_round = np.isin(dec, (S.DEC_BID, S.DEC_ELEVATOR, S.DEC_PRESTIGE_TILE, S.DEC_PRESTIGE_VESSEL,
-                             S.DEC_PRESTIGE_BOROUGH, S.DEC_BUILD))
+    # during a bidding round (bids, their characters and their evaluation) every part of a bid
+    # is worth 1 for 1 or 2 cards, so value <= cards played <= 2 * value, except the value that
+    # 14, 16, 17 and 20 add without a card of their own (R10, R11): at most their uses this round
+    bid_ability = np.isin(dec, CHARACTER_DECISIONS) & (st["ability_context"] == S.CTX_BID)
+    in_round = bid_ability | np.isin(dec, (S.DEC_BID, S.DEC_ELEVATOR, S.DEC_PRESTIGE_TILE,
+                                           S.DEC_PRESTIGE_VESSEL, S.DEC_PRESTIGE_BOROUGH, S.DEC_BUILD))
     cards = st["played"].astype(np.int64).sum(2)
     value = st["bid_value"].astype(np.int64)
-    _expect(~in_round | ((value <= cards) & (cards <= 2 * value)).all(1),
-            "played cards do not match the bid value", st, (cards, value))
-    outside = np.isin(dec, (S.DEC_START_STACK, S.DEC_PICK_PAIR, S.DEC_GAME_OVER))
+    used = (st["tile_loc"] == S.LOC_OWNED) & (st["tile_used"] == 1)
+    cardless = _per_seat(st, used * ABILITY_BID_VALUE[C.TILE_CHARACTER])
+    _expect(~in_round | ((value <= cards + cardless) & (cards <= 2 * value)).all(1),
+            "played cards do not match the bid value", st, (cards, value, cardless))
+    outside = np.isin(dec, (S.DEC_START_STACK, S.DEC_PICK_PAIR, S.DEC_AFTER_PICK, S.DEC_PHASE3,
+                            S.DEC_GAME_OVER))
     _expect(~outside | (cards == 0).all(1), "played cards outside a bidding round", st, cards)
     _expect(~(dec == S.DEC_PICK_PAIR) | (st["num_pairs"] == 2 * st["num_agents"] + 1),
             "R6: 2 pairs per agent + 1 are dealt", st, st["num_pairs"])
@@ -397,39 +505,151 @@ def check_masks(st, masks):
     bad = masks & ~ALLOWED[st["decision"]]
     _expect(~bad.any(1), "an action of another decision is legal", st,
             [np.flatnonzero(row).tolist() for row in bad])
+    # USE_CHARACTER c: the actor owns a tile of c not used this round, and a dollar unless free
+    offered = masks[:, USE_CHARACTER:USE_CHARACTER + NUM_ABILITIES]
+    unused = _unused_by_actor(st)[:, 1:NUM_ABILITIES + 1] > 0
+    actor = np.clip(st["actor"].astype(np.int64), 0, C.MAX_SEATS - 1)
+    has_dollar = st["dollars"][np.arange(len(st)), actor] >= 1
+    payable = unused & (has_dollar[:, None] | (C.CHARACTER_FREE[1:NUM_ABILITIES + 1] != 0)[None, :])
+    _expect(~(offered & ~payable).any(1), "a character offered without an unused tile or a dollar", st,
+            [np.flatnonzero(row) + 1 for row in offered & ~payable])
+    # a character turn is asked only when a character can be used in it
+    dec = st["decision"]
+    _expect(~np.isin(dec, CHARACTER_TURNS) | offered.any(1), "a character turn with no character", st)
+    # abilities that always have an effect are offered whenever they can be paid
+    for d, chars in ALWAYS_EFFECTIVE.items():
+        cols = np.array(chars) - 1
+        missing = (dec == d)[:, None] & payable[:, cols] & ~offered[:, cols]
+        _expect(~missing.any(1), f"a payable character not offered at decision {d}", st,
+                [np.array(chars)[row] for row in missing])
 
 
-def check_transition(before, after):
-    """What one legal action may change."""
+def _gains_ok(gain, value, seats):
+    """An evaluation that pays each bidder its bid value and the highest bidder 1 more."""
+    extra = gain - value
+    bidder = value > 0
+    ok = (((extra == 0) | ((extra == 1) & bidder)) | ~seats).all(1)
+    ok &= (extra * seats).sum(1) == bidder.any(1)
+    ok &= ~((extra == 1) & (value < value.max(1)[:, None])).any(1)
+    return ok
+
+
+def check_transition(before, after, actions):
+    """What one legal action (``actions``, one per game) may change."""
+    actions = np.asarray(actions, dtype=np.int64).reshape(len(before))
+    games = np.arange(len(before))
     _expect(after["num_decisions"] == before["num_decisions"] + 1, "num_decisions is not +1 per action",
             before)
     d_round = after["round"].astype(np.int64) - before["round"]
     _expect((d_round >= 0) & (d_round <= 1), "the round went back or skipped", before, d_round)
     for field in ("num_seats", "num_agents", "is_tom", "borough_sequence", "borough_base",
-                  "prestige_stack", "start_stacks", "reserve_size"):
+                  "prestige_stack", "start_stacks"):
         same = (after[field] == before[field]).reshape(len(before), -1).all(1)
         _expect(same, f"{field} changed during play", before)
-    neutral_before = before["skyscrapers"][:, :, C.NEUTRAL]
-    _expect((after["skyscrapers"][:, :, C.NEUTRAL] <= neutral_before).all(1), "neutral skyscrapers added",
-            before)
-    # Skyscrapers of a participant (board + city) change only when building plans are
-    # evaluated (action 4): each bidder gains its bid value, the highest bidder one more.
+    dec = before["decision"].astype(np.int64)
     seats = _seat_active(before)
-    tot_b = before["board_skyscrapers"].astype(np.int64) + before["skyscrapers"][:, :, : C.MAX_SEATS].sum(1)
-    tot_a = after["board_skyscrapers"].astype(np.int64) + after["skyscrapers"][:, :, : C.MAX_SEATS].sum(1)
-    delta = tot_a - tot_b
-    plans = ((before["decision"] == S.DEC_BID) & (before["bid_round"] == C.PLANS)
-             & (after["bid_round"] != C.PLANS))
+    actor = SEATS[None, :] == before["actor"][:, None]  # (B, MAX_SEATS): the seat that acted
+    is_use = (actions >= USE_CHARACTER) & (actions < USE_CHARACTER + NUM_ABILITIES)
+    used_c = np.where(is_use, actions - USE_CHARACTER + 1, 0)  # the character used, or 0
+    paid = is_use & (C.CHARACTER_FREE[used_c] == 0)
+
+    # R8: reserve_size grows by 1 per use of character 3, and never otherwise
+    grow = after["reserve_size"].astype(np.int64) - before["reserve_size"]
+    _expect((grow == actor * (used_c == BIGGER_RESERVE)[:, None]).all(1),
+            "reserve_size changed other than by character 3", before, grow)
+
+    # The Phase II evaluation of a bidding round ran if this action ended the round's bids.
+    evaluated = (dec == S.DEC_BID) & ((after["bid_round"] != before["bid_round"])
+                                      | (after["round"] != before["round"])
+                                      | (after["decision"] == S.DEC_AFTER_EVALUATION))
     value = before["bid_value"].astype(np.int64)
-    extra = delta - value
-    _expect(plans | (delta == 0).all(1), "skyscrapers created or lost outside building plans", before, delta)
-    bidder = value > 0
-    plans_ok = (((extra == 0) | ((extra == 1) & bidder)) | ~seats).all(1)
-    plans_ok &= (extra * seats).sum(1) == bidder.any(1)
-    top = value.max(1)
-    plans_ok &= ~((extra == 1) & (value < top[:, None])).any(1)
-    _expect(~plans | plans_ok, "building plans: gains are not bid value (+1 for the top bid)", before,
-            np.stack([delta, value], 1))
+
+    # Dollars: a non-free character costs 1 from the board (onto the tile); 6, 9 and 18 give
+    # some; the dollars round pays bid value (+1 for the highest bid); nothing else moves them.
+    delta = after["dollars"].astype(np.int64) - before["dollars"]
+    rest = delta - actor * (ABILITY_DOLLARS[used_c] - paid)[:, None]
+    dollars = evaluated & (before["bid_round"] == C.DOLLARS)
+    _expect(dollars | (rest == 0).all(1), "dollars changed other than by a character's cost or gain",
+            before, np.stack([delta, rest], 1))
+    _expect(~dollars | _gains_ok(rest, value, seats), "dollars round: gains are not bid value (+1 for "
+            "the highest bid)", before, np.stack([rest, value], 1))
+
+    # Neutral skyscrapers never come back; 11 sends exactly one away, in the chosen borough, and
+    # puts one from the user's board in its place.
+    replaced = dec == S.DEC_CHARACTER_BOROUGH
+    borough = np.clip(actions - CHARACTER_BOROUGH, 0, C.NUM_BOROUGHS - 1)
+    chosen = replaced[:, None] & (np.arange(C.NUM_BOROUGHS)[None, :] == borough[:, None])
+    sky_b, sky_a = before["skyscrapers"].astype(np.int64), after["skyscrapers"].astype(np.int64)
+    neutral_delta = sky_a[:, :, C.NEUTRAL] - sky_b[:, :, C.NEUTRAL]
+    _expect((neutral_delta == -chosen.astype(np.int64)).all(1),
+            "neutral skyscrapers changed other than by character 11", before, neutral_delta)
+    city_delta = sky_a[:, :, : C.MAX_SEATS] - sky_b[:, :, : C.MAX_SEATS]
+    board_delta = after["board_skyscrapers"].astype(np.int64) - before["board_skyscrapers"]
+    moved = ((board_delta == -actor.astype(np.int64))
+             & (city_delta == chosen[:, :, None] * actor[:, None, :]).all(1))
+    _expect(~replaced | moved.all(1), "character 11 did not move one skyscraper from the board", before)
+
+    # Skyscrapers of a participant (board + city) come from the supply only when building plans
+    # are evaluated (each bidder gains its bid value, the highest bidder one more), with 24 and
+    # 26 (one onto the board), and with 21 (one per tile of 21 in each building action of the
+    # prestige and skyscraper rounds: when building from the board, or with the first skyscraper
+    # sold into the borough when the board was empty). 11 and selling only move them.
+    delta = board_delta + city_delta.sum(1)
+    n21 = _per_seat(before, C.TILE_CHARACTER == FREE_SKYSCRAPER)
+    building_round = np.isin(before["bid_round"], (C.PRESTIGE, C.SKYSCRAPERS)) & ~replaced
+    from_board = building_round[:, None] & (board_delta < 0)
+    # the first sale of a building action that built nothing from the board: all of the
+    # action's count is still to build (prestige: 1; skyscrapers: bid value, +1 for the bonus)
+    bidder_seat = np.clip(before["actor"].astype(np.int64), 0, C.MAX_SEATS - 1)
+    count = np.where(before["bid_round"] == C.PRESTIGE, 1,
+                     value[games, bidder_seat] + (before["bonus_winner"] == before["actor"]))
+    first_sale = ((dec == S.DEC_BUILD) & (actions >= SELL_FROM) & (actions < SELL_FROM + C.NUM_BOROUGHS)
+                  & (before["build_left"] == count))
+    bonus = n21 * (from_board | (first_sale[:, None] & actor))
+    rest = delta - bonus - actor * ABILITY_SKYSCRAPERS[used_c][:, None]
+    plans = evaluated & (before["bid_round"] == C.PLANS)
+    _expect(plans | (rest == 0).all(1), "skyscrapers created or lost other than by building plans or "
+            "characters 21, 24, 26", before, np.stack([delta, bonus], 1))
+    _expect(~plans | _gains_ok(rest, value, seats), "building plans: gains are not bid value (+1 for the "
+            "top bid)", before, np.stack([rest, value], 1))
+
+    # Character tiles. An owned tile keeps its owner; only 7 gives one up (it leaves the game).
+    loc_b, loc_a = before["tile_loc"], after["tile_loc"]
+    owned_b, owned_a = loc_b == S.LOC_OWNED, loc_a == S.LOC_OWNED
+    kept = owned_b & owned_a
+    _expect(~(kept & (before["tile_owner"] != after["tile_owner"])).any(1), "an owned tile changed owner",
+            before)
+    left = owned_b & ~owned_a
+    swap = (dec == S.DEC_CHARACTER_TILE) & (before["ability"] == SWAP_CHARACTER)
+    given_up = np.zeros_like(left)
+    given_up[games[swap], np.clip(actions[swap] - CHARACTER_TILE, 0, C.NUM_TILES - 1)] = True
+    _expect((left == given_up).all(1), "an owned tile left its owner other than by character 7", before)
+    users = before["tile_owner"] == before["actor"][:, None]  # (B, NUM_TILES): the actor's tiles
+    _expect((~given_up | ((loc_a == S.LOC_REMOVED) & users)).all(1),
+            "character 7: the tile given up is not the user's, or it stays in the game", before)
+    joined = ~owned_b & owned_a
+    _expect(~(joined & ((after["tile_used"] != 0) | (after["tile_dollar"] != 0))).any(1),
+            "a newly taken tile is marked used", before)
+
+    # R19: at the start of each round (Phase 0) every tile is unused and carries no dollar
+    new_round = (d_round == 1) & (after["round"] <= C.NUM_GAME_ROUNDS)
+    cleared = ((after["tile_used"] == 0) & (after["tile_dollar"] == 0)).all(1)
+    _expect(~new_round | cleared, "used markers or dollars left on tiles in a new round", before)
+    # Within a round, markers only appear: USE_CHARACTER c marks exactly one unused tile of c
+    # of the user's, with the dollar paid onto it unless free.
+    used_b, used_a = before["tile_used"].astype(np.int64), after["tile_used"].astype(np.int64)
+    dol_b, dol_a = before["tile_dollar"].astype(np.int64), after["tile_dollar"].astype(np.int64)
+    within = ~new_round
+    _expect(~within | ~(kept & ((used_a < used_b) | (dol_a < dol_b))).any(1),
+            "a used marker or dollar left a tile during the round", before)
+    marked = kept & (used_a > used_b)
+    _expect(~within | (marked.sum(1) == is_use), "used tiles did not rise by one per USE_CHARACTER",
+            before, marked.sum(1))
+    right = (C.TILE_CHARACTER[None, :] == used_c[:, None]) & users
+    _expect(~within | ~(marked & ~right).any(1), "the tile marked used is not one of the user's", before)
+    paid_on = kept & (dol_a > dol_b)
+    _expect(~within | ((paid_on == (marked & ~TILE_FREE[None, :])).all(1) & (paid_on.sum(1) == paid)),
+            "the dollar of a use is not on the tile used", before, paid_on.sum(1))
 
 
 # --- drivers ---------------------------------------------------------------------------------
@@ -472,7 +692,7 @@ def play_batch_checked(num_agents, seeds, rng):
         actions = _random_legal(masks, rng)
         _expect(~apply_actions(after, actions), "apply_actions refused a legal action", cur, actions)
         check_states(after)
-        check_transition(cur, after)
+        check_transition(cur, after, actions)
         games[idx] = after
         active[idx] = after["decision"] != S.DEC_GAME_OVER
         steps += 1
@@ -555,7 +775,7 @@ def _walk_single(num_agents, seed, rng):
         same = state.copy()
         apply_action(same, a)
         assert same.tobytes() == new.tobytes(), "step differs from apply_action on a copy"
-        check_transition(state.reshape(1), new.reshape(1))
+        check_transition(state.reshape(1), new.reshape(1), [a])
         actions.append(a)
         state = new
         assert len(actions) < MAX_DECISIONS, "the game did not end"
@@ -719,10 +939,25 @@ def _corruptions():
     def wrong_round(r):
         r["round"] = C.NUM_GAME_ROUNDS + 1
 
+    def dollar_on_unused_tile(r):
+        r["tile_dollar"][int(np.flatnonzero((r["tile_loc"] == S.LOC_OWNED) & (r["tile_used"] == 0))[0])] = 1
+
+    def used_removed_tile(r):
+        r["tile_used"][int(np.flatnonzero(r["tile_loc"] == S.LOC_REMOVED)[0])] = 1
+
+    def reserve_size_beyond_character_3(r):
+        # one card more in the reserve than 3 can have given by now, drawn from the pile
+        extra = C.START_RESERVE + int(r["round"]) + 1 - int(r["reserve_size"][0])
+        r["reserve_size"][0] += extra
+        for _ in range(extra):
+            r["draw_count"] -= 1
+            r["reserve"][0, r["draw_pile"][r["draw_count"]]] += 1
+
     return [(f.__name__, f) for f in (
         move_owned_to_display, lose_owned_tile, steal_card, swap_card_type, shrink_reserve,
         extra_pair_card, press_off_track, press_tie, third_neutral, negative_board, prestige_value,
-        vessel_without_tile, wrong_actor, wrong_round)]
+        vessel_without_tile, wrong_actor, wrong_round, dollar_on_unused_tile, used_removed_tile,
+        reserve_size_beyond_character_3)]
 
 
 @pytest.mark.parametrize("name,corrupt", _corruptions())
@@ -738,8 +973,62 @@ def test_invariant_checks_catch_a_corrupted_state(name, corrupt):
 
 def test_transition_check_catches_a_lost_skyscraper():
     state = new_game(GameConfig(num_agents=2), 3)
-    after = step(state, int(legal_actions(state)[0]))
-    check_transition(state.reshape(1), after.reshape(1))
+    action = int(legal_actions(state)[0])
+    after = step(state, action)
+    check_transition(state.reshape(1), after.reshape(1), [action])
     after.reshape(1)[0]["board_skyscrapers"][0] -= 1
     with pytest.raises(AssertionError, match="skyscrapers"):
-        check_transition(state.reshape(1), after.reshape(1))
+        check_transition(state.reshape(1), after.reshape(1), [action])
+
+
+def _first_paid_use(num_agents, seed):
+    """A game at the first decision offering a character that costs a dollar."""
+    state = new_game(GameConfig(num_agents=num_agents), seed)
+    paid = USE_CHARACTER + np.flatnonzero(C.CHARACTER_FREE[1:NUM_ABILITIES + 1] == 0)
+    rng = np.random.default_rng(seed)
+    while not is_terminal(state):
+        legal = legal_actions(state)
+        offered = np.intersect1d(legal, paid)
+        if len(offered):
+            return state, int(offered[0])
+        apply_action(state, int(rng.choice(legal)))
+    raise AssertionError("no paid character was ever offered")
+
+
+@pytest.mark.parametrize("field,change,message", [
+    ("dollars", +1, "dollars changed"),  # the use cost nothing
+    ("dollars", -1, "dollars changed"),  # it cost two
+    ("tile_used", -1, "used tiles did not rise"),  # no tile was marked
+    ("tile_dollar", -1, "dollar of a use"),  # the dollar vanished instead of lying on the tile
+    ("reserve_size", +1, "reserve_size"),  # the reserve grew without character 3
+])
+def test_transition_check_catches_a_wrong_character_use(field, change, message):
+    state, action = _first_paid_use(3, 5)
+    r = state.reshape(1)[0]
+    seat = int(r["actor"])
+    after = step(state, action)
+    check_transition(state.reshape(1), after.reshape(1), [action])
+    a = after.reshape(1)[0]
+    if field in ("tile_used", "tile_dollar"):
+        tile = int(np.flatnonzero(a[field] > r[field])[0])
+        a[field][tile] += change
+    else:
+        a[field][seat] += change
+    with pytest.raises(AssertionError, match=message):
+        check_transition(state.reshape(1), after.reshape(1), [action])
+
+
+def test_transition_check_catches_markers_left_in_a_new_round():
+    state = new_game(GameConfig(num_agents=2), 11)
+    rng = np.random.default_rng(11)
+    while True:
+        action = int(rng.choice(legal_actions(state)))
+        after = step(state, action)
+        if int(after["round"]) == int(state["round"]) + 1 == 3:
+            break
+        state = after
+    check_transition(state.reshape(1), after.reshape(1), [action])
+    a = after.reshape(1)[0]
+    a["tile_used"][int(np.flatnonzero(a["tile_loc"] == S.LOC_OWNED)[0])] = 1
+    with pytest.raises(AssertionError, match="new round"):
+        check_transition(state.reshape(1), after.reshape(1), [action])

@@ -271,7 +271,7 @@ def test_elevator_bidder_with_no_tile_in_reach_is_skipped_and_empty_stack_leaves
     assert r["tile_owner"][tile] == RED and r["tile_loc"][tile] == LOC_OWNED
     assert r["elevator_display"][1, 2] == EMPTY
     assert r["bid_round"] == PLANS and r["decision"] == DEC_BID
-    assert len(_owned(state, BLUE)) == 2  # only the two start characters
+    assert len(_owned(state, BLUE)) == 0  # Blue was not asked and took nothing
 
 
 # --- 4 Building plans ----------------------------------------------------------------------

@@ -200,8 +200,8 @@ def context_line(rec):
     if d in (DEC_PRESTIGE_TILE, DEC_PRESTIGE_VESSEL, DEC_PRESTIGE_BOROUGH):
         role = "bonus winner" if int(rec["bonus_winner"]) == seat else "runner-up"
         if d == DEC_PRESTIGE_TILE:
-            # Numbered from 1, as describe_action numbers them.
-            what = "revealed " + ("; ".join(f"{k + 1}: {_prestige_tile(t)}"
+            # Numbered from 0, as describe_action numbers them.
+            what = "revealed " + ("; ".join(f"{k}: {_prestige_tile(t)}"
                                             for k, t in enumerate(rec["prestige_revealed"])
                                             if t != EMPTY) or "-")
         else:
@@ -278,7 +278,7 @@ def play(num_agents, engine_seed, chooser_seed, actions=None):
                             f"recorded action {action} is not legal; legal: {compact_ids(legal)}")
             body.append(f"!! recorded action {action} is not legal here")
             break
-        body.append(f"{ACTION_PREFIX}{action} = {describe_action(action)}")
+        body.append(f"{ACTION_PREFIX}{action} = {describe_action(action, state)}")
         apply_action(state, action)
         taken.append(action)
     if is_terminal(state):

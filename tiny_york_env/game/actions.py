@@ -50,7 +50,7 @@ from .components import (
     VESSEL_KIND_NAMES,
     WILD,
 )
-from .labels import a_card, prestige_label, tile_label
+from .labels import CHARACTER_CARD_PURPOSE, CHARACTER_SUMMARY, a_card, prestige_label, tile_label
 from .state import EMPTY
 
 CHARACTER_14_MAX_STEPS = 2
@@ -174,6 +174,13 @@ def _state_detail(name, p, rec):
         return prestige_label(tile) if tile != EMPTY else ""
     if name == "CHARACTER_TILE":
         return tile_label(p)
+    if name == "USE_CHARACTER":
+        return CHARACTER_SUMMARY[p + 1]
+    if name == "CHARACTER_CARD" and int(rec["ability"]) in CHARACTER_CARD_PURPOSE:
+        return f"character {int(rec['ability'])}: {CHARACTER_CARD_PURPOSE[int(rec['ability'])]}"
+    if name == "CHARACTER_PAIR_CARD":
+        card = rec["pairs"][p // 2, p % 2]
+        return CARD_NAMES[card] if card != EMPTY else ""
     return ""
 
 

@@ -1,5 +1,6 @@
 """Building skyscrapers (R16) and the borough bonus (R17)."""
 
+from .characters import free_skyscraper_bonus
 from .components import BOROUGH_BONUS_FIRST, NUM_BOROUGHS
 from .jit import jit
 from .state import DEC_BUILD
@@ -18,6 +19,7 @@ def can_sell_into(st, seat, borough):
 def start_building(st, seat, borough, count):
     """Build ``count`` skyscrapers from ``seat``'s board in ``borough`` (R16).
 
+    Character 21 adds one skyscraper from the supply per tile, once per building action.
     Building from the board is compulsory while it has skyscrapers. For each one still to build
     with an empty board the player may sell (move) one of their own from another borough, or
     stop: that choice becomes a DEC_BUILD decision. Returns True when a decision is pending.
@@ -27,6 +29,10 @@ def start_building(st, seat, borough, count):
         built = st["board_skyscrapers"][seat]
     st["board_skyscrapers"][seat] -= built
     st["skyscrapers"][borough, seat] += built
+    # Character 21 adds its skyscraper with the first one built in this action (R16).
+    st["build_bonus_due"] = 1 if built == 0 else 0
+    if built > 0:
+        free_skyscraper_bonus(st, seat, borough)
     left = count - built
     if left > 0 and can_sell_into(st, seat, borough):
         st["build_left"] = left

@@ -164,6 +164,9 @@ SET_TABLE = np.array([
 ], dtype=np.int16)
 FIRST_SET_CHARACTER = 37
 SET_POINTS = np.array([5, 5, 5, 6, 6, 6], dtype=np.int16)
+# Character 27 (R18): press steps by rank among participants (row = participants).
+CHARACTER_27_STEPS = np.array([[0, 0, 0, 0], [0, 0, 0, 0], [1, 3, 0, 0], [1, 2, 3, 0],
+                               [1, 2, 3, 4]], dtype=np.int16)
 CHARACTER_33_STEPS_PER_POINT = 2
 CHARACTER_34_POINTS_PER_CARD = 2
 CHARACTER_35_MIN_SKYSCRAPERS = 3

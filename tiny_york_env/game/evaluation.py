@@ -107,7 +107,8 @@ def evaluate_prestige(st):
     the runner-up, may place a prestige tile with a vessel and build there."""
     if st["eval_step"] == PRESTIGE_STEP_POINTS:
         for seat in range(st["num_seats"]):
-            st["points"][seat] += st["bid_value"][seat]
+            # Character 19 doubles the points of the bid, 17's card included (addendum).
+            st["points"][seat] += st["bid_value"][seat] * (1 + st["double_prestige"][seat])
         st["eval_step"] = PRESTIGE_STEP_WINNER
     if st["eval_step"] == PRESTIGE_STEP_WINNER:
         st["eval_step"] = PRESTIGE_STEP_RUNNER_UP

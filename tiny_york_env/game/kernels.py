@@ -4,7 +4,7 @@ import numpy as np
 
 from .actions import NUM_ACTIONS
 from .jit import jit
-from .legal import count_legal, fill_legal_mask, nth_legal
+from .legal import fill_legal_mask, pick_legal
 from .rng import randbelow
 from .rules import advance, apply
 from .setup import init_game
@@ -49,10 +49,12 @@ def play_random_kernel(states, i, rng_words, max_decisions):
     """Play game ``i`` to the end (or ``max_decisions``) with uniformly random legal actions
     drawn from the generator ``rng_words``; returns the number of decisions taken."""
     st = states[i]
+    mask = np.zeros(NUM_ACTIONS, np.bool_)
     n = 0
     while st["decision"] != DEC_GAME_OVER and n < max_decisions:
-        k = randbelow(rng_words, count_legal(st))
-        apply(st, nth_legal(st, k))
+        fill_legal_mask(st, mask)
+        k = randbelow(rng_words, np.sum(mask))
+        apply(st, pick_legal(mask, k))
         n += 1
     return n
 

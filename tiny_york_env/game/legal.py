@@ -3,6 +3,16 @@
 One predicate serves both the mask and ``apply_action``'s check, so they can never disagree.
 """
 
+from .abilities import (
+    PRESS_BACK_MAX,
+    ability_may_stop,
+    can_use_character,
+    character_card_legal,
+    character_elevator_legal,
+    character_pair_card_legal,
+    character_pair_legal,
+    character_tile_legal,
+)
 from .actions import (
     BID_CARD,
     BID_DONE,
@@ -10,7 +20,14 @@ from .actions import (
     BID_WILD,
     BID_WILD_PAIR,
     BUILD_STOP,
+    CHARACTER_BOROUGH,
+    CHARACTER_CARD,
+    CHARACTER_DONE,
+    CHARACTER_PAIR_CARD,
+    CHARACTER_STEPS,
+    CHARACTER_TILE,
     ELEVATOR_TAKE,
+    END_TURN,
     EXCHANGE,
     NUM_ACTIONS,
     PICK_PAIR,
@@ -20,14 +37,19 @@ from .actions import (
     PRESTIGE_VESSEL,
     SELL_FROM,
     START_STACK,
+    USE_CHARACTER,
 )
 from .cards import pair_is_available
 from .components import (
     ELEVATOR_COLUMNS,
+    NEUTRAL,
+    NUM_ACTIVE_CHARACTERS,
     NUM_CARD_TYPES,
+    NUM_TILES,
     NUM_VESSELS,
     PRESTIGE_REVEALED_PER_ROUND,
     PRESTIGE_TILE_COLOUR,
+    TILE_CHARACTER,
     TILE_VALUE,
     VESSEL_COLOUR,
     VESSEL_ENDS,
@@ -35,15 +57,26 @@ from .components import (
 )
 from .jit import jit
 from .state import (
+    DEC_AFTER_EVALUATION,
+    DEC_AFTER_PICK,
     DEC_BID,
     DEC_BUILD,
+    DEC_CHARACTER_BOROUGH,
+    DEC_CHARACTER_CARD,
+    DEC_CHARACTER_ELEVATOR,
+    DEC_CHARACTER_PAIR,
+    DEC_CHARACTER_PAIR_CARD,
+    DEC_CHARACTER_STEPS,
+    DEC_CHARACTER_TILE,
     DEC_ELEVATOR,
+    DEC_PHASE3,
     DEC_PICK_PAIR,
     DEC_PRESTIGE_BOROUGH,
     DEC_PRESTIGE_TILE,
     DEC_PRESTIGE_VESSEL,
     DEC_START_STACK,
     EMPTY,
+    LOC_OWNED,
     STACK_REVEALED,
     VESSEL_ON_BOARD,
 )
@@ -56,15 +89,6 @@ def action_value(st, seat):
     if seat == st["bonus_winner"]:
         value += 1
     return value
-
-
-@jit
-def cards_played(st, seat):
-    """Number of cards ``seat`` has played in the current bid."""
-    total = 0
-    for t in range(NUM_CARD_TYPES):
-        total += st["played"][seat, t]
-    return total
 
 
 @jit
@@ -109,14 +133,50 @@ def _legal_bid(st, seat, a):
         if t == round_type or hand[seat, t] < 2:
             return False
         # Two wilds as a substitute only start a bid: later, single wilds are worth one each.
-        return t != WILD or cards_played(st, seat) == 0
+        return t != WILD or st["bid_base"][seat] == 0
     if BID_WILD_PAIR <= a < BID_WILD:
         t = a - BID_WILD_PAIR
         return t != round_type and hand[seat, t] > 0 and hand[seat, WILD] > 0
     if a == BID_WILD:
         # "Wild cards may never be played on their own" (rulebook, bidding rounds).
-        return hand[seat, WILD] > 0 and cards_played(st, seat) > 0
+        return hand[seat, WILD] > 0 and st["bid_base"][seat] != 0
     return a == BID_DONE
+
+
+@jit
+def _legal_character_choice(st, seat, d, a):
+    """The choices of an ability being resolved (``abilities.py``)."""
+    if d == DEC_CHARACTER_CARD:
+        if a == CHARACTER_DONE:
+            return ability_may_stop(st["ability"])
+        return CHARACTER_CARD <= a < CHARACTER_TILE and character_card_legal(
+            st, seat, a - CHARACTER_CARD)
+    if d == DEC_CHARACTER_TILE:
+        return CHARACTER_TILE <= a < CHARACTER_PAIR_CARD and character_tile_legal(
+            st, seat, a - CHARACTER_TILE)
+    if d == DEC_CHARACTER_ELEVATOR:
+        return ELEVATOR_TAKE <= a < PRESTIGE_TILE and character_elevator_legal(
+            st, a - ELEVATOR_TAKE)
+    if d == DEC_CHARACTER_PAIR_CARD:
+        p = (a - CHARACTER_PAIR_CARD) // 2
+        return CHARACTER_PAIR_CARD <= a < CHARACTER_BOROUGH and character_pair_card_legal(
+            st, p, (a - CHARACTER_PAIR_CARD) % 2)
+    if d == DEC_CHARACTER_PAIR:
+        return PICK_PAIR <= a < EXCHANGE and character_pair_legal(st, a - PICK_PAIR)
+    if d == DEC_CHARACTER_BOROUGH:
+        return (CHARACTER_BOROUGH <= a < CHARACTER_STEPS
+                and st["skyscrapers"][a - CHARACTER_BOROUGH, NEUTRAL] > 0)
+    if d == DEC_CHARACTER_STEPS:
+        steps = a - CHARACTER_STEPS + 1
+        return CHARACTER_STEPS <= a < CHARACTER_DONE and steps <= st["press_space"][seat]
+    return False
+
+
+@jit
+def offers_characters(d):
+    """Decisions at which a character may be used (R8, R11, R18)."""
+    return (d == DEC_PICK_PAIR or d == DEC_BID or d == DEC_AFTER_PICK
+            or d == DEC_AFTER_EVALUATION or d == DEC_PHASE3)
 
 
 @jit
@@ -126,6 +186,8 @@ def is_legal(st, a):
         return False
     d = st["decision"]
     seat = st["actor"]
+    if USE_CHARACTER <= a < USE_CHARACTER + NUM_ACTIVE_CHARACTERS:
+        return offers_characters(d) and can_use_character(st, seat, a - USE_CHARACTER + 1, d)
     if d == DEC_BID:
         return EXCHANGE <= a <= BID_DONE and _legal_bid(st, seat, a)
     if d == DEC_START_STACK:
@@ -134,6 +196,8 @@ def is_legal(st, a):
     if d == DEC_PICK_PAIR:
         p = a - PICK_PAIR
         return PICK_PAIR <= a < EXCHANGE and p < st["num_pairs"] and pair_is_available(st, p)
+    if d == DEC_AFTER_PICK or d == DEC_AFTER_EVALUATION or d == DEC_PHASE3:
+        return a == END_TURN
     if d == DEC_ELEVATOR:
         if not ELEVATOR_TAKE <= a < PRESTIGE_TILE:
             return False
@@ -164,20 +228,19 @@ def is_legal(st, a):
             return False
         b = a - SELL_FROM
         return b != st["build_borough"] and st["skyscrapers"][b, seat] > 0
-    return False
+    return _legal_character_choice(st, seat, d, a)
 
 
-# The id range each decision draws from (the mask only tests these).
 @jit
 def decision_range(d):
-    """(first, end) of the action ids decision ``d`` may offer."""
+    """(first, end) of the action ids decision ``d`` may offer besides USE_CHARACTER."""
     if d == DEC_BID:
         return EXCHANGE, BID_DONE + 1
     if d == DEC_START_STACK:
         return START_STACK, PICK_PAIR
-    if d == DEC_PICK_PAIR:
+    if d == DEC_PICK_PAIR or d == DEC_CHARACTER_PAIR:
         return PICK_PAIR, EXCHANGE
-    if d == DEC_ELEVATOR:
+    if d == DEC_ELEVATOR or d == DEC_CHARACTER_ELEVATOR:
         return ELEVATOR_TAKE, PRESTIGE_TILE
     if d == DEC_PRESTIGE_TILE:
         return PRESTIGE_TILE, PRESTIGE_FORFEIT + 1
@@ -187,6 +250,18 @@ def decision_range(d):
         return PRESTIGE_BOROUGH, SELL_FROM
     if d == DEC_BUILD:
         return SELL_FROM, BUILD_STOP + 1
+    if d == DEC_CHARACTER_CARD:
+        return CHARACTER_CARD, CHARACTER_TILE
+    if d == DEC_CHARACTER_TILE:
+        return CHARACTER_TILE, CHARACTER_PAIR_CARD
+    if d == DEC_CHARACTER_PAIR_CARD:
+        return CHARACTER_PAIR_CARD, CHARACTER_BOROUGH
+    if d == DEC_CHARACTER_BOROUGH:
+        return CHARACTER_BOROUGH, CHARACTER_STEPS
+    if d == DEC_CHARACTER_STEPS:
+        return CHARACTER_STEPS, CHARACTER_STEPS + PRESS_BACK_MAX
+    if d == DEC_AFTER_PICK or d == DEC_AFTER_EVALUATION or d == DEC_PHASE3:
+        return END_TURN, END_TURN + 1
     return 0, 0
 
 
@@ -195,29 +270,28 @@ def fill_legal_mask(st, mask):
     """Write the legal actions of the pending decision into the bool array ``mask``."""
     for a in range(NUM_ACTIONS):
         mask[a] = False
-    first, end = decision_range(st["decision"])
+    d = st["decision"]
+    first, end = decision_range(d)
     for a in range(first, end):
         if is_legal(st, a):
             mask[a] = True
+    if d == DEC_CHARACTER_CARD and is_legal(st, CHARACTER_DONE):
+        mask[CHARACTER_DONE] = True
+    if offers_characters(d):
+        seat = st["actor"]
+        for tile in range(NUM_TILES):
+            if (st["tile_loc"][tile] == LOC_OWNED and st["tile_owner"][tile] == seat
+                    and st["tile_used"][tile] == 0):
+                c = TILE_CHARACTER[tile]
+                if c <= NUM_ACTIVE_CHARACTERS and can_use_character(st, seat, c, d):
+                    mask[USE_CHARACTER + c - 1] = True
 
 
 @jit
-def count_legal(st):
-    """Number of legal actions for the pending decision."""
-    first, end = decision_range(st["decision"])
-    n = 0
-    for a in range(first, end):
-        if is_legal(st, a):
-            n += 1
-    return n
-
-
-@jit
-def nth_legal(st, k):
-    """The ``k``-th legal action (0-based) in id order, or -1."""
-    first, end = decision_range(st["decision"])
-    for a in range(first, end):
-        if is_legal(st, a):
+def pick_legal(mask, k):
+    """The ``k``-th True entry of ``mask`` (0-based), or -1."""
+    for a in range(mask.shape[0]):
+        if mask[a]:
             if k == 0:
                 return a
             k -= 1

@@ -1,6 +1,7 @@
 """The phase machine and ``apply``: setup draft, Phase 0, I, II (bidding + evaluation), III,
 round end and the end of the game (rulebook "Playing the Game", R3-R19)."""
 
+from .abilities import MATCH_PAIR_FROM_RESERVE, any_character_usable, can_use_character
 from .actions import (
     BID_CARD,
     BID_DONE,
@@ -8,7 +9,14 @@ from .actions import (
     BID_WILD,
     BID_WILD_PAIR,
     BUILD_STOP,
+    CHARACTER_BOROUGH,
+    CHARACTER_CARD,
+    CHARACTER_DONE,
+    CHARACTER_PAIR_CARD,
+    CHARACTER_STEPS,
+    CHARACTER_TILE,
     ELEVATOR_TAKE,
+    END_TURN,
     EXCHANGE,
     PICK_PAIR,
     PRESTIGE_BOROUGH,
@@ -17,12 +25,27 @@ from .actions import (
     PRESTIGE_VESSEL,
     SELL_FROM,
     START_STACK,
+    USE_CHARACTER,
 )
 from .building import can_sell_into, check_borough_bonus, start_building
 from .cards import deal_pairs, discard_hand, discard_pairs, discard_played, draw_to_hand, take_pair
+from .characters import (
+    choose_borough,
+    choose_card,
+    choose_done,
+    choose_elevator_tile,
+    choose_pair,
+    choose_pair_card,
+    choose_steps,
+    choose_tile,
+    free_skyscraper_bonus,
+    remember_pair,
+    start_ability,
+)
 from .components import (
     HAND_DRAW_PHASE0,
     MIN_PARTICIPANTS,
+    NUM_ACTIVE_CHARACTERS,
     NUM_BIDDING_ROUNDS,
     NUM_BOROUGHS,
     NUM_CARD_TYPES,
@@ -41,11 +64,26 @@ from .legal import is_legal
 from .press import press_order, reverse_agent_press_order
 from .scoring import final_scoring
 from .state import (
+    CTX_AFTER_EVALUATION,
+    CTX_AFTER_PICK,
+    CTX_BID,
+    CTX_PHASE3,
+    CTX_PICK,
+    DEC_AFTER_EVALUATION,
+    DEC_AFTER_PICK,
     DEC_BID,
     DEC_BUILD,
+    DEC_CHARACTER_BOROUGH,
+    DEC_CHARACTER_CARD,
+    DEC_CHARACTER_ELEVATOR,
+    DEC_CHARACTER_PAIR,
+    DEC_CHARACTER_PAIR_CARD,
+    DEC_CHARACTER_STEPS,
+    DEC_CHARACTER_TILE,
     DEC_ELEVATOR,
     DEC_GAME_OVER,
     DEC_NONE,
+    DEC_PHASE3,
     DEC_PICK_PAIR,
     DEC_PRESTIGE_BOROUGH,
     DEC_PRESTIGE_TILE,
@@ -65,6 +103,7 @@ from .state import (
     STAGE_PHASE0,
     STAGE_PHASE1,
     STAGE_PHASE3,
+    STAGE_RETURN_CARDS,
     STAGE_ROUND_END,
     STAGE_START_CHARACTERS,
 )
@@ -160,6 +199,11 @@ def _stage_bid_start(st):
         st["order"][i] = (st["bid_start"] + i) % n
         st["bid_value"][i] = 0
         st["bid_done"][i] = 0
+        st["bid_base"][i] = 0
+        st["double_prestige"][i] = 0
+        for t in range(NUM_CARD_TYPES):
+            st["icons_played"][i, t] = 0
+    st["character18_used"] = 0
     st["bonus_winner"] = NO_SEAT
     st["runner_up"] = NO_SEAT
     st["cursor"] = 0
@@ -181,15 +225,49 @@ def _stage_bidding(st):
 
 @jit
 def _stage_bid_end(st):
-    """After the evaluation: the borough bonus (R17), played cards to the discard pile, the
-    next start player (R3), the next bidding round or Phase III."""
+    """After the evaluation: the borough bonus (R17); then character 22's turn (R11)."""
     check_borough_bonus(st)
+    press_order(st, st["order"])  # as it stands after the evaluation (the press round moves it)
+    st["cursor"] = 0
+    st["stage"] = STAGE_RETURN_CARDS
+
+
+@jit
+def _stage_return_cards(st):
+    """R11: in press order, agents with character 22 may take played cards back; then the
+    played cards go to the discard pile, the next start player is set (R3) and the next
+    bidding round, or Phase III, begins."""
+    while st["cursor"] < st["num_seats"]:
+        seat = st["order"][st["cursor"]]
+        if any_character_usable(st, seat, DEC_AFTER_EVALUATION):
+            st["actor"] = seat
+            st["decision"] = DEC_AFTER_EVALUATION
+            return
+        st["cursor"] += 1
     for seat in range(st["num_seats"]):
         discard_played(st, seat)
     if st["bonus_winner"] != NO_SEAT:
         st["bid_start"] = st["bonus_winner"]
     st["bid_round"] += 1
-    st["stage"] = STAGE_PHASE3 if st["bid_round"] == NUM_BIDDING_ROUNDS else STAGE_BID_START
+    if st["bid_round"] == NUM_BIDDING_ROUNDS:
+        press_order(st, st["order"])
+        st["cursor"] = 0
+        st["stage"] = STAGE_PHASE3
+    else:
+        st["stage"] = STAGE_BID_START
+
+
+@jit
+def _stage_phase3(st):
+    """R18: in press order each agent may use their Phase III characters (23-27)."""
+    while st["cursor"] < st["num_seats"]:
+        seat = st["order"][st["cursor"]]
+        if any_character_usable(st, seat, DEC_PHASE3):
+            st["actor"] = seat
+            st["decision"] = DEC_PHASE3
+            return
+        st["cursor"] += 1
+    st["stage"] = STAGE_ROUND_END
 
 
 @jit
@@ -224,10 +302,10 @@ def advance(st):
             evaluate(st)
         elif stage == STAGE_BID_END:
             _stage_bid_end(st)
+        elif stage == STAGE_RETURN_CARDS:
+            _stage_return_cards(st)
         elif stage == STAGE_PHASE3:
-            # Phase III offers only character abilities (23-27); they arrive with the
-            # characters issue, so for now the round simply ends (R18).
-            st["stage"] = STAGE_ROUND_END
+            _stage_phase3(st)
         elif stage == STAGE_ROUND_END:
             _stage_round_end(st)
         else:
@@ -237,9 +315,10 @@ def advance(st):
 # --- decisions ---------------------------------------------------------------------------------
 @jit
 def _play_cards(st, seat, t, n):
-    """Move ``n`` cards of type ``t`` from ``seat``'s hand into the bid."""
+    """Move ``n`` cards of type ``t`` from ``seat``'s hand into the bid, icons showing (15)."""
     st["hand"][seat, t] -= n
     st["played"][seat, t] += n
+    st["icons_played"][seat, t] += n
 
 
 @jit
@@ -269,6 +348,8 @@ def _apply_bid(st, seat, a):
         _play_cards(st, seat, WILD, 1)
     else:
         _play_cards(st, seat, WILD, 1)
+    if a != BID_WILD:
+        st["bid_base"][seat] = 1
     st["bid_value"][seat] += 1
 
 
@@ -309,10 +390,63 @@ def _apply_sell(st, seat, a):
     target = st["build_borough"]
     st["skyscrapers"][b, seat] -= 1
     st["skyscrapers"][target, seat] += 1
+    if st["build_bonus_due"] != 0:
+        st["build_bonus_due"] = 0
+        free_skyscraper_bonus(st, seat, target)
     st["build_left"] -= 1
     if st["build_left"] == 0 or not can_sell_into(st, seat, target):
         st["build_left"] = 0
         st["decision"] = DEC_NONE
+
+
+@jit
+def _apply_pick(st, seat, p):
+    """R6: take pair ``p``; then character 8 may follow (R8)."""
+    remember_pair(st, st["pairs"][p, 0], st["pairs"][p, 1])
+    take_pair(st, seat, p)
+    st["pairs_taken"][seat] += 1
+    st["cursor"] += 1
+    if can_use_character(st, seat, MATCH_PAIR_FROM_RESERVE, DEC_AFTER_PICK):
+        st["decision"] = DEC_AFTER_PICK
+    else:
+        st["decision"] = DEC_NONE
+
+
+@jit
+def _context_of(d):
+    """Where an ability used at decision ``d`` goes back to."""
+    if d == DEC_PICK_PAIR:
+        return CTX_PICK
+    if d == DEC_AFTER_PICK:
+        return CTX_AFTER_PICK
+    if d == DEC_BID:
+        return CTX_BID
+    if d == DEC_AFTER_EVALUATION:
+        return CTX_AFTER_EVALUATION
+    return CTX_PHASE3
+
+
+@jit
+def _apply_character_choice(st, seat, a):
+    """The choices of an ability being resolved."""
+    d = st["decision"]
+    if d == DEC_CHARACTER_CARD:
+        if a == CHARACTER_DONE:
+            choose_done(st, seat)
+        else:
+            choose_card(st, seat, a - CHARACTER_CARD)
+    elif d == DEC_CHARACTER_TILE:
+        choose_tile(st, seat, a - CHARACTER_TILE)
+    elif d == DEC_CHARACTER_ELEVATOR:
+        choose_elevator_tile(st, seat, a - ELEVATOR_TAKE)
+    elif d == DEC_CHARACTER_PAIR_CARD:
+        choose_pair_card(st, seat, (a - CHARACTER_PAIR_CARD) // 2, (a - CHARACTER_PAIR_CARD) % 2)
+    elif d == DEC_CHARACTER_PAIR:
+        choose_pair(st, seat, a - PICK_PAIR)
+    elif d == DEC_CHARACTER_BOROUGH:
+        choose_borough(st, seat, a - CHARACTER_BOROUGH)
+    elif d == DEC_CHARACTER_STEPS:
+        choose_steps(st, seat, a - CHARACTER_STEPS + 1)
 
 
 @jit
@@ -321,7 +455,12 @@ def apply_unchecked(st, a):
     d = st["decision"]
     seat = st["actor"]
     st["num_decisions"] += 1
-    if d == DEC_BID:
+    if USE_CHARACTER <= a < USE_CHARACTER + NUM_ACTIVE_CHARACTERS:
+        start_ability(st, seat, a - USE_CHARACTER + 1, _context_of(d))
+    elif a == END_TURN:
+        st["cursor"] += d != DEC_AFTER_PICK  # after a pick the cursor has moved already
+        st["decision"] = DEC_NONE
+    elif d == DEC_BID:
         _apply_bid(st, seat, a)
     elif d == DEC_START_STACK:
         k = a - START_STACK
@@ -331,10 +470,7 @@ def apply_unchecked(st, a):
         st["cursor"] += 1
         st["decision"] = DEC_NONE
     elif d == DEC_PICK_PAIR:
-        take_pair(st, seat, a - PICK_PAIR)
-        st["pairs_taken"][seat] += 1
-        st["cursor"] += 1
-        st["decision"] = DEC_NONE
+        _apply_pick(st, seat, a - PICK_PAIR)
     elif d == DEC_ELEVATOR:
         take_from_display(st, seat, a - ELEVATOR_TAKE)
         st["decision"] = DEC_NONE
@@ -342,6 +478,8 @@ def apply_unchecked(st, a):
         _apply_prestige(st, seat, a)
     elif d == DEC_BUILD:
         _apply_sell(st, seat, a)
+    else:
+        _apply_character_choice(st, seat, a)
     if st["decision"] == DEC_NONE:
         advance(st)
 

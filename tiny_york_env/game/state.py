@@ -38,18 +38,35 @@ VESSEL_ON_BOARD = -1  # vessel_owner: a seat, or on the board
 
 # Stages: the engine's program counter between decisions.
 (STAGE_START_CHARACTERS, STAGE_PHASE0, STAGE_PHASE1, STAGE_BID_START, STAGE_BIDDING,
- STAGE_EVALUATE, STAGE_BID_END, STAGE_PHASE3, STAGE_ROUND_END, STAGE_GAME_OVER) = range(10)
+ STAGE_EVALUATE, STAGE_BID_END, STAGE_RETURN_CARDS, STAGE_PHASE3, STAGE_ROUND_END,
+ STAGE_GAME_OVER) = range(11)
 STAGE_NAMES = ("start characters", "phase 0", "phase I", "bid start", "bidding", "evaluation",
-               "bid end", "phase III", "round end", "game over")
+               "bid end", "after evaluation (character 22)", "phase III", "round end",
+               "game over")
 
 # Pending decisions: what the seat to move is asked. DEC_NONE only while the engine runs.
 (DEC_NONE, DEC_START_STACK, DEC_PICK_PAIR, DEC_BID, DEC_ELEVATOR, DEC_PRESTIGE_TILE,
- DEC_PRESTIGE_VESSEL, DEC_PRESTIGE_BOROUGH, DEC_BUILD, DEC_GAME_OVER) = range(10)
+ DEC_PRESTIGE_VESSEL, DEC_PRESTIGE_BOROUGH, DEC_BUILD, DEC_GAME_OVER,
+ DEC_AFTER_PICK, DEC_AFTER_EVALUATION, DEC_PHASE3,
+ DEC_CHARACTER_CARD, DEC_CHARACTER_TILE, DEC_CHARACTER_ELEVATOR, DEC_CHARACTER_PAIR_CARD,
+ DEC_CHARACTER_PAIR, DEC_CHARACTER_BOROUGH, DEC_CHARACTER_STEPS) = range(20)
 DECISION_NAMES = ("none", "choose a start-character stack", "take a pair of cards",
-                  "bid (exchange, add cards, or finish)", "take a character from the elevator",
+                  "bid (exchange, add cards, use a character, or finish)",
+                  "take a character from the elevator",
                   "take a prestige tile or forfeit", "choose a vessel for the prestige tile",
                   "choose the borough for the prestige tile",
-                  "sell a skyscraper from another borough or stop building", "game over")
+                  "sell a skyscraper from another borough or stop building", "game over",
+                  "use character 8 on the pair just taken, or go on",
+                  "use character 22 to take played cards back, or go on",
+                  "use a phase III character, or end the turn",
+                  "choose a card for the character", "choose a character tile to give up",
+                  "take a character from the elevator for the character",
+                  "take a single card from a pair (character 2)",
+                  "take a pair of cards (character 4)",
+                  "choose a borough for the character", "choose how many press spaces to go back")
+# Where an ability was started from, so the engine knows where to go back (ability_context).
+CTX_PICK, CTX_AFTER_PICK, CTX_BID, CTX_AFTER_EVALUATION, CTX_PHASE3 = range(5)
+ABILITY_MEMORY = 4
 
 # Prestige evaluation steps (eval_step in the prestige bidding round).
 PRESTIGE_STEP_POINTS, PRESTIGE_STEP_WINNER, PRESTIGE_STEP_RUNNER_UP, PRESTIGE_STEP_DONE = range(4)
@@ -118,6 +135,14 @@ STATE_DTYPE = np.dtype([
     ("eval_step", np.int32),
     ("build_left", np.int32), ("build_borough", np.int32),
     ("chosen_slot", np.int32), ("chosen_vessel", np.int32),
+    ("bid_base", np.int16, (MAX_SEATS,)),  # the bid holds a card of the round or a substitute
+    ("icons_played", np.int16, (MAX_SEATS, NUM_CARD_TYPES)),  # from the hand, own icon (15)
+    ("double_prestige", np.int16, (MAX_SEATS,)),  # character 19 this bidding round
+    ("character18_used", np.int32),  # one use of 18 per bidding round (R11)
+    ("build_bonus_due", np.int32),  # character 21 not yet triggered in this building action
+    # a character ability being resolved
+    ("ability", np.int32), ("ability_context", np.int32), ("ability_count", np.int32),
+    ("ability_limit", np.int32), ("ability_memory", np.int16, (ABILITY_MEMORY,)),
     # final scoring
     ("score_lines", np.int32, (MAX_SEATS, NUM_SCORE_LINES)),
     ("winner", np.int32),

@@ -77,7 +77,8 @@ def _seat_lines(rec, seat):
     chars = []
     for tile in range(NUM_TILES):
         if rec["tile_loc"][tile] == LOC_OWNED and rec["tile_owner"][tile] == seat:
-            chars.append(tile_label(tile) + ("[used]" if rec["tile_used"][tile] else ""))
+            mark = ("[used $]" if rec["tile_dollar"][tile] else "[used]") if rec["tile_used"][tile] else ""
+            chars.append(tile_label(tile) + mark)
     vessels = [VESSEL_KIND_NAMES[VESSEL_KIND[v]] for v in range(NUM_VESSELS)
                if rec["vessel_owner"][v] == seat]
     return [
