@@ -69,12 +69,34 @@ def test_config_rejects_non_int_agent_counts(n):
     assert "num_agents" in msg and "int" in msg and repr(n).lower() in msg
 
 
-@pytest.mark.parametrize("num_agents,toms", [(1, (5,)), (2, ("B4",)), (3, (1,)), (1, (12,))])
-def test_config_rejects_toms_until_they_are_built(num_agents, toms):
+@pytest.mark.parametrize("num_agents,toms,codes,levels", [
+    (1, (5,), ("B4",), (5,)),
+    (2, ("b4",), ("B4",), (5,)),
+    (3, (1,), ("A6",), (1,)),
+    (1, (12, "A9", 2), ("C5", "A9", "B3"), (12, 10, 2)),
+    (1, (" c9 ",), ("C9",), (0,)),
+    (2, [np.int64(7)], ("A8",), (7,)),
+])
+def test_config_accepts_toms_by_level_or_code(num_agents, toms, codes, levels):
+    """Solo rules: a Tom is a level 1-12 (the rulebook's table) or mode A/B/C + draw count 2-9."""
+    cfg = GameConfig(num_agents=num_agents, toms=toms)
+    assert cfg.toms == codes and cfg.tom_levels == levels
+    assert cfg.num_participants == num_agents + len(codes)
+
+
+@pytest.mark.parametrize("tom", [0, 13, -1, "D4", "A1", "A10", "B", "", 4.5, True, None, "4B"])
+def test_config_rejects_bad_toms(tom):
     with pytest.raises(ValueError) as err:
-        GameConfig(num_agents=num_agents, toms=toms)
+        GameConfig(num_agents=1, toms=(tom,))
     msg = _message(err)
-    assert "tom" in msg and "not built" in msg and "toms=()" in msg
+    assert "tom" in msg and "level 1-12" in msg and "2-9" in msg and "a/b/c" in msg
+
+
+def test_config_rejects_a_string_of_toms():
+    """toms="B4" would read as two Toms 'B' and '4': it must be a tuple."""
+    with pytest.raises(ValueError) as err:
+        GameConfig(num_agents=1, toms="B4")
+    assert "tuple" in _message(err)
 
 
 @pytest.mark.parametrize("num_agents,toms", [(4, (1,)), (3, (1, 2)), (2, (1, 2, 3)), (1, (1, 2, 3, 4))])

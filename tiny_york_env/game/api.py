@@ -9,7 +9,7 @@ import numpy as np
 
 from . import kernels
 from .actions import NUM_ACTIONS, describe_action, is_int
-from .components import BOROUGH_NAMES, MAX_SEATS
+from .components import BOROUGH_NAMES, MAX_SEATS, TOM_MODES
 from .config import GameConfig
 from .state import (
     DEC_GAME_OVER,
@@ -22,7 +22,18 @@ from .state import (
 )
 
 SEED_LIMIT = 2 ** 63
-_NO_TOMS = np.zeros(MAX_SEATS, dtype=np.int64)
+
+
+def _tom_arrays(config):
+    """Each Tom's mode index (A=0, B=1, C=2), Phase-I draw count and level, as int arrays."""
+    modes = np.zeros(MAX_SEATS, dtype=np.int64)
+    draws = np.zeros(MAX_SEATS, dtype=np.int64)
+    levels = np.zeros(MAX_SEATS, dtype=np.int64)
+    for k, code in enumerate(config.toms):
+        modes[k] = TOM_MODES.index(code[0])
+        draws[k] = int(code[1])
+        levels[k] = config.tom_levels[k]
+    return modes, draws, levels
 
 
 def _as_batch(state):
@@ -66,7 +77,7 @@ def new_game(config=None, seed=None):
     config = _check_config(config)
     state = np.zeros((), dtype=STATE_DTYPE)
     kernels.new_game_kernel(state.reshape(1), 0, config.num_agents, len(config.toms),
-                            _NO_TOMS, _NO_TOMS, _normal_seed(seed))
+                            *_tom_arrays(config), _normal_seed(seed))
     return state
 
 
@@ -75,9 +86,9 @@ def new_games(config, seeds):
     config = _check_config(config)
     seeds = [_normal_seed(s) for s in seeds]
     states = np.zeros(len(seeds), dtype=STATE_DTYPE)
+    toms = _tom_arrays(config)
     for i, seed in enumerate(seeds):
-        kernels.new_game_kernel(states, i, config.num_agents, len(config.toms),
-                                _NO_TOMS, _NO_TOMS, seed)
+        kernels.new_game_kernel(states, i, config.num_agents, len(config.toms), *toms, seed)
     return states
 
 

@@ -4,18 +4,43 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .components import MAX_SEATS, MIN_PARTICIPANTS
+from .components import MAX_SEATS, MIN_PARTICIPANTS, TOM_LEVEL_CODES, TOM_MAX_DRAW, TOM_MIN_DRAW, TOM_MODES
 
 MIN_AGENTS = 1
+NUM_TOM_LEVELS = len(TOM_LEVEL_CODES)
+TOM_CODE_LENGTH = 2
+ALLOWED_TOMS = (f"a level 1-{NUM_TOM_LEVELS} or a code of mode {'/'.join(TOM_MODES)} and "
+                f"Phase-I draw count {TOM_MIN_DRAW}-{TOM_MAX_DRAW}, e.g. 'B4'")
+
+
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def tom_code(spec):
+    """The code ('A6'..'C9') of a Tom given as a level 1-12 or a code (solo rules' table)."""
+    if _is_int(spec):
+        if not 1 <= spec <= NUM_TOM_LEVELS:
+            raise ValueError(f"Tom level {spec} is out of range: a Tom is {ALLOWED_TOMS}")
+        return TOM_LEVEL_CODES[int(spec) - 1]
+    if isinstance(spec, str):
+        code = spec.strip().upper()
+        if (len(code) == TOM_CODE_LENGTH and code[0] in TOM_MODES and code[1].isdigit()
+                and TOM_MIN_DRAW <= int(code[1]) <= TOM_MAX_DRAW):
+            return code
+    raise ValueError(f"bad Tom {spec!r}: a Tom is {ALLOWED_TOMS}")
+
+
+def tom_level(code):
+    """The level 1-12 of a Tom code from the rulebook's table, or 0 for another combination."""
+    return TOM_LEVEL_CODES.index(code) + 1 if code in TOM_LEVEL_CODES else 0
 
 
 @dataclass(frozen=True)
 class GameConfig:
-    """Who plays: ``num_agents`` seats decided from outside and the Toms run by the engine.
-
-    Toms are given as levels 1-12 or codes like ``"B4"`` (the solo rules); the automatic player
-    is not built yet, so for now a configuration with Toms is rejected with a clear message.
-    """
+    """Who plays (R1): ``num_agents`` seats decided from outside (1-4) and 0-3 Toms run by the
+    engine, 2-4 participants in all. Each Tom is a level 1-12 or a code like ``"B4"`` (mode A,
+    B or C and Phase-I draw count 2-9, the solo rules); codes are kept normalised."""
 
     num_agents: int = 2
     toms: tuple = ()
@@ -32,14 +57,16 @@ class GameConfig:
         if isinstance(self.toms, (str, bytes)) or not hasattr(self.toms, "__iter__"):
             raise ValueError(f"toms must be a tuple of Tom levels (1-12) or codes like 'B4', "
                              f"one per Tom; got {self.toms!r}")
-        object.__setattr__(self, "toms", tuple(self.toms))
+        object.__setattr__(self, "toms", tuple(tom_code(t) for t in self.toms))
         participants = self.num_agents + len(self.toms)
         if not MIN_PARTICIPANTS <= participants <= MAX_SEATS:
             raise ValueError(f"a game has {MIN_PARTICIPANTS}-{MAX_SEATS} participants (agents + "
                              f"Toms, R1); got {self.num_agents} agents and {len(self.toms)} Toms")
-        if self.toms:
-            raise ValueError("Toms (the automatic player) are not built yet: play 2-4 agents "
-                             "with toms=()")
+
+    @property
+    def tom_levels(self):
+        """Each Tom's level 1-12 (0 for a code outside the rulebook's table)."""
+        return tuple(tom_level(code) for code in self.toms)
 
     @property
     def num_participants(self):

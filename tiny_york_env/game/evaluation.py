@@ -20,6 +20,7 @@ from .state import (
     PRESTIGE_STEP_WINNER,
     STAGE_BID_END,
 )
+from .tom import tom_build, tom_prestige_move, tom_take_elevator
 
 
 @jit
@@ -75,7 +76,9 @@ def evaluate_elevator(st):
     while st["cursor"] < st["num_seats"]:
         seat = st["order"][st["cursor"]]
         st["cursor"] += 1
-        if st["bid_value"][seat] > 0 and display_has_tile_up_to(st, action_value(st, seat)):
+        if st["bid_value"][seat] > 0 and st["is_tom"][seat] != 0:
+            tom_take_elevator(st, seat, action_value(st, seat))
+        elif st["bid_value"][seat] > 0 and display_has_tile_up_to(st, action_value(st, seat)):
             st["actor"] = seat
             st["decision"] = DEC_ELEVATOR
             return
@@ -95,6 +98,9 @@ def evaluate_plans(st):
 def _offer_prestige_tile(st, seat):
     """R15: ``seat`` may take a prestige tile when one can be taken; True if a decision is set."""
     if seat == NO_SEAT or not any_prestige_tile_available(st):
+        return False
+    if st["is_tom"][seat] != 0:
+        tom_prestige_move(st, seat)  # R23
         return False
     st["actor"] = seat
     st["decision"] = DEC_PRESTIGE_TILE
@@ -128,7 +134,9 @@ def evaluate_skyscrapers(st):
     while st["cursor"] < st["num_seats"]:
         seat = st["order"][st["cursor"]]
         st["cursor"] += 1
-        if st["bid_value"][seat] > 0:
+        if st["bid_value"][seat] > 0 and st["is_tom"][seat] != 0:
+            tom_build(st, seat, st["mayor"], action_value(st, seat))  # R22
+        elif st["bid_value"][seat] > 0:
             if start_building(st, seat, st["mayor"], action_value(st, seat)):
                 return
     st["stage"] = STAGE_BID_END

@@ -12,9 +12,9 @@ from .state import DEC_GAME_OVER
 
 
 @jit
-def new_game_kernel(states, i, num_agents, num_toms, tom_modes, tom_draws, seed):
+def new_game_kernel(states, i, num_agents, num_toms, tom_modes, tom_draws, tom_levels, seed):
     """Set up game ``i`` and run it to the first decision."""
-    init_game(states[i], num_agents, num_toms, tom_modes, tom_draws, seed)
+    init_game(states[i], num_agents, num_toms, tom_modes, tom_draws, tom_levels, seed)
     advance(states[i])
 
 

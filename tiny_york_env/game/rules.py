@@ -107,6 +107,7 @@ from .state import (
     STAGE_ROUND_END,
     STAGE_START_CHARACTERS,
 )
+from .tom import tom_bid, tom_draw_before_bidding, toms_take_pairs, toms_take_start_stacks
 
 ILLEGAL_ACTION = 1
 OK = 0
@@ -121,6 +122,7 @@ def _stage_start_characters(st):
         st["actor"] = st["order"][st["cursor"]]
         st["decision"] = DEC_START_STACK
         return
+    toms_take_start_stacks(st)
     for k in range(NUM_START_STACKS):
         if st["start_stack_status"][k] != STACK_TAKEN:
             remove_tile(st, st["start_stacks"][k, 0])
@@ -182,6 +184,7 @@ def _stage_phase1(st):
             st["decision"] = DEC_PICK_PAIR
             return
         st["cursor"] += 1
+    toms_take_pairs(st)
     discard_pairs(st)
     st["bid_round"] = 0
     st["stage"] = STAGE_BID_START
@@ -204,6 +207,10 @@ def _stage_bid_start(st):
         for t in range(NUM_CARD_TYPES):
             st["icons_played"][i, t] = 0
     st["character18_used"] = 0
+    for i in range(n):
+        seat = st["order"][i]
+        if st["is_tom"][seat] != 0:
+            tom_draw_before_bidding(st, seat)
     st["bonus_winner"] = NO_SEAT
     st["runner_up"] = NO_SEAT
     st["cursor"] = 0
@@ -212,9 +219,13 @@ def _stage_bid_start(st):
 
 @jit
 def _stage_bidding(st):
-    """Each participant bids once, in bidding order (R3, R9, R10)."""
+    """Each participant bids once, in bidding order (R3, R9, R10; Toms by R21)."""
     if st["cursor"] < st["num_seats"]:
         seat = st["order"][st["cursor"]]
+        if st["is_tom"][seat] != 0:
+            tom_bid(st, seat)  # R21: Tom bids by himself
+            st["cursor"] += 1
+            return
         st["actor"] = seat
         st["exchanges_left"] = st["reserve_size"][seat]
         st["decision"] = DEC_BID

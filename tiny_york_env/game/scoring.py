@@ -48,6 +48,7 @@ from .state import (
     SCORE_REST,
     SCORE_TRACK,
 )
+from .tom import tom_character_points
 
 FIRST_LANTERN_CHARACTER = 28
 CHARACTER_33, CHARACTER_34, CHARACTER_35, CHARACTER_36 = 33, 34, 35, 36
@@ -183,17 +184,23 @@ def _goods(st, seat):
 @jit
 def final_scoring(st):
     """R20, in order: character values, end-game characters, majorities, borough bonus,
-    press bonus, (dollars + board skyscrapers) / 2 rounded up; then the winner."""
+    press bonus, (dollars + board skyscrapers) / 2 rounded up; then the winner. Toms by R24."""
     n = st["num_seats"]
     for seat in range(n):
         for k in range(NUM_SCORE_LINES):
             st["score_lines"][seat, k] = 0
         st["score_lines"][seat, SCORE_TRACK] = st["points"][seat]
-        for tile in range(NUM_TILES):
-            if st["tile_loc"][tile] == LOC_OWNED and st["tile_owner"][tile] == seat:
-                st["score_lines"][seat, SCORE_CHARACTERS] += TILE_VALUE[tile]
         have = _goods(st, seat)
-        st["score_lines"][seat, SCORE_END_CHARACTERS] = end_game_character_points(st, seat, have)
+        if st["is_tom"][seat] != 0:
+            # R24: Tom's dollars go on his characters; end-game abilities give him nothing.
+            points, have[SET_DOLLARS] = tom_character_points(st, seat)
+            st["score_lines"][seat, SCORE_CHARACTERS] = points
+        else:
+            for tile in range(NUM_TILES):
+                if st["tile_loc"][tile] == LOC_OWNED and st["tile_owner"][tile] == seat:
+                    st["score_lines"][seat, SCORE_CHARACTERS] += TILE_VALUE[tile]
+            st["score_lines"][seat, SCORE_END_CHARACTERS] = end_game_character_points(
+                st, seat, have)
         if present_everywhere(st, seat):
             st["score_lines"][seat, SCORE_BOROUGH_BONUS] = BOROUGH_BONUS_END
         if st["press_space"][seat] >= PRESS_BONUS_SPACE:

@@ -131,7 +131,7 @@ def _setup_participants(st):
 
 
 @jit
-def init_game(st, num_agents, num_toms, tom_modes, tom_draws, seed):
+def init_game(st, num_agents, num_toms, tom_modes, tom_draws, tom_levels, seed):
     """Fill a zeroed record with a new game (setup steps 1-15), up to the start-character draft."""
     st["num_agents"] = num_agents
     st["num_seats"] = num_agents + num_toms
@@ -140,6 +140,7 @@ def init_game(st, num_agents, num_toms, tom_modes, tom_draws, seed):
         if st["is_tom"][seat] != 0:
             st["tom_mode"][seat] = tom_modes[seat - num_agents]
             st["tom_draw"][seat] = tom_draws[seat - num_agents]
+            st["tom_level"][seat] = tom_levels[seat - num_agents]
     seed_rng(st["rng"], seed)
     shuffle_elevator_stacks(st)
     _setup_start_stacks(st)

@@ -92,6 +92,7 @@ STATE_DTYPE = np.dtype([
     ("num_seats", np.int32), ("num_agents", np.int32),
     ("is_tom", np.int16, (MAX_SEATS,)),
     ("tom_mode", np.int16, (MAX_SEATS,)), ("tom_draw", np.int16, (MAX_SEATS,)),
+    ("tom_level", np.int16, (MAX_SEATS,)),
     # progress
     ("round", np.int32), ("stage", np.int32), ("bid_round", np.int32),
     ("decision", np.int32), ("actor", np.int32), ("cursor", np.int32),

@@ -14,6 +14,7 @@ from .components import (
     NUM_TILES,
     NUM_VESSELS,
     SEQUENCE_LETTERS,
+    TOM_MODES,
     VESSEL_ENDS,
     VESSEL_KIND,
     VESSEL_KIND_NAMES,
@@ -73,7 +74,9 @@ def _board_lines(rec):
 
 
 def _seat_lines(rec, seat):
-    kind = "Tom" if rec["is_tom"][seat] else "agent"
+    if rec["is_tom"][seat]:
+        return _tom_lines(rec, seat)
+    kind = "agent"
     chars = []
     for tile in range(NUM_TILES):
         if rec["tile_loc"][tile] == LOC_OWNED and rec["tile_owner"][tile] == seat:
@@ -87,6 +90,25 @@ def _seat_lines(rec, seat):
         f"press space {int(rec['press_space'][seat])}, vessels {', '.join(vessels) or '-'}",
         f"    hand: {_cards(rec['hand'][seat])}  |  reserve ({int(rec['reserve_size'][seat])}): "
         f"{_cards(rec['reserve'][seat])}  |  played: {_cards(rec['played'][seat])}",
+        f"    characters: {' '.join(chars) or '-'}",
+    ]
+
+
+def _tom_lines(rec, seat):
+    """Tom: level and code, supply size (its contents are his alone), dollars, characters."""
+    code = f"{TOM_MODES[rec['tom_mode'][seat]]}{int(rec['tom_draw'][seat])}"
+    level = int(rec["tom_level"][seat])
+    name = f"Tom {level} ({code})" if level else f"Tom ({code})"
+    chars = [tile_label(t) for t in range(NUM_TILES)
+             if rec["tile_loc"][t] == LOC_OWNED and rec["tile_owner"][t] == seat]
+    vessels = [VESSEL_KIND_NAMES[VESSEL_KIND[v]] for v in range(NUM_VESSELS)
+               if rec["vessel_owner"][v] == seat]
+    return [
+        f"{seat_label(seat)} ({name}): points {int(rec['points'][seat])}, "
+        f"dollars {int(rec['dollars'][seat])}, press space {int(rec['press_space'][seat])}, "
+        f"vessels {', '.join(vessels) or '-'}",
+        f"    supply: {int(rec['hand'][seat].sum())} cards ({_cards(rec['hand'][seat])})  |  "
+        f"played: {_cards(rec['played'][seat])}",
         f"    characters: {' '.join(chars) or '-'}",
     ]
 
