@@ -1,6 +1,7 @@
 """Engine throughput: random legal games played entirely in compiled code.
 
-Prints decisions/s and games/s for 2, 3 and 4 agents on one core. Usage:
+Prints decisions/s and games/s for 2, 3 and 4 agents and games with Toms, on one core.
+Usage:
     python benchmarks/engine.py [--games N] [--repeats R]
 """
 
@@ -27,11 +28,20 @@ def play_batch(states, rng_words):
     return total
 
 
-def measure(num_agents, games, repeats):
+CONFIGS = (
+    ("2 agents", GameConfig(num_agents=2)),
+    ("3 agents", GameConfig(num_agents=3)),
+    ("4 agents", GameConfig(num_agents=4)),
+    ("1 agent vs Tom 5", GameConfig(num_agents=1, toms=(5,))),
+    ("2 agents + Tom 12", GameConfig(num_agents=2, toms=(12,))),
+)
+
+
+def measure(config, games, repeats):
     """Best-of-``repeats`` (decisions/s, games/s, decisions per game) for ``games`` games."""
     best = None
     for r in range(repeats):
-        states = new_games(GameConfig(num_agents), range(r * games, (r + 1) * games))
+        states = new_games(config, range(r * games, (r + 1) * games))
         words = np.zeros(4, np.int64)
         seed_rng(words, 12345 + r)
         start = time.perf_counter()
@@ -49,12 +59,12 @@ def main():
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    measure(2, 2, 1)  # compile outside the timing
+    measure(CONFIGS[0][1], 2, 1)  # compile outside the timing
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}")
-    print(f"{'agents':>6} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15}")
-    for n in (2, 3, 4):
-        dps, gps, dpg = measure(n, args.games, args.repeats)
-        print(f"{n:>6} {dps:>12,.0f} {gps:>9,.1f} {dpg:>15.1f}")
+    print(f"{'players':<18} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15}")
+    for name, config in CONFIGS:
+        dps, gps, dpg = measure(config, args.games, args.repeats)
+        print(f"{name:<18} {dps:>12,.0f} {gps:>9,.1f} {dpg:>15.1f}")
 
 
 if __name__ == "__main__":
