@@ -1,6 +1,8 @@
 """Invariants over thousands of random games (architecture.md, "Tests in three layers").
 
-Three kinds of random play, 2, 3 and 4 agents each:
+Three kinds of random play, 2, 3 and 4 agents each, and games with Toms (R1, R21-R24): every
+level solo, 1 agent with 2 and 3 Toms, 2 agents with 1-2 Toms, 3 agents with 1 Tom, levels
+and custom codes mixed:
 
 * batch games (``new_games`` / ``legal_masks`` / ``apply_actions``) with every state and every
   transition checked, and a random illegal action probed in every state;
@@ -10,6 +12,9 @@ Three kinds of random play, 2, 3 and 4 agents each:
 
 The checks read the record directly and are written from the rulebook and the state's
 documented meaning, not from the engine's helpers, so an engine bug cannot hide in both.
+Tom's turns run inside an agent's action, so the transition check rebuilds them from the solo
+rules (R21 bids, R14 elevator picks, R23 prestige moves, R22 builds, the draw by mode) and
+compares the result with the state after the action.
 """
 
 import numpy as np
@@ -39,11 +44,15 @@ from tiny_york_env.game import components as C
 from tiny_york_env.game import state as S
 from tiny_york_env.game.actions import (
     ACTION_BLOCKS,
+    BID_DONE,
     CHARACTER_BOROUGH,
     CHARACTER_TILE,
+    ELEVATOR_TAKE,
     SELL_FROM,
+    START_STACK,
     USE_CHARACTER,
 )
+from tiny_york_env.game.config import NUM_TOM_LEVELS
 from tiny_york_env.game.jit import JIT_ENABLED
 from tiny_york_env.game.kernels import play_random_kernel
 from tiny_york_env.game.rng import seed_rng
@@ -56,6 +65,26 @@ SINGLE_GAMES = 8 // min(_SCALE, 4)  # per agent count, every state checked throu
 KERNEL_GAMES = 500 // _SCALE  # per agent count, end states checked
 MAX_DECISIONS = 5_000  # far above any real game (about 200-400 decisions)
 FINAL_ROUND = C.NUM_GAME_ROUNDS + 1  # the round counter after round 5 is over
+
+# --- games with Toms (R1): every level solo; several Toms; several agents; custom codes ------
+SOLO_CONFIGS = tuple(GameConfig(num_agents=1, toms=(level,)) for level in range(1, NUM_TOM_LEVELS + 1))
+GROUP_CONFIGS = (
+    GameConfig(num_agents=1, toms=("A2",)),  # custom codes at both ends of the draw count
+    GameConfig(num_agents=1, toms=("C9",)),
+    GameConfig(num_agents=1, toms=("A2", 9)),
+    GameConfig(num_agents=1, toms=("C9", 12, "B2")),
+    GameConfig(num_agents=2, toms=(5,)),
+    GameConfig(num_agents=2, toms=("C9",)),
+    GameConfig(num_agents=2, toms=(1, "B7")),
+    GameConfig(num_agents=3, toms=(11,)),
+)
+TOM_CONFIGS = SOLO_CONFIGS + GROUP_CONFIGS
+TOM_BATCH_GAMES = (max(1, 12 // _SCALE), max(1, 20 // _SCALE))  # per config: solo, the others
+TOM_KERNEL_GAMES = 200 // _SCALE  # per config, end states checked
+TOM_MAX_PER_BOROUGH = 5  # R22
+WILDS_FOR_TOM = (C.PLANS, C.WILD)  # "building plans are always wild cards for Tom"
+NON_WILD_TYPES = np.array([t for t in range(C.NUM_CARD_TYPES) if t not in WILDS_FOR_TOM])
+TOM_MODE_A, TOM_MODE_B, TOM_MODE_C = range(3)  # the solo rules' modes, in the order of TOM_MODES
 
 # --- action blocks each decision may offer (docs/actions.md) --------------------------------
 BLOCK_NAMES = [name for name, _, _ in ACTION_BLOCKS]
@@ -101,6 +130,9 @@ CHARACTER_TURNS = (S.DEC_AFTER_PICK, S.DEC_AFTER_EVALUATION, S.DEC_PHASE3)
 CHARACTER_DECISIONS = (S.DEC_CHARACTER_CARD, S.DEC_CHARACTER_TILE, S.DEC_CHARACTER_ELEVATOR,
                        S.DEC_CHARACTER_PAIR_CARD, S.DEC_CHARACTER_PAIR, S.DEC_CHARACTER_BOROUGH,
                        S.DEC_CHARACTER_STEPS)
+# Decisions inside the evaluation of a bidding round (R14-R16).
+PRESTIGE_DECISIONS = (S.DEC_PRESTIGE_TILE, S.DEC_PRESTIGE_VESSEL, S.DEC_PRESTIGE_BOROUGH)
+EVALUATION_DECISIONS = (S.DEC_ELEVATOR,) + PRESTIGE_DECISIONS + (S.DEC_BUILD,)
 
 # --- characters (addendum) --------------------------------------------------------------------
 NUM_ABILITIES = C.NUM_ACTIVE_CHARACTERS  # characters 1..27 have abilities
@@ -152,6 +184,47 @@ def _seat_active(st):
 
 def _agent_seats(st):
     return _seat_active(st) & (st["is_tom"] == 0)
+
+
+def _tom_seats(st):
+    return _seat_active(st) & (st["is_tom"] != 0)
+
+
+def _phases(st):
+    """(phase I, Phase II, Phase III or over) masks from the pending decision: when Tom's supply
+    is empty, and when a bidding round (its bids, evaluation and character 22) is running."""
+    dec = st["decision"]
+    ctx = st["ability_context"]
+    ability = np.isin(dec, CHARACTER_DECISIONS)
+    phase1 = (np.isin(dec, (S.DEC_START_STACK, S.DEC_PICK_PAIR, S.DEC_AFTER_PICK))
+              | ability & np.isin(ctx, (S.CTX_PICK, S.CTX_AFTER_PICK)))
+    phase2 = (np.isin(dec, (S.DEC_BID, S.DEC_AFTER_EVALUATION) + EVALUATION_DECISIONS)
+              | ability & np.isin(ctx, (S.CTX_BID, S.CTX_AFTER_EVALUATION)))
+    phase3 = (dec == S.DEC_PHASE3) | (dec == S.DEC_GAME_OVER) | ability & (ctx == S.CTX_PHASE3)
+    return phase1, phase2, phase3
+
+
+def _ahead(r, x, y):
+    """R2 on one record: token ``x`` ranks ahead of token ``y`` (higher space, then on top)."""
+    sx, sy = int(r["press_space"][x]), int(r["press_space"][y])
+    return sx > sy if sx != sy else int(r["press_height"][x]) > int(r["press_height"][y])
+
+
+def _press_order(r):
+    """The participants of one record in press order (R2, neutral excluded)."""
+    n = int(r["num_seats"])
+    return sorted(range(n), key=lambda s: (-int(r["press_space"][s]), -int(r["press_height"][s])))
+
+
+def _highest(r, values, excluded=S.NO_SEAT):
+    """R12: the seat with the highest value > 0, ties to the one ahead in press order."""
+    best = S.NO_SEAT
+    for s, v in enumerate(values):
+        if s == excluded or v <= 0:
+            continue
+        if best == S.NO_SEAT or v > values[best] or (v == values[best] and _ahead(r, s, best)):
+            best = s
+    return best
 
 
 def _per_seat(st, weight):
@@ -283,13 +356,14 @@ def check_tiles(st):
     # owned and removed tiles
     seen += (loc == S.LOC_OWNED) + (loc == S.LOC_REMOVED)
     _expect((seen == 1).all(1), "a character tile is not in exactly one place", st, seen)
+    # Toms own tiles too: their start stack (R4) and what the elevator round gives them (R14)
     valid_owner = (owner >= 0) & (owner < st["num_seats"][:, None])
-    owner_is_tom = np.take_along_axis(st["is_tom"].astype(np.int64), np.clip(owner, 0, C.MAX_SEATS - 1), 1)
-    _expect(((loc != S.LOC_OWNED) | (valid_owner & (owner_is_tom == 0))).all(1),
-            "an owned tile without an agent owner", st, owner)
+    _expect(((loc != S.LOC_OWNED) | valid_owner).all(1), "an owned tile without a participant owner", st,
+            owner)
     _expect(((loc == S.LOC_OWNED) | (owner == S.NO_SEAT)).all(1), "an unowned tile has an owner", st)
 
-    # R4: hidden stacks are never chosen; after the draft every agent holds exactly one stack
+    # R4: hidden stacks are never chosen; after the draft every participant holds exactly one
+    # stack (participants + 1 are revealed without Toms, one per participant with Toms)
     n = st["num_seats"].astype(np.int64)
     shown = n + (st["num_agents"] == st["num_seats"])  # participants + 1 without Toms
     revealed_zone = np.arange(C.NUM_START_STACKS)[None, :] < shown[:, None]
@@ -298,18 +372,25 @@ def check_tiles(st):
     _expect((~revealed_zone | (status != S.STACK_HIDDEN)).all(1), "a stack that should show is hidden", st)
     drafted = st["round"] >= 1
     taken = taken_stack.sum(1)
-    _expect(~drafted | ((taken == st["num_agents"]) & ~in_place.any(1)),
-            "after the draft: not one start stack per agent, or stacks left on the table", st, status)
-    per_agent = np.zeros((b, C.MAX_SEATS), dtype=np.int64)
+    _expect(~drafted | ((taken == n) & ~in_place.any(1)),
+            "after the draft: not one start stack per participant, or stacks left on the table", st,
+            status)
+    tom_took = taken_stack & (np.take_along_axis(
+        st["is_tom"].astype(np.int64), np.clip(stack_owner, 0, C.MAX_SEATS - 1), 1) != 0)
+    _expect(drafted | ~tom_took.any(1), "a Tom took a start stack before the agents had chosen (R4)", st,
+            status)
+    per_seat = np.zeros((b, C.MAX_SEATS), dtype=np.int64)
     gi, si = np.nonzero(stack_owner >= 0)
-    np.add.at(per_agent, (gi, stack_owner[gi, si]), 1)
-    _expect((per_agent <= 1).all(1), "an agent took two start stacks", st, per_agent)
-    # every agent holds its stack, except takers whose both start tiles 7 gave up
+    np.add.at(per_seat, (gi, stack_owner[gi, si]), 1)
+    _expect((per_seat <= 1).all(1), "a participant took two start stacks", st, per_seat)
+    # every agent holds its stack, except takers whose both start tiles 7 gave up; every Tom
+    # holds his (Toms never use characters)
     agents = _agent_seats(st)
-    _expect((per_agent * ~agents == 0).all(1), "a start stack held by a non-agent", st, per_agent)
     gone = (taken_stack & (stack_owner == S.NO_SEAT)).sum(1)
-    without = (agents & (per_agent == 0)).sum(1)
-    _expect(~drafted | (without == gone), "an agent without a start stack", st, per_agent)
+    without = (agents & (per_seat == 0)).sum(1)
+    _expect(~drafted | (without == gone), "an agent without a start stack", st, per_seat)
+    _expect(~drafted | ((per_seat == 1) | ~_tom_seats(st)).all(1), "a Tom without a start stack", st,
+            per_seat)
 
     # R19 markers: a used tile is an owned tile of an ability character (1-27; 21 is never used,
     # it acts by itself); a dollar lies only on a used tile that is not free (4, 21)
@@ -425,6 +506,15 @@ def check_progress(st):
     is_tom = np.take_along_axis(st["is_tom"].astype(np.int64), safe[:, None], 1)[:, 0]
     _expect(over | ((actor >= 0) & (actor < n) & (is_tom == 0)), "the actor is not an agent seat", st, actor)
     _expect(~over | (actor == S.NO_SEAT), "an actor after the end", st, actor)
+    # R3: a bidding round runs clockwise by seat from its start player (18 sends its user last)
+    bidding = dec == S.DEC_BID
+    order = st["order"][:, : C.MAX_SEATS].astype(np.int64)
+    clockwise = (st["bid_start"][:, None] + SEATS[None, :]) % np.maximum(n, 1)[:, None]
+    in_order = ((order == clockwise) | (SEATS[None, :] >= n[:, None])).all(1)
+    _expect(~bidding | (st["character18_used"] != 0) | in_order, "R3: the bidding order is not clockwise "
+            "from the start player", st, order)
+    at_cursor = np.take_along_axis(order, np.clip(st["cursor"], 0, C.MAX_SEATS - 1)[:, None], 1)[:, 0]
+    _expect(~bidding | (at_cursor == actor), "the seat bidding is not the one at the bidding cursor", st)
     _expect((st["bid_value"] >= 0).all(1), "negative bid value", st)
     # during a bidding round (bids, their characters and their evaluation) every part of a bid
     # is worth 1 for 1 or 2 cards, so value <= cards played <= 2 * value, except the value that
@@ -436,13 +526,19 @@ def check_progress(st):
     value = st["bid_value"].astype(np.int64)
     used = (st["tile_loc"] == S.LOC_OWNED) & (st["tile_used"] == 1)
     cardless = _per_seat(st, used * ABILITY_BID_VALUE[C.TILE_CHARACTER])
-    _expect(~in_round | ((value <= cards + cardless) & (cards <= 2 * value)).all(1),
+    # Tom's card drawn before the bidding round is played at once, before his bid (solo rules):
+    # his own rules are in check_toms
+    before_tom_bid = _tom_seats(st) & (st["bid_done"] == 0)
+    _expect(~in_round | ((value <= cards + cardless) & (cards <= 2 * value) | before_tom_bid).all(1),
             "played cards do not match the bid value", st, (cards, value, cardless))
     outside = np.isin(dec, (S.DEC_START_STACK, S.DEC_PICK_PAIR, S.DEC_AFTER_PICK, S.DEC_PHASE3,
                             S.DEC_GAME_OVER))
     _expect(~outside | (cards == 0).all(1), "played cards outside a bidding round", st, cards)
-    _expect(~(dec == S.DEC_PICK_PAIR) | (st["num_pairs"] == 2 * st["num_agents"] + 1),
-            "R6: 2 pairs per agent + 1 are dealt", st, st["num_pairs"])
+    # R6: 2 pairs per agent + 1 per Tom, + 1 when two or more agents play
+    pairs = (C.PAIRS_PER_AGENT * st["num_agents"] + st["num_seats"] - st["num_agents"]
+             + (st["num_agents"] >= 2))
+    _expect(~(dec == S.DEC_PICK_PAIR) | (st["num_pairs"] == pairs),
+            "R6: 2 pairs per agent + 1 per Tom (+ 1 with several agents) are dealt", st, st["num_pairs"])
     if over.any():
         check_final(st[over])
 
@@ -473,8 +569,9 @@ def check_final(st):
     gi, ti = np.nonzero((st["tile_loc"] == S.LOC_OWNED) & np.isin(C.TILE_CHARACTER, goods_chars))
     uses_goods[gi, st["tile_owner"][gi, ti]] = True
     got = lines[:, :, S.SCORE_REST]
-    _expect(((got == rest) | uses_goods | ~active).all(1), "rest line != (dollars + board) / 2 up", st,
-            np.stack([got, rest], 1))
+    toms = _tom_seats(st)
+    _expect(((got == rest) | uses_goods | toms | ~active).all(1), "rest line != (dollars + board) / 2 up",
+            st, np.stack([got, rest], 1))
     _expect(((got >= 0) & (got <= rest)).all(1), "rest line above (dollars + board) / 2 up", st)
     for b in range(C.NUM_BOROUGHS):
         scored = lines[:, :, S.SCORE_BOROUGH + b]
@@ -485,7 +582,130 @@ def check_final(st):
     loc, owner = st["tile_loc"], st["tile_owner"].astype(np.int64)
     gi, ti = np.nonzero(loc == S.LOC_OWNED)
     np.add.at(value, (gi, owner[gi, ti]), C.TILE_VALUE[ti])
-    _expect(((lines[:, :, S.SCORE_CHARACTERS] == value) | ~active).all(1), "character value line", st)
+    _expect(((lines[:, :, S.SCORE_CHARACTERS] == value) | toms | ~active).all(1), "character value line",
+            st)
+    # R24: Tom's dollars go onto his characters (lowest value first, one each, then a second
+    # round); two dollars double a character; end-game abilities give him nothing; the dollars
+    # left count in the last line. He has no board skyscrapers.
+    want = np.zeros((len(st), C.MAX_SEATS, 3), dtype=np.int64)  # characters, end-game, rest
+    for g, seat in zip(*np.nonzero(toms), strict=True):
+        values = np.sort(C.TILE_VALUE[(loc[g] == S.LOC_OWNED) & (owner[g] == seat)].astype(np.int64))
+        dollars = int(st["dollars"][g, seat])
+        first = min(dollars, len(values))
+        doubled = min(dollars - first, len(values))
+        left = dollars - first - doubled
+        want[g, seat] = (values.sum() + values[:doubled].sum(), 0, (left + 1) // 2)
+    have = lines[:, :, [S.SCORE_CHARACTERS, S.SCORE_END_CHARACTERS, S.SCORE_REST]]
+    _expect(((have == want).all(2) | ~toms).all(1),
+            "R24: Tom's character, end-game character or rest line", st,
+            [np.stack([h[t], w[t]]).tolist() for h, w, t in zip(have, want, toms, strict=True)])
+
+
+def check_toms(st):
+    """Tom's own invariants (solo rules; R5, R21-R24): no reserve, no board, at most 5 of his
+    skyscrapers a borough, no character ever used; his supply through the round; his bids."""
+    toms = _tom_seats(st)
+    if not toms.any():
+        return
+    b = len(st)
+    hand = st["hand"].astype(np.int64)
+    played = st["played"].astype(np.int64)
+    _expect(((st["reserve"].sum(2) == 0) | ~toms).all(1), "R5: Tom has reserve cards", st,
+            st["reserve"].sum(2))
+    _expect(((st["board_skyscrapers"] == 0) | ~toms).all(1), "R5, R22: Tom has skyscrapers on a board", st,
+            st["board_skyscrapers"])
+    sky = st["skyscrapers"][:, :, : C.MAX_SEATS].astype(np.int64)
+    _expect(((sky <= TOM_MAX_PER_BOROUGH) | ~toms[:, None, :]).all((1, 2)),
+            "R22: more than 5 of Tom's skyscrapers in a borough", st, sky.max(1))
+    _expect(((sky.sum(1) >= 1) | ~toms).all(1), "Tom lost his skyscraper in X (R5)", st, sky.sum(1))
+    owner = np.clip(st["tile_owner"].astype(np.int64), 0, C.MAX_SEATS - 1)
+    toms_tile = (st["tile_loc"] == S.LOC_OWNED) & (np.take_along_axis(st["is_tom"], owner, 1) != 0)
+    _expect(~(toms_tile & ((st["tile_used"] != 0) | (st["tile_dollar"] != 0))).any(1),
+            "a used marker or dollar on a Tom's character (he never uses them)", st)
+
+    # His supply: empty in Phase I until the agents have picked (the round end discarded it),
+    # in Phase III and at the end (the skyscraper round takes or discards all that is left)
+    phase1, phase2, phase3 = _phases(st)
+    empty = (hand.sum(2) == 0) & (played.sum(2) == 0)
+    _expect(~(phase1 | phase3) | (empty | ~toms).all(1),
+            "Tom holds or plays cards in Phase I before his pair, in Phase III or after the game", st,
+            hand.sum(2))
+    rnd = st["bid_round"].astype(np.int64)
+    in2 = phase2 & (rnd >= 0) & (rnd < C.NUM_BIDDING_ROUNDS)
+    r = np.clip(rnd, 0, C.SKYSCRAPERS)
+    done = st["bid_done"] != 0
+    # R21: every supply card of the round's type is played on his turn, and cards of earlier
+    # rounds never stay (played then, or discarded when drawn); wilds (and plans) may stay
+    kinds = NON_WILD_TYPES[None, None, :]
+    stale = (kinds < r[:, None, None]) | ((kinds == r[:, None, None]) & done[:, :, None])
+    left = (hand[:, :, NON_WILD_TYPES] * stale).sum(2)
+    _expect(~in2 | ((left == 0) | ~toms).all(1), "R21: Tom kept a card of this or an earlier bidding round",
+            st, left)
+    # Before his bid only the card drawn before the round can be in play (modes B and C, never
+    # before the building-plans round): one of the round's type, or a wild played because he
+    # holds a card of the round's type
+    seat_r = np.broadcast_to(r[:, None, None], (b, C.MAX_SEATS, 1))
+    played_r = np.take_along_axis(played, seat_r, 2)[:, :, 0]
+    hand_r = np.take_along_axis(hand, seat_r, 2)[:, :, 0]
+    played_w = played[:, :, C.PLANS] + played[:, :, C.WILD]
+    may_draw = (st["tom_mode"] != TOM_MODE_A) & (rnd != C.PLANS)[:, None]
+    total = played.sum(2)
+    pre = (total <= may_draw) & ((r[:, None] == C.PLANS) | (total == played_r + played_w)) & (
+        (played_w == 0) | (hand_r > 0))
+    _expect(~in2 | (pre | done | ~toms).all(1), "Tom played cards before his bid other than the drawn one",
+            st, played)
+    # The press round shows his whole supply for the round: his pair + his level's Phase-I
+    # draws, + the card drawn before the round (mode C always keeps or plays it; mode B keeps
+    # or plays it unless it is of a later round; mode A draws none) (R7: unless no card was left)
+    extra = (hand + played).sum(2) - C.CARDS_PER_PAIR - st["tom_draw"].astype(np.int64)
+    mode = st["tom_mode"]
+    full = np.where(mode == TOM_MODE_A, extra == 0,
+                    np.where(mode == TOM_MODE_B, (extra == 0) | (extra == 1), extra == 1))
+    starved = (st["draw_count"] == 0) & (st["discard"].sum(1) == 0)
+    _expect(~(in2 & (rnd == C.PRESS)) | starved | (full | ~toms).all(1),
+            "Tom's supply in the press round is not his pair + his level's draws (+ the card drawn)",
+            st, extra)
+
+    # R21, seen whenever his bid is on the table: all cards of the round's type, then the fewest
+    # wilds that beat every bid made before his (ties by press order), none if no number does;
+    # he passes without a card of the round; skips the building-plans round; in the skyscraper
+    # round plays everything (two wilds as one skyscraper card), a lone wild is discarded
+    n = st["num_seats"].astype(np.int64)
+    bids = st["bid_value"].astype(np.int64)
+    pos = (SEATS[None, :] - st["bid_start"][:, None]) % np.maximum(n, 1)[:, None]
+    space, height = st["press_space"][:, : C.MAX_SEATS], st["press_height"][:, : C.MAX_SEATS]
+    normal = (rnd != C.PLANS) & (rnd != C.SKYSCRAPERS)
+    # 18 changes who bid before him, and the press round's evaluation moves the tokens
+    over = (st["decision"] == S.DEC_AFTER_EVALUATION) | (
+        np.isin(st["decision"], CHARACTER_DECISIONS) & (st["ability_context"] == S.CTX_AFTER_EVALUATION))
+    judged = normal & (st["character18_used"] == 0) & ~over
+    for s in range(1, C.MAX_SEATS):  # seat 0 is always an agent
+        rows = in2 & toms[:, s] & done[:, s]
+        if not rows.any():
+            continue
+        v, tot, pr, pw = bids[:, s], total[:, s], played_r[:, s], played_w[:, s]
+        hw = hand[:, s, C.PLANS] + hand[:, s, C.WILD]
+        ok = (rnd != C.PLANS) | ((v == 0) & (tot == 0))
+        psky = played[:, s, C.SKYSCRAPERS]
+        sky_value = np.where(psky > 0, tot, np.where(tot >= 2, tot - 1, 0))
+        ok &= (rnd != C.SKYSCRAPERS) | ((hand[:, s].sum(1) == 0) & (tot == psky + pw) & (v == sky_value)
+                                        & ((psky > 0) | (tot != 1)))
+        ok &= ~normal | ((tot == pr + pw) & (v == tot) & ((pr > 0) | (tot == 0)))
+        prior = (pos < pos[:, s:s + 1]) & _seat_active(st)
+        here = space[:, s:s + 1]
+        tom_ahead = (here > space) | ((here == space) & (height[:, s:s + 1] > height))
+
+        def beats(x, prior=prior, tom_ahead=tom_ahead):
+            return (~prior | (x[:, None] > bids) | ((x[:, None] == bids) & tom_ahead)).all(1)
+
+        def fewest(extra, v=v, hw=hw, beats=beats):
+            return (((extra == 0) & (beats(v) | ~beats(v + hw)))
+                    | ((extra > 0) & beats(v) & ~beats(v - 1)))
+
+        drawn_wild = (st["tom_mode"][:, s] != TOM_MODE_A) & (pw >= 1)  # one wild may be the drawn one
+        ok &= ~(judged & (pr > 0)) | fewest(pw) | (drawn_wild & fewest(pw - 1))
+        _expect(~rows | ok, f"R21: Tom's bid (seat {s}) is not his rule's", st,
+                np.stack([v, pr, pw, hw, tot], 1))
 
 
 def check_states(st):
@@ -495,6 +715,7 @@ def check_states(st):
     check_tiles(st)
     check_board(st)
     check_progress(st)
+    check_toms(st)
 
 
 def check_masks(st, masks):
@@ -563,6 +784,9 @@ def check_transition(before, after, actions):
                                       | (after["round"] != before["round"])
                                       | (after["decision"] == S.DEC_AFTER_EVALUATION))
     value = before["bid_value"].astype(np.int64)
+    # Toms bidding after the acting agent bid inside this action: their bids by R21
+    full, began = check_tom_transition(before, after, actions)
+    evaluated |= began
 
     # Dollars: a non-free character costs 1 from the board (onto the tile); 6, 9 and 18 give
     # some; the dollars round pays bid value (+1 for the highest bid); nothing else moves them.
@@ -571,8 +795,8 @@ def check_transition(before, after, actions):
     dollars = evaluated & (before["bid_round"] == C.DOLLARS)
     _expect(dollars | (rest == 0).all(1), "dollars changed other than by a character's cost or gain",
             before, np.stack([delta, rest], 1))
-    _expect(~dollars | _gains_ok(rest, value, seats), "dollars round: gains are not bid value (+1 for "
-            "the highest bid)", before, np.stack([rest, value], 1))
+    _expect(~dollars | _gains_ok(rest, full, seats), "dollars round: gains are not bid value (+1 for "
+            "the highest bid)", before, np.stack([rest, full], 1))
 
     # Neutral skyscrapers never come back; 11 sends exactly one away, in the chosen borough, and
     # puts one from the user's board in its place.
@@ -608,10 +832,11 @@ def check_transition(before, after, actions):
     bonus = n21 * (from_board | (first_sale[:, None] & actor))
     rest = delta - bonus - actor * ABILITY_SKYSCRAPERS[used_c][:, None]
     plans = evaluated & (before["bid_round"] == C.PLANS)
-    _expect(plans | (rest == 0).all(1), "skyscrapers created or lost other than by building plans or "
-            "characters 21, 24, 26", before, np.stack([delta, bonus], 1))
-    _expect(~plans | _gains_ok(rest, value, seats), "building plans: gains are not bid value (+1 for the "
-            "top bid)", before, np.stack([rest, value], 1))
+    toms = _tom_seats(before)  # Tom's skyscrapers: check_tom_transition (R22, R23)
+    _expect(plans | ((rest == 0) | toms).all(1), "skyscrapers created or lost other than by building plans "
+            "or characters 21, 24, 26", before, np.stack([delta, bonus], 1))
+    _expect(~plans | _gains_ok(rest * ~toms, full, seats), "building plans: gains are not bid value (+1 "
+            "for the top bid)", before, np.stack([rest, full], 1))
 
     # Character tiles. An owned tile keeps its owner; only 7 gives one up (it leaves the game).
     loc_b, loc_a = before["tile_loc"], after["tile_loc"]
@@ -652,6 +877,330 @@ def check_transition(before, after, actions):
             "the dollar of a use is not on the tile used", before, paid_on.sum(1))
 
 
+# --- Tom's turns, rebuilt from the solo rules (R12-R16, R21-R23) ------------------------------
+def _merged(cards):
+    """A card count row with building plans counted as wilds (as they are for Tom)."""
+    out = np.asarray(cards, dtype=np.int64).copy()
+    out[C.WILD] += out[C.PLANS]
+    out[C.PLANS] = 0
+    return out
+
+
+def _r21_bid(r, tom, hand, played, done):
+    """R21 for Tom ``tom`` of record ``r``: his bid from his supply ``hand`` and the cards in play
+    before it (the card drawn before the round), against the bids ``done`` ({seat: value}) made
+    before his. Returns (value, hand, played) after it, plans counted as wilds."""
+    rnd = int(r["bid_round"])
+    hand, played = _merged(hand), _merged(played)
+    if rnd == C.PLANS:  # he skips the building-plans round
+        return 0, hand, played
+    if rnd == C.SKYSCRAPERS:  # all he has: two wilds as one skyscraper card; a lone wild goes
+        sky = hand[C.SKYSCRAPERS] + played[C.SKYSCRAPERS]
+        wilds = hand[C.WILD] + played[C.WILD]
+        played[C.SKYSCRAPERS], hand[C.SKYSCRAPERS] = sky, 0
+        value = sky + wilds if sky > 0 else (wilds - 1 if wilds >= 2 else 0)
+        played[C.WILD] = wilds if value > 0 else 0
+        hand[C.WILD] = 0
+        return int(value), hand, played
+    if hand[rnd] + played[rnd] == 0:  # no card of the round: he passes
+        return 0, hand, played
+    played[rnd] += hand[rnd]
+    hand[rnd] = 0
+    base = int(played.sum())
+    for extra in range(int(hand[C.WILD]) + 1):
+        v = base + extra
+        if all(v > w or (v == w and _ahead(r, tom, s)) for s, w in done.items()):
+            hand[C.WILD] -= extra
+            played[C.WILD] += extra
+            return v, hand, played
+    return base, hand, played
+
+
+def _prestige_open(loc, owner):
+    """R15: some revealed tile's colour still has a vessel on the board."""
+    colours = {int(C.PRESTIGE_TILE_COLOUR[t]) for t in range(C.NUM_PRESTIGE_TILES)
+               if loc[t] == S.PRESTIGE_REVEALED}
+    return any(owner[v] == S.VESSEL_ON_BOARD and int(C.VESSEL_COLOUR[v]) in colours
+               for v in range(C.NUM_VESSELS))
+
+
+def _r23(r, tom, loc, owner):
+    """R23's four steps for Tom ``tom`` with prestige tiles at ``loc`` and vessels with
+    ``owner``: (borough, the vessels step 4 allows), or None when no tile can be taken."""
+    letters = r["borough_sequence"]
+    colours = {int(C.PRESTIGE_TILE_COLOUR[t]) for t in range(C.NUM_PRESTIGE_TILES)
+               if loc[t] == S.PRESTIGE_REVEALED}
+    usable = [v for v in range(C.NUM_VESSELS)
+              if owner[v] == S.VESSEL_ON_BOARD and int(C.VESSEL_COLOUR[v]) in colours]
+    if not usable:
+        return None
+    reachable = {int(e) for v in usable for e in C.VESSEL_ENDS[v]}  # step 1
+    # steps 2 and 3: fewest of Tom's skyscrapers, then the highest letter (X highest)
+    borough = min(reachable, key=lambda b: (int(r["skyscrapers"][b, tom]), -int(letters[b])))
+    joined = [v for v in usable if borough in C.VESSEL_ENDS[v]]
+
+    def far(v):
+        a, b = (int(e) for e in C.VESSEL_ENDS[v])
+        return int(letters[b if a == borough else a])
+
+    top = max(far(v) for v in joined)  # step 4
+    return borough, [v for v in joined if far(v) == top]
+
+
+def _tom_draft(b, a, action, want):
+    """R4: after the agents, the Toms in press order take the remaining revealed stacks."""
+    chosen = int(action) - START_STACK
+    left = [k for k in range(C.NUM_START_STACKS)
+            if b["start_stack_status"][k] == S.STACK_REVEALED and k != chosen]
+    toms = [s for s in _press_order(b) if b["is_tom"][s]]
+    if len(left) != len(toms):
+        return [f"R4: {len(left)} stacks left for {len(toms)} Toms"]
+    for s, k in zip(toms, left, strict=True):  # "the first one left": in the stacks' order
+        want[s]["tiles"] = {int(b["start_stacks"][k, 0]), int(b["start_stacks"][k, 1])}
+    return []
+
+
+def _tom_phase2(b, a, action, want):
+    """The bids Toms make after the acting agent (R21) and, when the evaluation runs here, what
+    Toms get from it (R13, R14, R15 with R23, R16 with R22). Fills ``want`` (per Tom: sky,
+    tiles, vessels, press, points) and returns (bid values, evaluation began, problems)."""
+    n, rnd = int(b["num_seats"]), int(b["bid_round"])
+    dec, actor = int(b["decision"]), int(b["actor"])
+    a_dec, a_actor = int(a["decision"]), int(a["actor"])
+    tom = [bool(b["is_tom"][s]) for s in range(n)]
+    values = [int(v) for v in b["bid_value"][:n]]
+    same = int(a["round"]) == int(b["round"]) and int(a["bid_round"]) == rnd
+    problems = []
+    began = False
+    if dec == S.DEC_BID:
+        done = {s: values[s] for s in range(n) if b["bid_done"][s]}
+        done[actor] = values[actor]
+        order = [int(x) for x in b["order"][:n]]
+        supply = {}
+        k = int(b["cursor"]) + 1
+        while k < n and tom[order[k]]:
+            s = order[k]
+            values[s], hand, played = _r21_bid(b, s, b["hand"][s], b["played"][s], done)
+            done[s] = values[s]
+            supply[s] = (hand, played)
+            k += 1
+        began = k == n
+        if not began and not (same and a_dec == S.DEC_BID and a_actor == order[k]):
+            problems.append(f"R3: after the Toms' bids agent {order[k]} should bid")
+        if same and a_dec in (S.DEC_BID, S.DEC_AFTER_EVALUATION) + EVALUATION_DECISIONS:
+            for s, (hand, played) in supply.items():
+                got = (int(a["bid_value"][s]), _merged(a["hand"][s]).tolist(),
+                       _merged(a["played"][s]).tolist())
+                if got != (values[s], hand.tolist(), played.tolist()):
+                    problems.append(f"R21: Tom {s} bid (value, supply, played) {got}, the rule gives "
+                                    f"{(values[s], hand.tolist(), played.tolist())}")
+    if not (began or dec in EVALUATION_DECISIONS):
+        return values, began, problems
+
+    order = _press_order(b)
+    pos = {s: i for i, s in enumerate(order)}
+    bonus = _highest(b, values)
+    runner = _highest(b, values, bonus) if rnd == C.PRESTIGE else S.NO_SEAT
+    if not began and (int(b["bonus_winner"]), int(b["runner_up"])) != (bonus, runner):
+        problems.append(f"R12: bonus winner / runner-up {int(b['bonus_winner'])}/{int(b['runner_up'])}, "
+                        f"the bids give {bonus}/{runner}")
+    if same and a_dec in (S.DEC_AFTER_EVALUATION,) + EVALUATION_DECISIONS and int(a["bonus_winner"]) != bonus:
+        problems.append(f"R12: bonus winner {int(a['bonus_winner'])}, the bids give {bonus}")
+    act = [values[s] + (s == bonus) for s in range(n)]  # the value each acts with
+    pending = same and a_dec in EVALUATION_DECISIONS
+    if not pending and a["statue_flipped"] == 0:  # R17, checked after every evaluation
+        everywhere = [s for s in range(n) if (a["skyscrapers"][:, s] > 0).all()]
+        if everywhere:
+            problems.append(f"R17: {everywhere} present in all six boroughs but the bonus is not won")
+
+    if rnd == C.PRESS and began:  # R13: in press order, each bidder moves by its value
+        for s in range(n):
+            if tom[s]:
+                space = int(b["press_space"][s])
+                want[s]["press"] = min(C.PRESS_LAST_SPACE, space + act[s]) - space if values[s] > 0 else 0
+
+    elif rnd == C.ELEVATOR:  # R14 in press order; Tom: leftmost tile of his row or the next lower
+        disp = [[int(t) for t in row] for row in b["elevator_display"]]
+        stack = [[int(t) for t in row] for row in b["elevator_stack"]]
+        count = [int(c) for c in b["elevator_count"]]
+
+        def refill(row, col):
+            if count[row] == 0:
+                disp[row][col] = S.EMPTY
+            else:
+                count[row] -= 1
+                disp[row][col] = stack[row][count[row]]
+
+        start = -1
+        if dec == S.DEC_ELEVATOR:
+            refill(*divmod(int(action) - ELEVATOR_TAKE, C.ELEVATOR_COLUMNS))
+            start = pos[actor]
+        end = pos[a_actor] if same and a_dec == S.DEC_ELEVATOR else n
+        for s in order[start + 1:end]:
+            if values[s] <= 0:
+                continue
+            rows = [row for row in range(min(act[s], C.MAX_TILE_VALUE))
+                    if any(t != S.EMPTY for t in disp[row])]
+            if not tom[s]:
+                if rows:
+                    problems.append(f"R14: agent {s} was not asked to take a character")
+                continue
+            if rows:
+                row = rows[-1]
+                tiles = [t for t in disp[row] if t != S.EMPTY]
+                want[s]["tiles"] = {tiles[0]}
+                disp[row] = tiles[1:] + [S.EMPTY] * (C.ELEVATOR_COLUMNS + 1 - len(tiles))
+                refill(row, len(tiles) - 1)
+        for row in range(C.NUM_TILE_VALUES):
+            got = [int(t) for t in a["elevator_display"][row] if t != S.EMPTY]
+            if got != [t for t in disp[row] if t != S.EMPTY] or int(a["elevator_count"][row]) != count[row]:
+                problems.append(f"R14: display row {row + 1} is {got}, the picks give "
+                                f"{[t for t in disp[row] if t != S.EMPTY]}")
+
+    elif rnd == C.PRESTIGE:  # R15: points for all; winner, then runner-up, move (Tom by R23)
+        if began:
+            for s in range(n):
+                if tom[s]:
+                    want[s]["points"] = values[s]
+        winner_busy = same and a_dec in PRESTIGE_DECISIONS + (S.DEC_BUILD,) and a_actor == bonus
+        steps = []
+        if bonus != S.NO_SEAT:
+            if began and tom[bonus]:
+                steps.append(bonus)
+            runner_turn = (began and (tom[bonus] or not winner_busy)) or (
+                not began and actor == bonus and not winner_busy)
+            if runner != S.NO_SEAT and tom[runner] and runner_turn:
+                steps.append(runner)
+        loc = [int(x) for x in a["prestige_loc"]]
+        owner = [int(x) for x in a["vessel_owner"]]
+        placed = [t for t in range(C.NUM_PRESTIGE_TILES)
+                  if b["prestige_loc"][t] == S.PRESTIGE_REVEALED and loc[t] >= 0]
+        for s in reversed(steps):  # undo the later move to see the board at the earlier one
+            taken = [v for v in range(C.NUM_VESSELS)
+                     if owner[v] == s and b["vessel_owner"][v] == S.VESSEL_ON_BOARD]
+            if not taken:
+                if _prestige_open(loc, owner):
+                    problems.append(f"R23: Tom {s} won a prestige move with a tile open but made none")
+                continue
+            if len(taken) > 1:
+                problems.append(f"R15: Tom {s} took vessels {taken} in one move")
+                continue
+            v = taken[0]
+            owner[v] = S.VESSEL_ON_BOARD
+            colour = int(C.VESSEL_COLOUR[v])
+            ok = False
+            candidates = [t for t in placed
+                          if C.PRESTIGE_TILE_COLOUR[t] == colour and loc[t] in C.VESSEL_ENDS[v]]
+            for t in candidates:
+                borough = loc[t]
+                loc[t] = S.PRESTIGE_REVEALED
+                choice = _r23(b, s, loc, owner)
+                best = max(int(C.PRESTIGE_TILE_VALUE[u]) for u in range(C.NUM_PRESTIGE_TILES)
+                           if loc[u] == S.PRESTIGE_REVEALED and C.PRESTIGE_TILE_COLOUR[u] == colour)
+                if (choice is not None and choice[0] == borough and v in choice[1]
+                        and C.PRESTIGE_TILE_VALUE[t] == best):
+                    ok = True
+                    placed.remove(t)
+                    want[s]["vessels"] = {v}
+                    want[s]["sky"][borough] = int(b["skyscrapers"][borough, s] < TOM_MAX_PER_BOROUGH)
+                    break
+                loc[t] = borough
+            if not ok:
+                problems.append(f"R23: Tom {s} took vessel {v}; the four steps give "
+                                f"{_r23(b, s, loc, owner)} (borough, vessels)")
+
+    elif rnd == C.SKYSCRAPERS:  # R13, R22: in press order, from the supply, at most 5 a borough
+        start = -1 if began else pos[actor]
+        end = pos[a_actor] if same and a_dec == S.DEC_BUILD else n
+        mayor = int(b["mayor"])
+        for s in order[start + 1:end]:
+            if tom[s] and values[s] > 0:
+                room = max(0, TOM_MAX_PER_BOROUGH - int(b["skyscrapers"][mayor, s]))
+                want[s]["sky"][mayor] = min(act[s], room)
+    return values, began, problems
+
+
+def _tom_gains(b, a, want):
+    """Compare what each Tom got in one action with ``want``; R17's 4 points come on top."""
+    problems = []
+    flipped = b["statue_flipped"] == 0 and a["statue_flipped"] != 0
+    for s, w in want.items():
+        sky = (a["skyscrapers"][:, s].astype(np.int64) - b["skyscrapers"][:, s]).tolist()
+        mine_b = (b["tile_loc"] == S.LOC_OWNED) & (b["tile_owner"] == s)
+        mine_a = (a["tile_loc"] == S.LOC_OWNED) & (a["tile_owner"] == s)
+        tiles = set(np.flatnonzero(mine_a & ~mine_b).tolist())
+        vessels = set(np.flatnonzero((a["vessel_owner"] == s) & (b["vessel_owner"] != s)).tolist())
+        press = int(a["press_space"][s]) - int(b["press_space"][s])
+        bonus = C.BOROUGH_BONUS_FIRST * bool(flipped and (a["skyscrapers"][:, s] > 0).all())
+        points = int(a["points"][s]) - int(b["points"][s])
+        got = dict(sky=sky, tiles=tiles, vessels=vessels, press=press, points=points)
+        expected = dict(w, sky=w["sky"].tolist(), points=w["points"] + bonus)
+        for key in got:
+            if got[key] != expected[key]:
+                problems.append(f"Tom {s}'s {key}: {got[key]}, expected {expected[key]}")
+        if (~mine_a & mine_b).any():
+            problems.append(f"Tom {s} lost a character")
+    return problems
+
+
+def check_tom_transition(before, after, actions):
+    """Tom's part of one action (the engine runs his turns inside it). Returns every seat's bid
+    value in the bidding round in play, with the bids Toms made inside this action, and whether
+    the round's evaluation began here."""
+    full = before["bid_value"].astype(np.int64)
+    began = np.zeros(len(before), dtype=bool)
+    toms = _tom_seats(before)
+    if not toms.any():
+        return full, began
+    dec = before["decision"]
+    has = toms.any(1)
+    phase2 = has & (((dec == S.DEC_BID) & (actions == BID_DONE)) | np.isin(dec, EVALUATION_DECISIONS))
+    draft = has & (dec == S.DEC_START_STACK) & (after["round"] >= 1)
+    # Outside his draft and the bidding rounds' ends nothing of Tom's changes but his cards
+    quiet = ~phase2 & ~draft
+    sky = (after["skyscrapers"][:, :, : C.MAX_SEATS].astype(np.int64)
+           - before["skyscrapers"][:, :, : C.MAX_SEATS]).any(1)
+    owned = [(r["tile_loc"] == S.LOC_OWNED)[:, :, None] & (r["tile_owner"][:, :, None] == SEATS)
+             for r in (before, after)]
+    tiles = (owned[0] != owned[1]).any(1)
+    vessels = ((before["vessel_owner"][:, :, None] == SEATS)
+               != (after["vessel_owner"][:, :, None] == SEATS)).any(1)
+    press = after["press_space"][:, : C.MAX_SEATS] != before["press_space"][:, : C.MAX_SEATS]
+    points = after["points"] != before["points"]
+    for what, changed in (("skyscrapers", sky), ("characters", tiles), ("vessels", vessels),
+                          ("press space", press), ("points", points)):
+        _expect(~quiet | ~(changed & toms).any(1), f"Tom's {what} changed outside his turns", before)
+
+    problems = [[] for _ in range(len(before))]
+    for g in np.flatnonzero(phase2 | draft):
+        b, a = before[g], after[g]
+        want = {int(s): dict(sky=np.zeros(C.NUM_BOROUGHS, dtype=np.int64), tiles=set(), vessels=set(),
+                             press=0, points=0) for s in np.flatnonzero(toms[g])}
+        if phase2[g]:
+            values, began[g], problems[g] = _tom_phase2(b, a, actions[g], want)
+            full[g, : len(values)] = values
+        elif draft[g]:
+            problems[g] = _tom_draft(b, a, actions[g], want)
+        problems[g] += _tom_gains(b, a, want)
+    _expect([not p for p in problems], "Tom's turn in this action breaks the solo rules", before,
+            [p[0] if p else None for p in problems])
+
+    # The solo rules' Phase II draw: mode A never adds to his supply; B only a wild (or plans);
+    # C a wild or a card of a later bidding round; one card per bidding round started at most
+    _, in2, _ = _phases(before)
+    rnd = before["bid_round"].astype(np.int64)
+    started = after["bid_round"].astype(np.int64) - rnd
+    keep = in2 & (after["round"] == before["round"])
+    gain = np.maximum(after["hand"].astype(np.int64) - before["hand"], 0)
+    later = NON_WILD_TYPES[None, None, :] > rnd[:, None, None]
+    mode = before["tom_mode"]
+    ok = (gain.sum(2) <= started[:, None] * (mode != TOM_MODE_A)) & (
+        (gain[:, :, NON_WILD_TYPES] * ~(later & (mode == TOM_MODE_C)[:, :, None])).sum(2) == 0)
+    _expect(~keep | (ok | ~toms).all(1), "Tom's supply grew in Phase II other than by his mode's draw",
+            before, gain.sum(2))
+    return full, began
+
+
 # --- drivers ---------------------------------------------------------------------------------
 def _random_legal(masks, rng):
     """One uniformly random legal action per row."""
@@ -673,7 +1222,12 @@ def _random_illegal(masks, rng):
 
 def play_batch_checked(num_agents, seeds, rng):
     """Play a batch of random games, checking every state, transition and an illegal probe."""
-    games = new_games(GameConfig(num_agents=num_agents), seeds)
+    return play_checked(new_games(GameConfig(num_agents=num_agents), seeds), rng)
+
+
+def play_checked(games, rng):
+    """Play the batch ``games`` (any mix of configs) to the end with random legal actions,
+    checking every state, transition and an illegal probe."""
     check_states(games)
     steps = 0
     active = ~(games["decision"] == S.DEC_GAME_OVER)
@@ -734,9 +1288,11 @@ def check_final_through_api(games):
         assert g.tobytes() == before
 
 
-def _walk_single(num_agents, seed, rng):
+def _walk_single(config, seed, rng):
     """One random game through the single-game verbs, checking each state; returns the actions."""
-    state = new_game(GameConfig(num_agents=num_agents), seed)
+    if not isinstance(config, GameConfig):
+        config = GameConfig(num_agents=config)
+    state = new_game(config, seed)
     history = []  # every state ever returned by step, with its bytes: none may change later
     actions = []
     while True:
@@ -750,6 +1306,7 @@ def _walk_single(num_agents, seed, rng):
             assert current_player(state) == S.NO_SEAT
             break
         assert current_player(state) == int(state["actor"])
+        assert not state["is_tom"][current_player(state)], "a Tom is asked to decide"
         decision = pending_decision(state)
 
         # masked-out actions (a sample) are refused and change nothing
@@ -809,6 +1366,73 @@ def test_kernel_random_games_end_states(num_agents):
     assert len(set(games["winner"].tolist())) == num_agents
 
 
+# --- games with Toms (R1, R21-R24) ------------------------------------------------------------
+def _tom_batch(configs, per_config, seed0):
+    """One batch mixing ``per_config`` games of each config (the batch verbs take any mix)."""
+    return np.concatenate([new_games(cfg, [seed0 + 1_000 * k + j for j in range(per_config)])
+                           for k, cfg in enumerate(configs)])
+
+
+def _check_tom_games_over(games):
+    """Games with Toms all ended after round 5, scored for every seat, Toms included."""
+    assert (games["decision"] == S.DEC_GAME_OVER).all()
+    assert (games["round"] == FINAL_ROUND).all()
+    assert (games["num_seats"] > games["num_agents"]).all()
+    check_masks(games, legal_masks(games))
+    check_final_through_api(games)
+
+
+@pytest.mark.parametrize("configs", [SOLO_CONFIGS, GROUP_CONFIGS], ids=["solo_levels_1_to_12", "several"])
+def test_batch_random_games_with_toms_keep_every_invariant(configs):
+    per_config = TOM_BATCH_GAMES[0] if configs is SOLO_CONFIGS else TOM_BATCH_GAMES[1]
+    rng = np.random.default_rng(3000 + len(configs))
+    games = play_checked(_tom_batch(configs, per_config, 60_000 + 100_000 * len(configs)), rng)
+    _check_tom_games_over(games)
+    assert [int(g["num_agents"]) for g in games[::per_config]] == [c.num_agents for c in configs]
+
+
+@pytest.mark.parametrize("config", [GameConfig(num_agents=1, toms=("B4",)),
+                                    GameConfig(num_agents=1, toms=("C9", 12, "B2")),
+                                    GameConfig(num_agents=2, toms=(1, "B7")),
+                                    GameConfig(num_agents=3, toms=(11,))],
+                         ids=["solo_B4", "1_agent_3_toms", "2_agents_2_toms", "3_agents_1_tom"])
+def test_single_game_verbs_with_toms_keep_every_invariant(config):
+    rng = np.random.default_rng(4000 + config.num_participants)
+    _walk_single(config, 8_000 + len(config.toms), rng)
+
+
+def test_kernel_random_games_with_toms_end_states():
+    games = _tom_batch(TOM_CONFIGS, TOM_KERNEL_GAMES, 90_000)
+    words = np.zeros(4, dtype=np.int64)
+    seed_rng(words, 4343)
+    lengths = np.array([play_random_kernel(games, i, words, MAX_DECISIONS) for i in range(len(games))])
+    assert (lengths < MAX_DECISIONS).all(), "a game did not end"
+    np.testing.assert_array_equal(games["num_decisions"], lengths)
+    check_states(games)
+    _check_tom_games_over(games)
+    assert len({g.tobytes() for g in games}) == len(games)
+    # the checks are not empty: Toms win some games and lose others, and every part of their
+    # turns happened somewhere (dollars, elevator characters, prestige vessels, skyscrapers)
+    if not JIT_ENABLED:  # too few games for the statistics below
+        return
+    toms = _tom_seats(games)
+    tom_won = np.take_along_axis(games["is_tom"], games["winner"][:, None].astype(np.int64), 1)[:, 0] != 0
+    assert 0 < tom_won.sum() < len(games)
+    owned = _per_seat(games, np.ones(C.NUM_TILES, dtype=np.int64))
+    vessels = (games["vessel_owner"][:, :, None] == SEATS).sum(1)
+    sky = games["skyscrapers"][:, :, : C.MAX_SEATS].sum(1)
+    for what, seen in (("dollars", games["dollars"] > 0), ("elevator characters", owned > 2),
+                       ("vessels", vessels > 0), ("skyscrapers built", sky > 1),
+                       ("5 skyscrapers in a borough", (games["skyscrapers"][:, :, : C.MAX_SEATS]
+                                                       == TOM_MAX_PER_BOROUGH).any(1))):
+        assert (seen & toms).any(), f"no Tom ever got {what}"
+    # a harder Tom scores more against random agents: level 12 over level 1, C9 over A2 (solo)
+    totals = games["score_lines"].sum(2)
+    mean = {str(cfg.toms): totals[k * TOM_KERNEL_GAMES:(k + 1) * TOM_KERNEL_GAMES, 1].mean()
+            for k, cfg in enumerate(TOM_CONFIGS) if cfg.num_agents == 1}
+    assert mean["('C5',)"] > mean["('A6',)"] and mean["('C9',)"] > mean["('A2',)"], mean
+
+
 # --- determinism ---------------------------------------------------------------------------
 @pytest.mark.parametrize("num_agents", AGENT_COUNTS)
 def test_same_seed_same_new_game_different_seed_different(num_agents):
@@ -826,8 +1450,7 @@ def test_same_seed_same_new_game_different_seed_different(num_agents):
 
 def test_same_seed_same_actions_same_game():
     rng = np.random.default_rng(99)
-    for num_agents in AGENT_COUNTS:
-        cfg = GameConfig(num_agents=num_agents)
+    for cfg in [GameConfig(num_agents=n) for n in AGENT_COUNTS] + [SOLO_CONFIGS[4], GROUP_CONFIGS[3]]:
         state = new_game(cfg, 123)
         actions, trace = [], [state.tobytes()]
         while not is_terminal(state):
@@ -843,13 +1466,17 @@ def test_same_seed_same_actions_same_game():
 
 
 def test_different_configs_differ():
-    assert len({new_game(GameConfig(num_agents=n), 5).tobytes() for n in AGENT_COUNTS}) == 3
+    configs = [GameConfig(num_agents=n) for n in AGENT_COUNTS] + list(TOM_CONFIGS)
+    assert len({new_game(cfg, 5).tobytes() for cfg in configs}) == len(configs)
+    # a level and its code are the same Tom
+    assert new_game(GameConfig(1, (5,)), 5).tobytes() == new_game(GameConfig(1, ("b4",)), 5).tobytes()
 
 
 # --- batch API -----------------------------------------------------------------------------
-@pytest.mark.parametrize("num_agents", AGENT_COUNTS)
-def test_batch_api_agrees_with_single_game_verbs(num_agents):
-    cfg = GameConfig(num_agents=num_agents)
+@pytest.mark.parametrize("cfg", [GameConfig(num_agents=n) for n in AGENT_COUNTS] + [GROUP_CONFIGS[3]],
+                         ids=[f"{n}_agents" for n in AGENT_COUNTS] + ["1_agent_3_toms"])
+def test_batch_api_agrees_with_single_game_verbs(cfg):
+    num_agents = cfg.num_participants
     seeds = [11 * k + num_agents for k in range(12)]
     batch = new_games(cfg, seeds)
     assert batch.shape == (len(seeds),) and batch.dtype == STATE_DTYPE
@@ -1032,3 +1659,247 @@ def test_transition_check_catches_markers_left_in_a_new_round():
     a["tile_used"][int(np.flatnonzero(a["tile_loc"] == S.LOC_OWNED)[0])] = 1
     with pytest.raises(AssertionError, match="new round"):
         check_transition(state.reshape(1), after.reshape(1), [action])
+
+
+# --- the Tom checks themselves can fail ---------------------------------------------------
+TOM_CHECK_CONFIG = GameConfig(num_agents=1, toms=(4, "C9"))  # seat 1: A7 (draws nothing later)
+
+
+def _tom_state(config, seed, want):
+    """A random game of ``config`` at the first state where ``want(record)`` holds."""
+    state = new_game(config, seed)
+    rng = np.random.default_rng(seed)
+    while not want(state.reshape(1)[0]):
+        assert not is_terminal(state), "no such state in this game"
+        apply_action(state, int(rng.choice(legal_actions(state))))
+    return state
+
+
+def _tom_transition(config, want, seeds=range(60)):
+    """(before, after, action): the first random action with ``want(before, after, action)``."""
+    for seed in seeds:
+        state = new_game(config, seed)
+        rng = np.random.default_rng(seed)
+        while not is_terminal(state):
+            action = int(rng.choice(legal_actions(state)))
+            after = step(state, action)
+            if want(state.reshape(1)[0], after.reshape(1)[0], action):
+                return state, after, action
+            state = after
+    raise AssertionError("no such transition in these games")
+
+
+def _from_pile(r, card_type):
+    """Take one card of ``card_type`` off the draw pile (the pile keeps its other cards)."""
+    top = int(r["draw_count"]) - 1
+    k = int(np.flatnonzero(r["draw_pile"][: top + 1] == card_type)[-1])
+    r["draw_pile"][k], r["draw_pile"][top] = r["draw_pile"][top], r["draw_pile"][k]
+    r["draw_count"] = top
+
+
+def _tom_corruptions():
+    """(name, edit of a record at an agent's bid with seat 1's (a Tom's) bid on the table)."""
+    tom = 1
+
+    def reserve_card(r):
+        _from_pile(r, C.PRESS)
+        r["reserve"][tom, C.PRESS] += 1
+
+    def board_skyscraper(r):
+        r["board_skyscrapers"][tom] = 1
+
+    def sixth_skyscraper(r):
+        r["skyscrapers"][int(np.argmax(r["skyscrapers"][:, tom])), tom] = TOM_MAX_PER_BOROUGH + 1
+
+    def used_character(r):
+        tile = int(np.flatnonzero((r["tile_loc"] == S.LOC_OWNED) & (r["tile_owner"] == tom))[0])
+        r["tile_used"][tile] = 1
+
+    def asked_to_decide(r):
+        r["actor"] = tom
+
+    def kept_an_earlier_card(r):
+        _from_pile(r, C.PRESS)
+        r["hand"][tom, C.PRESS] += 1
+
+    def kept_a_card_of_the_round(r):  # and bid one less: the bid itself still looks whole
+        rt = int(r["bid_round"])
+        r["played"][tom, rt] -= 1
+        r["hand"][tom, rt] += 1
+        r["bid_value"][tom] -= 1
+
+    def surplus_wild(r):  # he bid first, so no wild was needed, and A7 draws none before bids
+        _from_pile(r, C.WILD)
+        r["played"][tom, C.WILD] += 1
+        r["bid_value"][tom] += 1
+
+    def supply_short(r):
+        r["discard"][C.PRESS] += r["hand"][tom, C.PRESS] + r["played"][tom, C.PRESS]
+        r["hand"][tom, C.PRESS] = r["played"][tom, C.PRESS] = 0
+
+    return [
+        (reserve_card, "R5: Tom has reserve cards"),
+        (board_skyscraper, "Tom has skyscrapers on a board"),
+        (sixth_skyscraper, "more than 5 of Tom's skyscrapers"),
+        (used_character, "a used marker or dollar on a Tom's character"),
+        (asked_to_decide, "the actor is not an agent seat"),
+        (kept_an_earlier_card, "R21: Tom kept a card"),
+        (kept_a_card_of_the_round, "R21: Tom kept a card"),
+        (surplus_wild, r"R21: Tom's bid \(seat 1\)"),
+        (supply_short, "Tom's supply in the press round"),
+    ]
+
+
+def _tom_bid_first(r):
+    """An agent's bid, after a Tom (seat 1, A7) who bid first with a card of the round."""
+    rt = int(r["bid_round"])
+    return (int(r["round"]) >= 2 and int(r["decision"]) == S.DEC_BID and int(r["bid_start"]) == 1
+            and rt in (C.DOLLARS, C.ELEVATOR, C.PRESTIGE) and r["bid_done"][1] != 0
+            and r["played"][1, rt] > 0)
+
+
+def _press_round_supply(r):
+    return (int(r["decision"]) == S.DEC_BID and int(r["bid_round"]) == C.PRESS
+            and r["hand"][1, C.PRESS] + r["played"][1, C.PRESS] > 0)
+
+
+@pytest.mark.parametrize("corrupt,message", _tom_corruptions(),
+                         ids=[f.__name__ for f, _ in _tom_corruptions()])
+def test_tom_checks_catch_a_corrupted_state(corrupt, message):
+    # the press round shows his whole supply; the others want his bid on the table
+    want = _press_round_supply if corrupt.__name__ == "supply_short" else _tom_bid_first
+    state = next(s for s in (_tom_state_or_none_for(TOM_CHECK_CONFIG, seed, want) for seed in range(40))
+                 if s is not None)
+    check_states(state.reshape(1))
+    corrupt(state.reshape(1)[0])
+    with pytest.raises(AssertionError, match=message):
+        check_states(state.reshape(1))
+
+
+def _gained(before, after, field, seat=1):
+    return int(after[field][seat]) > int(before[field][seat])
+
+
+def _tom_tiles(r, seat=1):
+    return set(np.flatnonzero((r["tile_loc"] == S.LOC_OWNED) & (r["tile_owner"] == seat)).tolist())
+
+
+def _wrong_elevator_tile(b, a):
+    """Tom got another tile of the same row than the one R14 gives him."""
+    tile = (_tom_tiles(a) - _tom_tiles(b)).pop()
+    row = int(C.TILE_VALUE[tile]) - 1
+    other = next(int(t) for t in a["elevator_display"][row] if t != S.EMPTY)
+    col = int(np.flatnonzero(a["elevator_display"][row] == other)[0])
+    a["elevator_display"][row, col] = tile
+    a["tile_loc"][tile], a["tile_owner"][tile] = S.LOC_DISPLAY, S.NO_SEAT
+    a["tile_loc"][other], a["tile_owner"][other] = S.LOC_OWNED, 1
+
+
+def _wrong_prestige_borough(b, a):
+    """Tom's prestige tile (and his skyscraper) at the other end of his vessel."""
+    v = int(np.flatnonzero((a["vessel_owner"] == 1) & (b["vessel_owner"] == S.VESSEL_ON_BOARD))[0])
+    tile = int(np.flatnonzero((b["prestige_loc"] == S.PRESTIGE_REVEALED) & (a["prestige_loc"] >= 0)
+                              & (C.PRESTIGE_TILE_COLOUR == C.VESSEL_COLOUR[v]))[-1])
+    x = int(a["prestige_loc"][tile])
+    y = int(C.VESSEL_ENDS[v][1] if C.VESSEL_ENDS[v][0] == x else C.VESSEL_ENDS[v][0])
+    a["prestige_loc"][tile] = y
+    a["borough_prestige"][x] -= C.PRESTIGE_TILE_VALUE[tile]
+    a["borough_prestige"][y] += C.PRESTIGE_TILE_VALUE[tile]
+    grown = int(a["skyscrapers"][x, 1]) - int(b["skyscrapers"][x, 1])
+    a["skyscrapers"][x, 1] -= grown
+    a["skyscrapers"][y, 1] += grown
+
+
+def _one_more_skyscraper(b, a):
+    a["skyscrapers"][int(b["mayor"]), 1] += 1
+
+
+def _one_more_dollar(b, a):
+    a["dollars"][1] += 1
+
+
+def _one_more_bid(b, a):
+    a["bid_value"][1] += 1
+
+
+def _skyscraper_from_nowhere(b, a):
+    a["skyscrapers"][int(np.argmax(a["skyscrapers"][:, 1])), 1] += 1
+
+
+def _tom_bid_after_agent(b, a, action):
+    rt = int(b["bid_round"])
+    return (int(b["decision"]) == S.DEC_BID and action == BID_DONE and b["bid_done"][1] == 0
+            and a["bid_done"][1] != 0 and int(a["bid_round"]) == rt and a["round"] == b["round"]
+            and a["played"][1, rt] > 0)
+
+
+@pytest.mark.parametrize("want,corrupt,message", [
+    (lambda b, a, act: int(b["bid_round"]) == C.DOLLARS and _gained(b, a, "dollars"), _one_more_dollar,
+     "dollars round"),
+    (lambda b, a, act: int(b["bid_round"]) == C.ELEVATOR and len(_tom_tiles(a) - _tom_tiles(b)) == 1,
+     _wrong_elevator_tile, "Tom's turn"),
+    (lambda b, a, act: ((a["vessel_owner"] == 1) & (b["vessel_owner"] == S.VESSEL_ON_BOARD)).any(),
+     _wrong_prestige_borough, "R23"),
+    (lambda b, a, act: int(b["bid_round"]) == C.SKYSCRAPERS
+     and (a["skyscrapers"][:, 1] > b["skyscrapers"][:, 1]).any()
+     and a["skyscrapers"][int(b["mayor"]), 1] < TOM_MAX_PER_BOROUGH, _one_more_skyscraper, "Tom 1's sky"),
+    (_tom_bid_after_agent, _one_more_bid, "R21"),
+    (lambda b, a, act: int(b["decision"]) == S.DEC_PICK_PAIR, _skyscraper_from_nowhere,
+     "skyscrapers changed outside his turns"),
+], ids=["dollars", "elevator", "prestige", "skyscrapers", "bid", "outside_his_turns"])
+def test_transition_check_catches_a_wrong_tom_turn(want, corrupt, message):
+    before, after, action = _tom_transition(TOM_CHECK_CONFIG, want)
+    check_transition(before.reshape(1), after.reshape(1), [action])
+    corrupt(before.reshape(1)[0], after.reshape(1)[0])
+    with pytest.raises(AssertionError, match=message):
+        check_transition(before.reshape(1), after.reshape(1), [action])
+
+
+def test_final_check_catches_a_wrong_tom_score():
+    state = _tom_state(TOM_CHECK_CONFIG, 3, lambda r: int(r["decision"]) == S.DEC_GAME_OVER)
+    check_states(state.reshape(1))
+    state.reshape(1)[0]["score_lines"][1, S.SCORE_CHARACTERS] += 1
+    with pytest.raises(AssertionError, match="R24"):
+        check_states(state.reshape(1))
+
+
+def test_tom_takes_the_leftmost_tile_when_the_first_slot_of_his_row_is_empty():
+    """R14: 'the leftmost tile of the row whose value equals his bid value (+1 with the bonus,
+    capped at 5), falling back to the next lower row when that row is empty'. A row whose stack
+    is used up keeps the gap an agent leaves (no refill): here its first slot is empty, the other
+    three are not, so Tom must take the second slot's tile, not fall back to a lower row."""
+    config = GameConfig(num_agents=1, toms=("C9",))
+
+    def agent_picks_first(r):
+        if int(r["decision"]) != S.DEC_ELEVATOR or int(r["round"]) < 2:
+            return False
+        cap = min(int(r["bid_value"][1]) + (int(r["bonus_winner"]) == 1), C.MAX_TILE_VALUE)
+        return _press_order(r)[0] == 0 and cap >= 2
+
+    state = next(s for s in (_tom_state_or_none_for(config, seed, agent_picks_first) for seed in range(40))
+                 if s is not None)
+    r = state.reshape(1)[0]
+    row = min(int(r["bid_value"][1]) + (int(r["bonus_winner"]) == 1), C.MAX_TILE_VALUE) - 1
+    # the row's stack went to the agent in earlier rounds, and so did the tile in its first slot
+    gone = list(r["elevator_stack"][row, : int(r["elevator_count"][row])]) + [r["elevator_display"][row, 0]]
+    for tile in gone:
+        r["tile_loc"][tile], r["tile_owner"][tile] = S.LOC_OWNED, 0
+    r["elevator_stack"][row] = S.EMPTY
+    r["elevator_count"][row] = 0
+    r["elevator_display"][row, 0] = S.EMPTY
+    check_states(state.reshape(1))
+    expected = int(r["elevator_display"][row, 1])
+    action = next(int(a) for a in legal_actions(state) if (a - ELEVATOR_TAKE) // C.ELEVATOR_COLUMNS != row)
+    after = step(state, action)
+    got = _tom_tiles(after.reshape(1)[0]) - _tom_tiles(r)
+    assert got == {expected}, (f"Tom (value up to {row + 1}) took {sorted(got)} (values "
+                               f"{[int(C.TILE_VALUE[t]) for t in got]}), not the leftmost tile "
+                               f"{expected} of row {row + 1}")
+    check_transition(state.reshape(1), after.reshape(1), [action])
+
+
+def _tom_state_or_none_for(config, seed, want):
+    try:
+        return _tom_state(config, seed, want)
+    except AssertionError:
+        return None

@@ -10,13 +10,20 @@ File layout (``FORMAT_VERSION``)::
     header        "key: value" lines up to the first blank line (format, config, seeds, chooser)
     per round     "=== round N ===" and render_text of the state at its first decision
     per decision  "--- #k P1: <pending decision>", a state line, a context line for some
-                  decisions, "legal: <ids> (count)" and "action: <id> = <describe_action>"
+                  decisions, "legal: <ids> (count)" and "action: <id> = <describe_action>";
+                  with Toms, a "toms:" line after the action when it changed anything of a
+                  Tom's (his turns run inside the agents' actions; Toms never decide)
     end           "=== final state after N decisions ===", render_text, final scores, winner
+
+In games with Toms the state line shows the agents' hand sizes and the Toms' supply sizes in
+separate columns ("-" for the other kind of seat), and "-" for a Tom's board, which he has not.
 
 Only the "action:" lines are read back; everything else is output to compare.
 """
 
+import ast
 import difflib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,8 +51,10 @@ from tiny_york_env.game.components import (
     NUM_BIDDING_ROUNDS,
     NUM_BOROUGHS,
     NUM_CARD_TYPES,
+    NUM_VESSELS,
     PRESTIGE_TILE_COLOUR,
     PRESTIGE_TILE_VALUE,
+    VESSEL_COLOUR,
     VESSEL_ENDS,
     VESSEL_KIND,
     VESSEL_KIND_NAMES,
@@ -60,10 +69,12 @@ from tiny_york_env.game.state import (
     DEC_PRESTIGE_VESSEL,
     DEC_START_STACK,
     EMPTY,
+    LOC_OWNED,
     STACK_REVEALED,
     STAGE_BIDDING,
     STAGE_EVALUATE,
     STAGE_NAMES,
+    STAGE_RETURN_CARDS,
 )
 from tiny_york_env.game.text import seat_label, tile_label
 
@@ -77,18 +88,26 @@ MAX_DECISIONS = 5000
 MIN_RUN = 3
 ACTION_PREFIX = "action: "
 
-# (agents, engine seed, chooser seed): one golden game per player count.
-GAMES = ((2, 1, 1), (3, 2, 2), (4, 3, 3))
+# (agents, Toms, engine seed, chooser seed): one golden game per player count, a solo game
+# against the rulebook's recommended Tom ("B4", level 5) and two agents with a level-12 Tom.
+GAMES = ((2, (), 1, 1), (3, (), 2, 2), (4, (), 3, 3), (1, ("B4",), 4, 4), (2, (12,), 5, 5))
 
 
-def file_name(num_agents, engine_seed):
-    """The golden file's name, e.g. ``agents2_seed1.txt``."""
-    return f"agents{num_agents}_seed{engine_seed}.txt"
+def game_config(num_agents, toms=()):
+    """The GameConfig of a GAMES entry (Toms as levels or codes; codes are normalised)."""
+    return GameConfig(num_agents=num_agents, toms=tuple(toms))
 
 
-def golden_path(num_agents, engine_seed):
+def file_name(num_agents, toms, engine_seed):
+    """The golden file's name: ``agents2_seed1.txt``, or with Toms (by code)
+    ``agents1_toms_B4_seed4.txt``."""
+    codes = game_config(num_agents, toms).toms
+    return f"agents{num_agents}_{'toms_' + '_'.join(codes) + '_' if codes else ''}seed{engine_seed}.txt"
+
+
+def golden_path(num_agents, toms, engine_seed):
     """The golden file's path next to this module."""
-    return HERE / file_name(num_agents, engine_seed)
+    return HERE / file_name(num_agents, toms, engine_seed)
 
 
 @dataclass
@@ -136,6 +155,12 @@ def _press_order(rec):
     return ">".join(seat_label(s) for s in seats)
 
 
+def _column(rec, values, toms):
+    """Per-seat values in seat order; "-" for the seats of the other kind (Toms or agents)."""
+    n = int(rec["num_seats"])
+    return " ".join(str(int(values[s])) if bool(rec["is_tom"][s]) == toms else "-" for s in range(n))
+
+
 def state_line(rec):
     """One line of the public key numbers, seats in seat order."""
     n = int(rec["num_seats"])
@@ -143,16 +168,19 @@ def state_line(rec):
     where = f"round {int(rec['round'])} {STAGE_NAMES[stage]}"
     if stage in (STAGE_BIDDING, STAGE_EVALUATE) and 0 <= int(rec["bid_round"]) < NUM_BIDDING_ROUNDS:
         where += f" {int(rec['bid_round']) + 1}/{NUM_BIDDING_ROUNDS} ({CARD_NAMES[int(rec['bid_round'])]})"
-    hands = " ".join(str(int(rec["hand"][s].sum())) for s in range(n))
+    sizes = rec["hand"][:n].sum(1)
+    has_toms = bool(rec["is_tom"][:n].any())
     parts = [
         where,
         f"pts {_per_seat(rec['points'], n)}",
         f"$ {_per_seat(rec['dollars'], n)}",
-        f"board {_per_seat(rec['board_skyscrapers'], n)}",
+        f"board {_column(rec, rec['board_skyscrapers'], False)}",
         f"press {_per_seat(rec['press_space'], n)} N{int(rec['press_space'][NEUTRAL])} "
         f"({_press_order(rec)})",
-        f"hand {hands}",
+        f"hand {_column(rec, sizes, False)}",
     ]
+    if has_toms:  # a Tom's hand row is his supply (its size is public, R25)
+        parts.append(f"supply {_column(rec, sizes, True)}")
     if stage in (STAGE_BIDDING, STAGE_EVALUATE):
         parts.append(f"bid {_per_seat(rec['bid_value'], n)}")
     return "  " + " | ".join(parts)
@@ -187,8 +215,14 @@ def context_line(rec):
                  if a != EMPTY or b != EMPTY]
         return f"  pairs {'; '.join(pairs)} | hand {_cards(rec['hand'][seat])}"
     if d == DEC_BID:
-        return (f"  hand {_cards(rec['hand'][seat])} | reserve {_cards(rec['reserve'][seat])}"
+        line = (f"  hand {_cards(rec['hand'][seat])} | reserve {_cards(rec['reserve'][seat])}"
                 f" | played {_cards(rec['played'][seat])} | exchanges left {int(rec['exchanges_left'])}")
+        # the Toms' cards in play: their bids, or the card drawn before the round (solo rules)
+        for tom in range(int(rec["num_seats"])):
+            if rec["is_tom"][tom] and (rec["bid_done"][tom] or rec["played"][tom].any()):
+                what = f"bid {int(rec['bid_value'][tom])}" if rec["bid_done"][tom] else "drawn, played"
+                line += f" | {seat_label(tom)} {what}: {_cards(rec['played'][tom])}"
+        return line
     if d == DEC_ELEVATOR:
         value = int(rec["bid_value"][seat])
         bonus = 1 if int(rec["bonus_winner"]) == seat else 0
@@ -215,6 +249,57 @@ def context_line(rec):
     return None
 
 
+def _owned(rec, seat):
+    return {int(t) for t in range(len(rec["tile_loc"]))
+            if rec["tile_loc"][t] == LOC_OWNED and rec["tile_owner"][t] == seat}
+
+
+def tom_line(before, after):
+    """What the engine did for the Toms inside one agent's action, from the two states: their
+    supply size (cards drawn, played or discarded), characters taken, prestige tiles placed with
+    their vessels, skyscrapers built, press, dollars and points, then a bid still on the table.
+    A bid that was evaluated inside the action shows only through what it brought. None if
+    nothing changed."""
+    parts = []
+    same_round = (int(after["round"]) == int(before["round"])
+                  and int(after["bid_round"]) == int(before["bid_round"]))
+    for tom in range(int(before["num_seats"])):
+        if not before["is_tom"][tom]:
+            continue
+        got = []
+        size_b, size_a = int(before["hand"][tom].sum()), int(after["hand"][tom].sum())
+        if size_a != size_b:
+            got.append(f"supply {size_b}->{size_a}")
+        for tile in sorted(_owned(after, tom) - _owned(before, tom)):
+            got.append(f"takes {tile_label(tile)}")
+        for v in range(NUM_VESSELS):
+            if after["vessel_owner"][v] == tom and before["vessel_owner"][v] != tom:
+                tiles = [t for t in range(len(after["prestige_loc"]))
+                         if before["prestige_loc"][t] < 0 <= after["prestige_loc"][t]
+                         and PRESTIGE_TILE_COLOUR[t] == VESSEL_COLOUR[v]
+                         and after["prestige_loc"][t] in VESSEL_ENDS[v]]
+                where = "; ".join(f"{_prestige_tile(t)} on {BOROUGH_NAMES[int(after['prestige_loc'][t])]}"
+                                  for t in tiles)
+                got.append(f"prestige {where} with {_vessel(v)}")
+        for b in range(NUM_BOROUGHS):
+            d = int(after["skyscrapers"][b, tom]) - int(before["skyscrapers"][b, tom])
+            if d:
+                got.append(f"{d:+d} skyscraper{'s' if abs(d) > 1 else ''} in {BOROUGH_NAMES[b]} "
+                           f"(now {int(after['skyscrapers'][b, tom])})")
+        for key, name in (("press_space", "press"), ("dollars", "$"), ("points", "pts")):
+            b, a = int(before[key][tom]), int(after[key][tom])
+            if a != b:
+                got.append(f"{name} {b}->{a}")
+        # last: a bid he made after the rest (it may be in the next bidding round)
+        bidding = int(after["stage"]) in (STAGE_BIDDING, STAGE_EVALUATE, STAGE_RETURN_CARDS)
+        if bidding and after["bid_done"][tom] and not (same_round and before["bid_done"][tom]):
+            got.append(f"bids {int(after['bid_value'][tom])} in {CARD_NAMES[int(after['bid_round'])]}"
+                       f" ({_cards(after['played'][tom])})")
+        if got:
+            parts.append(f"{seat_label(tom)} " + ", ".join(got))
+    return "  toms: " + " | ".join(parts) if parts else None
+
+
 def _header(config, engine_seed, chooser_seed):
     return [
         "# Tiny York golden playthrough: a whole seeded game, one block per agent decision.",
@@ -239,13 +324,13 @@ def _final_lines(state, decisions):
     return lines
 
 
-def play(num_agents, engine_seed, chooser_seed, actions=None):
+def play(num_agents, engine_seed, chooser_seed, actions=None, toms=()):
     """Play (``actions`` None: choose with the seeded Generator) or replay a game; its text.
 
     A replayed action that is not legal where it is recorded is listed in ``problems`` and ends
     the replay, so the text then differs from the file from that point on.
     """
-    config = GameConfig(num_agents=num_agents)
+    config = game_config(num_agents, toms)
     state = new_game(config, seed=engine_seed)
     rng = np.random.default_rng(chooser_seed) if actions is None else None
     body, taken, problems = [], [], []
@@ -266,6 +351,8 @@ def play(num_agents, engine_seed, chooser_seed, actions=None):
             body += [f"=== round {last_round} ===", render_text(state), ""]
         legal = legal_actions(state)
         seat = current_player(state)
+        if rec["is_tom"][seat]:
+            problems.append(f"decision #{k + 1}: a Tom ({seat_label(seat)}) is the seat to move")
         action = int(legal[rng.integers(len(legal))]) if actions is None else int(actions[k])
         body.append(f"--- #{k + 1} {seat_label(seat)}: {pending_decision(state)}")
         body.append(state_line(rec))
@@ -279,8 +366,13 @@ def play(num_agents, engine_seed, chooser_seed, actions=None):
             body.append(f"!! recorded action {action} is not legal here")
             break
         body.append(f"{ACTION_PREFIX}{action} = {describe_action(action, state)}")
+        before = rec.copy()
         apply_action(state, action)
         taken.append(action)
+        if config.toms:
+            line = tom_line(before, _rec(state))
+            if line is not None:
+                body.append(line)
     if is_terminal(state):
         if actions is not None and len(taken) < len(actions):
             problems.append(f"the game ended after {len(taken)} decisions but {len(actions)} "
@@ -310,24 +402,27 @@ def parse_actions(text):
             for line in text.splitlines() if line.startswith(ACTION_PREFIX)]
 
 
+CONFIG_LINE = re.compile(r"GameConfig\(num_agents=(\d+), toms=(\(.*\))\)")
+
+
 def parse_game(text):
-    """(num_agents, engine seed, chooser seed, actions) from a playthrough file's text."""
+    """(num_agents, Toms' codes, engine seed, chooser seed, actions) from a playthrough file."""
     header = parse_header(text)
     if header.get("format") != str(FORMAT_VERSION):
         raise ValueError(f"playthrough format {header.get('format')!r}, expected {FORMAT_VERSION}")
-    config = header["config"]
-    prefix = "GameConfig(num_agents="
-    if not config.startswith(prefix):
-        raise ValueError(f"unreadable config line {config!r}")
-    num_agents = int(config[len(prefix):].split(",")[0])
-    return num_agents, int(header["engine seed"]), int(header["chooser seed"]), parse_actions(text)
+    match = CONFIG_LINE.fullmatch(header.get("config", ""))
+    if match is None:
+        raise ValueError(f"unreadable config line {header.get('config')!r}")
+    num_agents, toms = int(match.group(1)), ast.literal_eval(match.group(2))
+    return (num_agents, tuple(toms), int(header["engine seed"]), int(header["chooser seed"]),
+            parse_actions(text))
 
 
 def replay_file(path):
     """Replay a golden file from its own header and action ids."""
     text = Path(path).read_text()
-    num_agents, engine_seed, chooser_seed, actions = parse_game(text)
-    return text, play(num_agents, engine_seed, chooser_seed, actions)
+    num_agents, toms, engine_seed, chooser_seed, actions = parse_game(text)
+    return text, play(num_agents, engine_seed, chooser_seed, actions, toms=toms)
 
 
 def first_diff(expected, actual, name="playthrough", max_lines=60):

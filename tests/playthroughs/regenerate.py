@@ -17,11 +17,12 @@ from tests.playthroughs.playthrough import GAMES, golden_path, play  # noqa: E40
 
 def main():
     """Play and write every golden game; print what changed."""
-    for num_agents, engine_seed, chooser_seed in GAMES:
-        game = play(num_agents, engine_seed, chooser_seed)
+    for num_agents, toms, engine_seed, chooser_seed in GAMES:
+        game = play(num_agents, engine_seed, chooser_seed, toms=toms)
         if game.problems:
-            raise SystemExit(f"agents {num_agents}, seed {engine_seed}: " + "; ".join(game.problems))
-        path = golden_path(num_agents, engine_seed)
+            raise SystemExit(f"agents {num_agents}, Toms {toms}, seed {engine_seed}: "
+                             + "; ".join(game.problems))
+        path = golden_path(num_agents, toms, engine_seed)
         old = path.read_text() if path.exists() else None
         path.write_text(game.text)
         status = "unchanged" if old == game.text else ("new" if old is None else "rewritten")

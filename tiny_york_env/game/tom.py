@@ -200,25 +200,38 @@ def tom_bid(st, seat):
 
 # --- Phase II: evaluation ------------------------------------------------------------------------
 @jit
+def _row_tiles(st, row):
+    """How many tiles the display row shows."""
+    n = 0
+    for col in range(ELEVATOR_COLUMNS):
+        if st["elevator_display"][row, col] != EMPTY:
+            n += 1
+    return n
+
+
+@jit
 def tom_take_elevator(st, seat, value):
-    """R14: the leftmost tile of the row of his value (capped at 5), falling back to lower rows;
-    the row closes up and refills on the right."""
+    """R14: the leftmost tile of the row of his value (capped at 5), falling back to lower rows
+    when a row is empty; the remaining tiles move to the left and the row refills on the right."""
     row = min(value, MAX_TILE_VALUE) - 1
-    while row >= 0:
-        if st["elevator_display"][row, 0] != EMPTY:
-            break
+    while row >= 0 and _row_tiles(st, row) == 0:
         row -= 1
     if row < 0:
         return
-    tile = st["elevator_display"][row, 0]
-    give_tile(st, tile, seat)
-    for col in range(ELEVATOR_COLUMNS - 1):
-        st["elevator_display"][row, col] = st["elevator_display"][row, col + 1]
-    st["elevator_display"][row, ELEVATOR_COLUMNS - 1] = EMPTY
-    last = ELEVATOR_COLUMNS - 1
-    while last > 0 and st["elevator_display"][row, last - 1] == EMPTY:
-        last -= 1
-    refill_display_slot(st, row, last)
+    taken = False
+    n = 0
+    for col in range(ELEVATOR_COLUMNS):
+        tile = st["elevator_display"][row, col]
+        st["elevator_display"][row, col] = EMPTY
+        if tile == EMPTY:
+            continue
+        if not taken:
+            give_tile(st, tile, seat)
+            taken = True
+        else:
+            st["elevator_display"][row, n] = tile
+            n += 1
+    refill_display_slot(st, row, n)
 
 
 @jit
