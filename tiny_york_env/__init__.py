@@ -1,9 +1,34 @@
 """Tiny York: a reinforcement-learning environment for the board game Tiny York.
 
-The rules engine lives in :mod:`tiny_york_env.game`; the RL interfaces build on it.
+- :mod:`tiny_york_env.game`: the rules engine (a numpy state record, compiled with numba).
+- ``env()`` / ``raw_env()``: the PettingZoo AEC environment for 2-4 agents, with Toms.
+- ``gymnasium.make("TinyYork-v0")``: one learning seat against Toms and fixed opponents.
+- ``TinyYorkVecEnv``: B single-agent games in compiled batch kernels, for stable-baselines3
+  (needs the ``train`` extra).
 """
 
+import gymnasium
+
+from .envs.aec import env, raw_env
 from .game import GameConfig, new_game
+from .observation import OBS_SIZE, encode, encode_batch
+from .render import render_rgb
 
 __version__ = "0.1.0"
-__all__ = ["GameConfig", "__version__", "new_game"]
+__all__ = ["OBS_SIZE", "GameConfig", "TinyYorkEnv", "TinyYorkVecEnv", "__version__", "encode",
+           "encode_batch", "env", "new_game", "raw_env", "render_rgb"]
+
+ENV_ID = "TinyYork-v0"
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="tiny_york_env.envs.single:TinyYorkEnv")
+
+
+def __getattr__(name):
+    """Import the Gymnasium and SB3 envs on first use (SB3 is an optional extra)."""
+    if name == "TinyYorkEnv":
+        from .envs.single import TinyYorkEnv
+        return TinyYorkEnv
+    if name == "TinyYorkVecEnv":
+        from .envs.vector import TinyYorkVecEnv
+        return TinyYorkVecEnv
+    raise AttributeError(f"module 'tiny_york_env' has no attribute {name!r}")

@@ -24,7 +24,7 @@ from .state import (
 SEED_LIMIT = 2 ** 63
 
 
-def _tom_arrays(config):
+def tom_arrays(config):
     """Each Tom's mode index (A=0, B=1, C=2), Phase-I draw count and level, as int arrays."""
     modes = np.zeros(MAX_SEATS, dtype=np.int64)
     draws = np.zeros(MAX_SEATS, dtype=np.int64)
@@ -77,7 +77,7 @@ def new_game(config=None, seed=None):
     config = _check_config(config)
     state = np.zeros((), dtype=STATE_DTYPE)
     kernels.new_game_kernel(state.reshape(1), 0, config.num_agents, len(config.toms),
-                            *_tom_arrays(config), _normal_seed(seed))
+                            *tom_arrays(config), _normal_seed(seed))
     return state
 
 
@@ -86,7 +86,7 @@ def new_games(config, seeds):
     config = _check_config(config)
     seeds = [_normal_seed(s) for s in seeds]
     states = np.zeros(len(seeds), dtype=STATE_DTYPE)
-    toms = _tom_arrays(config)
+    toms = tom_arrays(config)
     for i, seed in enumerate(seeds):
         kernels.new_game_kernel(states, i, config.num_agents, len(config.toms), *toms, seed)
     return states

@@ -3,7 +3,9 @@
 
 numba keys a cached function on its own file only, so a change in a function it calls from
 another file would leave stale machine code in the cache. On import, this module hashes every
-engine source file and clears the engine's numba cache when the hash changed.
+source file of the ``tiny_york_env`` package (the engine, the encoder and the compiled env
+kernels all use this decorator) and clears every numba cache file of the package when the hash
+changed.
 """
 
 import hashlib
@@ -11,34 +13,40 @@ import os
 from pathlib import Path
 
 JIT_ENABLED = os.environ.get("TINY_YORK_JIT", "1") != "0"
-ENGINE_DIR = Path(__file__).resolve().parent
-CACHE_DIR = ENGINE_DIR / "__pycache__"
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+CACHE_DIR = Path(__file__).resolve().parent / "__pycache__"
 SOURCE_HASH_FILE = CACHE_DIR / "numba-source.sha256"
 NUMBA_CACHE_SUFFIXES = (".nbi", ".nbc")
 
 
-def engine_source_hash():
-    """sha256 over the engine's source files, in name order."""
+def package_sources():
+    """Every Python source file of the package, in path order."""
+    return sorted(PACKAGE_DIR.rglob("*.py"))
+
+
+def package_source_hash():
+    """sha256 over the package's source files (relative path and contents)."""
     digest = hashlib.sha256()
-    for path in sorted(ENGINE_DIR.glob("*.py")):
-        digest.update(path.name.encode())
+    for path in package_sources():
+        digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
 def clear_stale_numba_cache():
-    """Delete the engine's numba cache files when any engine source changed since they were made."""
-    current = engine_source_hash()
+    """Delete the package's numba cache files when any package source changed since they were
+    made."""
+    current = package_source_hash()
     try:
         if SOURCE_HASH_FILE.read_text() == current:
             return
     except OSError:
         pass
     try:
-        CACHE_DIR.mkdir(exist_ok=True)
-        for path in CACHE_DIR.iterdir():
+        for path in PACKAGE_DIR.rglob("__pycache__/*"):
             if path.suffix in NUMBA_CACHE_SUFFIXES:
                 path.unlink(missing_ok=True)
+        CACHE_DIR.mkdir(exist_ok=True)
         SOURCE_HASH_FILE.write_text(current)
     except OSError:
         pass  # a read-only install: numba then compiles in memory or uses its own locator

@@ -1,0 +1,165 @@
+"""VecEnv throughput: ``TinyYorkVecEnv`` steps/s with random legal actions, one core.
+
+Every step returns observations, rewards, dones, infos (auto-resets included) and the next
+masks are read with ``action_masks()``. Actions are drawn uniformly among the legal ones in
+numpy, no policy. Per batch size: ``env steps/s`` times the env alone (``step`` and
+``action_masks``); ``with actions`` adds the numpy action choice; each is the best of
+``--repeats`` timed windows, since other work on the machine only ever slows a window down.
+``--breakdown`` adds where a step's time goes: the compiled kernel against Python per batch size,
+and the engine's batch verbs (apply with the Toms, legal masks, encoding) alone.
+Usage:
+    python benchmarks/vector_env.py [--sizes 1 64 256 1024] [--seconds S] [--repeats R]
+                                    [--toms 5] [--breakdown]
+"""
+
+import argparse
+import platform
+import time
+
+import numpy as np
+
+from tiny_york_env.envs import vector
+from tiny_york_env.envs.vector import TinyYorkVecEnv
+from tiny_york_env.game import NUM_ACTIONS, GameConfig, apply_actions, legal_masks, new_games
+from tiny_york_env.observation import encode_batch
+
+
+def random_legal_actions(masks, rng):
+    """One uniformly random legal action per row of ``masks`` (bool[B, NUM_ACTIONS])."""
+    counts = masks.sum(axis=1)
+    legal = np.flatnonzero(masks)  # row-major: row i's legal ids are contiguous
+    starts = np.cumsum(counts) - counts
+    picks = starts + (rng.random(masks.shape[0]) * counts).astype(np.int64)
+    return legal[picks] - np.arange(masks.shape[0]) * NUM_ACTIONS
+
+
+def measure(num_envs, seconds, repeats, toms):
+    """Best (env steps/s, steps/s with the action choice) over ``repeats`` windows, and games
+    ended per second over all of them."""
+    env = TinyYorkVecEnv(num_envs, toms=toms, seed=0)
+    env.reset()
+    rng = np.random.default_rng(0)
+    masks = env.action_masks()
+    best_env = best_total = 0.0
+    ended = 0
+    elapsed_all = 0.0
+    for _ in range(repeats):
+        env_time = steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds / repeats:
+            actions = random_legal_actions(masks, rng)
+            t0 = time.perf_counter()
+            _, _, dones, _ = env.step(actions)
+            masks = env.action_masks()
+            env_time += time.perf_counter() - t0
+            steps += num_envs
+            ended += int(dones.sum())
+        elapsed = time.perf_counter() - start
+        elapsed_all += elapsed
+        best_env = max(best_env, steps / env_time)
+        best_total = max(best_total, steps / elapsed)
+    return best_env, best_total, ended / elapsed_all
+
+
+def _best_ns_per_game(fn, num_games, calls, repeats):
+    """Best over ``repeats`` of ``calls`` calls of ``fn``: nanoseconds per game."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - start) / calls / num_games * 1e9)
+    return best
+
+
+def split_step(num_envs, toms, seconds, repeats):
+    """(whole step, compiled kernel) in ns per game: the env's kernel is timed where it runs."""
+    timed = {"kernel": 0.0}
+    kernel = vector.step_kernel
+
+    def timed_kernel(*args):
+        start = time.perf_counter()
+        result = kernel(*args)
+        timed["kernel"] += time.perf_counter() - start
+        return result
+
+    vector.step_kernel = timed_kernel  # step_wait looks the kernel up at each call
+    try:
+        env = TinyYorkVecEnv(num_envs, toms=toms, seed=0)
+        env.reset()
+        rng = np.random.default_rng(0)
+        best = (float("inf"), 0.0)
+        for _ in range(repeats):
+            timed["kernel"] = env_time = 0.0
+            steps = 0
+            start = time.perf_counter()
+            while time.perf_counter() - start < seconds / repeats:
+                actions = random_legal_actions(env.action_masks(), rng)
+                t0 = time.perf_counter()
+                env.step(actions)
+                env_time += time.perf_counter() - t0
+                steps += num_envs
+            best = min(best, (env_time / steps * 1e9, timed["kernel"] / steps * 1e9))
+        return best
+    finally:
+        vector.step_kernel = kernel
+
+
+def breakdown(sizes, toms, repeats):
+    """Print where a step's time goes: compiled kernel against Python, per batch size, and the
+    engine's batch verbs alone on a batch small enough to stay in cache."""
+    print("\nwhere a step goes (ns per game; best window):")
+    print(f"{'num_envs':>8} {'whole step':>11} {'kernel':>8} {'Python':>8}")
+    for size in sizes:
+        whole, kernel = split_step(size, toms, 2.0, repeats)
+        print(f"{size:>8} {whole:>11,.0f} {kernel:>8,.0f} {whole - kernel:>8,.0f}")
+    num_games = 256
+    config = GameConfig(num_agents=1, toms=toms)
+    rng = np.random.default_rng(1)
+    states = new_games(config, range(num_games))
+    for _ in range(20):  # into the game, where decisions are typical
+        apply_actions(states, random_legal_actions(legal_masks(states), rng))
+    seats = np.zeros(num_games, dtype=np.int64)
+    obs = encode_batch(states, seats)
+    actions = random_legal_actions(legal_masks(states), rng)
+    snapshot = states.copy()
+
+    def restore():
+        states[:] = snapshot
+
+    def restore_and_apply():
+        states[:] = snapshot  # the same positions at every call; the copy is subtracted
+        apply_actions(states, actions)
+
+    calls = 200
+    copy_ns = _best_ns_per_game(restore, num_games, calls, repeats)
+    apply_ns = _best_ns_per_game(restore_and_apply, num_games, calls, repeats) - copy_ns
+    mask_ns = _best_ns_per_game(lambda: legal_masks(states), num_games, calls, repeats)
+    encode_ns = _best_ns_per_game(lambda: encode_batch(states, seats, obs), num_games, calls, repeats)
+    print(f"engine verbs alone on {num_games} games (ns per game): apply + Toms {apply_ns:,.0f}, "
+          f"legal masks {mask_ns:,.0f}, encode {encode_ns:,.0f}")
+
+
+def main():
+    """Compile outside the timing, then measure each batch size."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 64, 256, 1024])
+    parser.add_argument("--seconds", type=float, default=5.0, help="timed run per size")
+    parser.add_argument("--repeats", type=int, default=5, help="timed windows per size; best kept")
+    parser.add_argument("--toms", type=int, nargs="+", default=[5], help="Tom levels 1-12")
+    parser.add_argument("--breakdown", action="store_true", help="also show where a step goes")
+    args = parser.parse_args()
+    toms = tuple(args.toms)
+    measure(2, 0.1, 1, toms)  # compile
+    print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, "
+          f"1 agent vs Toms {toms}")
+    print(f"{'num_envs':>8} {'env steps/s':>12} {'with actions':>13} {'games/s':>9}")
+    for size in args.sizes:
+        env_sps, total_sps, games = measure(size, args.seconds, args.repeats, toms)
+        print(f"{size:>8} {env_sps:>12,.0f} {total_sps:>13,.0f} {games:>9,.0f}")
+    if args.breakdown:
+        breakdown(args.sizes, toms, args.repeats)
+
+
+if __name__ == "__main__":
+    main()
