@@ -1,10 +1,21 @@
-"""``make demo``: play one seeded random 3-agent game and print the final board and scores."""
+"""``make demo``: a quick Tom-ladder evaluation of the baseline agents (a few minutes at most).
+
+Plays every baseline (random, tomrules, greedy, search with a small budget) against Tom 1-12 in
+solo games, prints the win-rate table and writes CSV, JSON and the PNG plot under ``--out``.
+``--game`` instead prints one seeded random game (the board and the final score breakdown).
+"""
 
 import argparse
 
 from agents.random_agent import RandomAgent
 
+from .cli import main as cli_main
 from .game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game, render_text
+
+DEMO_AGENTS = ("random", "tomrules", "greedy", "search:16")
+DEMO_GAMES = 40  # per agent and Tom level: enough to see the ladder's shape, not a leaderboard
+DEMO_WORKERS = 2
+DEMO_OUT = "results/demo"
 
 
 def play_random_game(num_agents, seed):
@@ -20,15 +31,26 @@ def play_random_game(num_agents, seed):
 
 
 def main(argv=None):
-    """Parse the options and print one finished game."""
+    """Run the quick ladder (or, with ``--game``, print one random game)."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--agents", type=int, default=3, help="number of agents, 2-4")
+    parser.add_argument("--game", action="store_true", help="print one random game instead")
+    parser.add_argument("--agents", type=int, default=3, help="with --game: number of agents, 2-4")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--games", type=int, default=DEMO_GAMES, help="games per Tom level")
+    parser.add_argument("--workers", type=int, default=DEMO_WORKERS)
+    parser.add_argument("--out", default=DEMO_OUT)
     args = parser.parse_args(argv)
-    state, decisions = play_random_game(args.agents, args.seed)
-    print(render_text(state))
-    print(f"\n{decisions} decisions, seed {args.seed}")
+    if args.game:
+        state, decisions = play_random_game(args.agents, args.seed)
+        print(render_text(state))
+        print(f"\n{decisions} decisions, seed {args.seed}")
+        return 0
+    ladder = ["eval", "--games", str(args.games), "--seed", str(args.seed), "--workers",
+              str(args.workers), "--out", args.out]
+    for name in DEMO_AGENTS:
+        ladder += ["--agent", name]
+    return cli_main(ladder)
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

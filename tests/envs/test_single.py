@@ -328,3 +328,27 @@ def test_maskable_ppo_learns_on_the_single_env(env_id, one_torch_thread):
     masks = get_action_masks(env)
     action, _ = model.predict(obs, action_masks=masks, deterministic=True)
     assert masks[int(action)]
+
+
+def test_a_planning_opponent_plays_on_a_seat_safe_view():
+    """An opponent with ``act_state`` gets a determinized copy: its own hand as it is, the
+    learning seat's hidden hand resampled."""
+    from agents.greedy_agent import GreedyAgent
+
+    seen = []  # (view, real game) at each of the opponent's decisions
+
+    class Recorder(GreedyAgent):
+        def act_state(self, view, seat):
+            seen.append((view.copy(), env.state))
+            return super().act_state(view, seat)
+
+    env = TinyYorkEnv(toms=(), opponents=(Recorder(seed=1),), seat=0)
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        _, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if terminated:
+            break
+    assert len(seen) >= 5
+    assert all(np.array_equal(view["hand"][1], real["hand"][1]) for view, real in seen)
+    assert any(not np.array_equal(view["hand"][0], real["hand"][0]) for view, real in seen)

@@ -266,7 +266,7 @@ def test_character_1_discard_any_number_then_draw_as_many():
     assert r["dollars"][seat] == 0
     _assert_paid(before, state, seat, tiles[1][0], 1)
     assert _changed(before, state) == {"points", "dollars", "tile_used", "tile_dollar", "hand",
-                                       "discard", "draw_count"}
+                                       "discard", "draw_count", "draw_pile"}
     _assert_conserved(state)
 
 
@@ -352,7 +352,7 @@ def test_character_3_bigger_reserve_for_the_rest_of_the_game():
     assert r["dollars"][seat] == 0
     _assert_paid(before, state, seat, tiles[3][0], 3)
     assert _changed(before, state) == {"points", "dollars", "tile_used", "tile_dollar", "reserve",
-                                       "reserve_size", "draw_count"}
+                                       "reserve_size", "draw_count", "draw_pile"}
     _assert_conserved(state)
     # On the seat's bidding turn: three exchanges, not two.
     pass_until(state, lambda r: r["decision"] == DEC_BID and r["actor"] == seat)
@@ -450,7 +450,7 @@ def test_character_5_draw_three_then_discard_exactly_two():
     assert r["dollars"][seat] == 0
     _assert_paid(before, state, seat, tiles[5][0], 5)
     assert _changed(before, state) == {"dollars", "tile_used", "tile_dollar", "hand", "discard",
-                                       "draw_count"}
+                                       "draw_count", "draw_pile"}
     _assert_conserved(state)
 
 
@@ -632,7 +632,8 @@ def test_character_9_a_card_and_a_dollar():
     assert r["draw_count"] == rec(before)["draw_count"] - 1
     assert r["dollars"][seat] == 1 - 1 + 1
     _assert_paid(before, state, seat, tiles[9][0], 9)
-    assert _changed(before, state) == {"tile_used", "tile_dollar", "hand", "draw_count"}  # net 0 $
+    assert _changed(before, state) == {"tile_used", "tile_dollar", "hand", "draw_count",
+                                       "draw_pile"}  # net 0 $
     _assert_conserved(state)
 
 
@@ -649,7 +650,8 @@ def test_character_10_two_cards():
     assert r["draw_count"] == rec(before)["draw_count"] - 2
     assert r["dollars"][seat] == 0
     _assert_paid(before, state, seat, tiles[10][0], 10)
-    assert _changed(before, state) == {"dollars", "tile_used", "tile_dollar", "hand", "draw_count"}
+    assert _changed(before, state) == {"dollars", "tile_used", "tile_dollar", "hand", "draw_count",
+                                       "draw_pile"}
     _assert_conserved(state)
 
 

@@ -5,25 +5,30 @@ from tiny_york_env.game import jit as jit_module
 
 
 def _fake_package(tmp_path, monkeypatch):
-    """A tiny package tree with numba cache files in two __pycache__ folders."""
-    (tmp_path / "game" / "__pycache__").mkdir(parents=True)
-    (tmp_path / "envs" / "__pycache__").mkdir(parents=True)
-    (tmp_path / "game" / "rules.py").write_text("x = 1\n")
-    (tmp_path / "envs" / "vector.py").write_text("y = 2\n")
-    monkeypatch.setattr(jit_module, "PACKAGE_DIR", tmp_path)
-    monkeypatch.setattr(jit_module, "CACHE_DIR", tmp_path / "game" / "__pycache__")
+    """A tiny package and an agents folder beside it, with numba cache files in three
+    __pycache__ folders; returns the package folder."""
+    root = tmp_path / "tiny_york_env"
+    for folder in (root / "game", root / "envs", tmp_path / "agents"):
+        (folder / "__pycache__").mkdir(parents=True)
+    (root / "game" / "rules.py").write_text("x = 1\n")
+    (root / "envs" / "vector.py").write_text("y = 2\n")
+    (tmp_path / "agents" / "search_agent.py").write_text("z = 3\n")
+    monkeypatch.setattr(jit_module, "PACKAGE_DIR", root)
+    monkeypatch.setattr(jit_module, "COMPILED_DIRS", (root, tmp_path / "agents"))
+    monkeypatch.setattr(jit_module, "CACHE_DIR", root / "game" / "__pycache__")
     monkeypatch.setattr(jit_module, "SOURCE_HASH_FILE",
-                        tmp_path / "game" / "__pycache__" / "numba-source.sha256")
-    return tmp_path
+                        root / "game" / "__pycache__" / "numba-source.sha256")
+    return root
 
 
 def _cache_files(root):
-    return sorted(p.name for p in root.rglob("__pycache__/*.nb[ic]"))
+    return sorted(p.name for p in root.parent.rglob("__pycache__/*.nb[ic]"))
 
 
 def _add_cache_files(root):
     (root / "game" / "__pycache__" / "rules.f-1.py311.nbi").write_bytes(b"i")
     (root / "envs" / "__pycache__" / "vector.g-2.py311.1.nbc").write_bytes(b"c")
+    (root.parent / "agents" / "__pycache__" / "search_agent.k-3.py311.nbi").write_bytes(b"k")
 
 
 def test_cache_kept_while_sources_unchanged(tmp_path, monkeypatch):
@@ -31,7 +36,7 @@ def test_cache_kept_while_sources_unchanged(tmp_path, monkeypatch):
     jit_module.clear_stale_numba_cache()
     _add_cache_files(root)
     jit_module.clear_stale_numba_cache()
-    assert len(_cache_files(root)) == 2
+    assert len(_cache_files(root)) == 3
 
 
 def test_any_source_change_clears_every_cache_folder(tmp_path, monkeypatch):
@@ -39,6 +44,15 @@ def test_any_source_change_clears_every_cache_folder(tmp_path, monkeypatch):
     jit_module.clear_stale_numba_cache()
     _add_cache_files(root)
     (root / "game" / "rules.py").write_text("x = 3\n")  # a change in another file than vector.py
+    jit_module.clear_stale_numba_cache()
+    assert _cache_files(root) == []
+
+
+def test_an_agent_source_change_clears_the_caches(tmp_path, monkeypatch):
+    root = _fake_package(tmp_path, monkeypatch)
+    jit_module.clear_stale_numba_cache()
+    _add_cache_files(root)
+    (root.parent / "agents" / "search_agent.py").write_text("z = 4\n")
     jit_module.clear_stale_numba_cache()
     assert _cache_files(root) == []
     assert (root / "game" / "__pycache__" / "numba-source.sha256").read_text() == \

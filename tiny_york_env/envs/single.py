@@ -18,8 +18,10 @@ The adapter holds no rules: legality, Toms and scoring are the engine's; rewards
 ``final_rewards``. Agents take the first seats, Toms the rest (``GameConfig``); ``seat`` picks the
 learning seat among the agent seats and ``opponents`` fill the other agent seats in seat order.
 Opponents are objects with ``act(observation, action_mask) -> action``; each gets its own seat's
-view and mask, and keeps its own randomness: ``reset(seed)`` repeats a game exactly when the
-opponents are deterministic or re-seeded with it. Python opponents are this env's job; the
+view and mask (a planning agent with ``act_state(view, seat)`` gets ``determinize``'s seat-safe
+copy of the game, drawn from a generator seeded by the game seed), and keeps its own
+randomness: ``reset(seed)`` repeats a game exactly when the opponents are deterministic or
+re-seeded with it. Python opponents are this env's job; the
 batched ``TinyYorkVecEnv`` plays against Toms only, with the same seed chain, so it matches B of
 these envs step for step. The Box's upper bound is ``observation.OBSERVATION_HIGH``.
 """
@@ -36,6 +38,7 @@ from ..game import (
     GameConfig,
     apply_action,
     current_player,
+    determinize,
     final_scores,
     is_terminal,
     legal_mask,
@@ -157,6 +160,7 @@ class TinyYorkEnv(gymnasium.Env):
         else:
             self._game_seed = int(self.np_random.integers(SEED_LIMIT))
         self._state = new_game(self.config, self._game_seed)
+        self._view_rng = np.random.default_rng(self._game_seed)  # the planning opponents' views
         self._play_opponents()
         return self._observe(), self._info()
 
@@ -180,8 +184,12 @@ class TinyYorkEnv(gymnasium.Env):
             actor = current_player(self._state)
             if actor == self.seat:
                 break
-            mask = legal_mask(self._state)
-            action = self._opponent_of_seat[actor].act(encode(self._state, actor), mask)
+            opponent = self._opponent_of_seat[actor]
+            if callable(getattr(opponent, "act_state", None)):  # a planning agent: a seat-safe view
+                view = determinize(self._state, actor, int(self._view_rng.integers(SEED_LIMIT)))
+                action = opponent.act_state(view, actor)
+            else:
+                action = opponent.act(encode(self._state, actor), legal_mask(self._state))
             try:
                 apply_action(self._state, _as_action(action))
             except ValueError as error:

@@ -21,12 +21,13 @@ from .api import (
     winner,
 )
 from .config import GameConfig
+from .determinize import determinize
 from .state import STATE_DTYPE
 from .text import render_text
 
 __all__ = [
     "GameConfig", "NUM_ACTIONS", "STATE_DTYPE", "action_names", "apply_action", "apply_actions",
-    "current_player", "decode", "describe_action", "encode", "final_scores", "is_terminal",
+    "current_player", "decode", "describe_action", "determinize", "encode", "final_scores", "is_terminal",
     "legal_actions", "legal_mask", "legal_masks", "new_game", "new_games", "pending_decision",
     "render_text", "score_breakdown", "step", "winner",
 ]

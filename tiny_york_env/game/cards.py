@@ -31,7 +31,9 @@ def draw_card(st):
         if st["draw_count"] == 0:
             return EMPTY
     st["draw_count"] -= 1
-    return st["draw_pile"][st["draw_count"]]
+    card = st["draw_pile"][st["draw_count"]]
+    st["draw_pile"][st["draw_count"]] = EMPTY  # a drawn card leaves no trace in the pile (R25)
+    return card
 
 
 @jit

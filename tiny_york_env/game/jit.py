@@ -3,9 +3,9 @@
 
 numba keys a cached function on its own file only, so a change in a function it calls from
 another file would leave stale machine code in the cache. On import, this module hashes every
-source file of the ``tiny_york_env`` package (the engine, the encoder and the compiled env
-kernels all use this decorator) and clears every numba cache file of the package when the hash
-changed.
+source file of the ``tiny_york_env`` package and of the ``agents`` package beside it (the engine,
+the encoder, the compiled env kernels and the agents' search and evaluation kernels all use this
+decorator) and clears every numba cache file of both when the hash changed.
 """
 
 import hashlib
@@ -14,21 +14,23 @@ from pathlib import Path
 
 JIT_ENABLED = os.environ.get("TINY_YORK_JIT", "1") != "0"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
+# Installed or in a checkout, ``agents`` sits beside ``tiny_york_env``.
+COMPILED_DIRS = (PACKAGE_DIR, PACKAGE_DIR.parent / "agents")
 CACHE_DIR = Path(__file__).resolve().parent / "__pycache__"
 SOURCE_HASH_FILE = CACHE_DIR / "numba-source.sha256"
 NUMBA_CACHE_SUFFIXES = (".nbi", ".nbc")
 
 
 def package_sources():
-    """Every Python source file of the package, in path order."""
-    return sorted(PACKAGE_DIR.rglob("*.py"))
+    """Every Python source file whose functions may be compiled with ``jit``, in path order."""
+    return sorted(path for folder in COMPILED_DIRS if folder.is_dir() for path in folder.rglob("*.py"))
 
 
 def package_source_hash():
-    """sha256 over the package's source files (relative path and contents)."""
+    """sha256 over those source files (path relative to the packages' parent, and contents)."""
     digest = hashlib.sha256()
     for path in package_sources():
-        digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
+        digest.update(str(path.relative_to(PACKAGE_DIR.parent)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -43,9 +45,10 @@ def clear_stale_numba_cache():
     except OSError:
         pass
     try:
-        for path in PACKAGE_DIR.rglob("__pycache__/*"):
-            if path.suffix in NUMBA_CACHE_SUFFIXES:
-                path.unlink(missing_ok=True)
+        for folder in COMPILED_DIRS:
+            for path in folder.rglob("__pycache__/*"):
+                if path.suffix in NUMBA_CACHE_SUFFIXES:
+                    path.unlink(missing_ok=True)
         CACHE_DIR.mkdir(exist_ok=True)
         SOURCE_HASH_FILE.write_text(current)
     except OSError:

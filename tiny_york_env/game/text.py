@@ -73,9 +73,17 @@ def _board_lines(rec):
     return lines
 
 
-def _seat_lines(rec, seat):
+def _private_cards(rec, seat, viewer):
+    """Hand and reserve as ``viewer`` may see them (R25: their contents are their owner's alone)."""
+    if viewer is None or viewer == seat:
+        return _cards(rec["hand"][seat]), _cards(rec["reserve"][seat])
+    return f"{int(rec['hand'][seat].sum())} cards", "hidden"
+
+
+def _seat_lines(rec, seat, viewer=None):
     if rec["is_tom"][seat]:
-        return _tom_lines(rec, seat)
+        return _tom_lines(rec, seat, viewer)
+    hand, reserve = _private_cards(rec, seat, viewer)
     kind = "agent"
     chars = []
     for tile in range(NUM_TILES):
@@ -88,14 +96,16 @@ def _seat_lines(rec, seat):
         f"{seat_label(seat)} ({kind}): points {int(rec['points'][seat])}, "
         f"dollars {int(rec['dollars'][seat])}, board skyscrapers {int(rec['board_skyscrapers'][seat])}, "
         f"press space {int(rec['press_space'][seat])}, vessels {', '.join(vessels) or '-'}",
-        f"    hand: {_cards(rec['hand'][seat])}  |  reserve ({int(rec['reserve_size'][seat])}): "
-        f"{_cards(rec['reserve'][seat])}  |  played: {_cards(rec['played'][seat])}",
+        f"    hand: {hand}  |  reserve ({int(rec['reserve_size'][seat])}): "
+        f"{reserve}  |  played: {_cards(rec['played'][seat])}",
         f"    characters: {' '.join(chars) or '-'}",
     ]
 
 
-def _tom_lines(rec, seat):
+def _tom_lines(rec, seat, viewer=None):
     """Tom: level and code, supply size (its contents are his alone), dollars, characters."""
+    size = int(rec["hand"][seat].sum())
+    supply = f"{size} cards" if viewer is not None else f"{size} cards ({_cards(rec['hand'][seat])})"
     code = f"{TOM_MODES[rec['tom_mode'][seat]]}{int(rec['tom_draw'][seat])}"
     level = int(rec["tom_level"][seat])
     name = f"Tom {level} ({code})" if level else f"Tom ({code})"
@@ -107,7 +117,7 @@ def _tom_lines(rec, seat):
         f"{seat_label(seat)} ({name}): points {int(rec['points'][seat])}, "
         f"dollars {int(rec['dollars'][seat])}, press space {int(rec['press_space'][seat])}, "
         f"vessels {', '.join(vessels) or '-'}",
-        f"    supply: {int(rec['hand'][seat].sum())} cards ({_cards(rec['hand'][seat])})  |  "
+        f"    supply: {supply}  |  "
         f"played: {_cards(rec['played'][seat])}",
         f"    characters: {' '.join(chars) or '-'}",
     ]
@@ -152,8 +162,9 @@ def _score_lines(rec):
     return lines
 
 
-def render_text(state):
-    """The whole state as text: board, tracks, displays, every participant, the pending decision."""
+def render_text(state, viewer=None):
+    """The state as text: board, tracks, displays, every participant, the pending decision; with a
+    ``viewer`` seat, other hands and reserves and Toms' supplies show only their sizes (R25)."""
     rec = _rec(state)
     n = int(rec["num_seats"])
     lines = _header(rec) + ["Boroughs:"] + _board_lines(rec) + [_press_lines(rec)]
@@ -177,7 +188,7 @@ def render_text(state):
     if pairs:
         lines.append("Card pairs: " + "; ".join(pairs))
     for seat in range(n):
-        lines += _seat_lines(rec, seat)
+        lines += _seat_lines(rec, seat, viewer)
     if rec["decision"] == DEC_GAME_OVER:
         lines += _score_lines(rec)
     else:

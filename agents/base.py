@@ -1,0 +1,55 @@
+"""The agent interface shared by the baselines, the envs and the evaluation harness.
+
+Every agent has ``act(observation, action_mask) -> action``: the seat's observation
+(``tiny_york_env.observation.encode``, float32[OBS_SIZE]) and its legal mask (bool[NUM_ACTIONS]),
+exactly what the Gymnasium and PettingZoo envs hand a policy. Agents that plan with the engine
+may also define ``act_state(view, seat) -> action``. ``view`` is never the real game: it is
+``tiny_york_env.game.determinize(state, seat, seed)``, a copy in which everything ``seat`` may
+not know (R25: other hands and reserves, Tom supplies, pile and stack orders, the generator) is
+resampled from what it does know. So an agent can read, copy and play out ``view`` freely and
+still cannot cheat. ``choose_action`` is the one place that makes this call; the evaluation
+harness, the terminal player and the single-agent env go through it.
+"""
+
+import numpy as np
+
+from tiny_york_env.game import current_player, legal_mask
+from tiny_york_env.game.determinize import determinize
+from tiny_york_env.observation import encode
+
+SEED_BOUND = 2 ** 63
+
+
+def uses_state(agent):
+    """True when ``agent`` plans on a seat-safe engine view (it has ``act_state``)."""
+    return callable(getattr(agent, "act_state", None))
+
+
+def choose_action(agent, state, rng):
+    """The action ``agent`` chooses for the seat to move in ``state`` (left unchanged).
+
+    A planning agent gets a determinized view drawn with ``rng`` (numpy Generator); any other
+    agent gets the seat's observation and legal mask. ValueError when the game is over."""
+    seat = current_player(state)
+    if seat < 0:
+        raise ValueError("the game is over: no seat is to move")
+    if uses_state(agent):
+        view = determinize(state, seat, int(rng.integers(SEED_BOUND)))
+        return int(agent.act_state(view, seat))
+    return int(agent.act(encode(state, seat), legal_mask(state)))
+
+
+def check_agent(agent, name="agent"):
+    """ValueError unless ``agent`` has an ``act(observation, action_mask)`` method."""
+    if not callable(getattr(agent, "act", None)):
+        raise ValueError(f"{name} {agent!r} has no act(observation, action_mask) method")
+
+
+def legal_or_error(action, action_mask, who="agent"):
+    """``action`` as an int, or ValueError saying it is not among the legal ones."""
+    action = int(action)
+    if not (0 <= action < len(action_mask)) or not action_mask[action]:
+        legal = np.flatnonzero(action_mask)
+        raise ValueError(f"{who} chose action {action}, which is not legal now; legal: "
+                         f"{legal.tolist()}")
+    return action

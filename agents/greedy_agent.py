@@ -1,0 +1,236 @@
+"""``GreedyAgent``: one-step lookahead on the engine with a hand-written evaluation.
+
+For every legal action the agent copies its seat-safe view, applies the action (the engine
+runs Toms and automatic steps) and scores the result with
+``agents.evaluation_features.relative_value`` (its estimate of its final score minus the best
+other participant's). The best action wins; ties go to the agent's seeded generator.
+
+Compound decisions are scored by what they lead to: while the result still waits for this
+seat to go on with the same decision (a bid being built, the vessel and borough of a prestige
+tile, selling while building, a character's choices), the agent searches those continuations
+depth first and an action is worth the best of them. A bid is thus worth the best complete
+bid that starts with it: parts are tried in one canonical order (a bid is a multiset of parts),
+each node is scored as if the bid ended there (``BID_DONE``), and exchanges and characters are
+tried only as the first step. ``NODE_BUDGET`` bounds each search.
+
+The hidden cards of the view are redrawn ``samples`` times (R25, ``determinize_into``) and the
+scores averaged; one redraw is the default, as averaging several did not play better against
+Tom or TomRulesAgent and costs proportionally more. Everything runs in one compiled call per
+decision: about 0.16 ms on average with two agents, 0.36 ms with four (one core).
+"""
+
+import numpy as np
+
+from agents.evaluation_features import NEG_INF, check_seat_to_move, relative_value
+from tiny_york_env.game.actions import (
+    BID_CARD,
+    BID_DONE,
+    BID_PAIR,
+    BID_WILD,
+    BID_WILD_PAIR,
+    CHARACTER_DONE,
+    NUM_ACTIONS,
+)
+from tiny_york_env.game.components import NUM_BIDDING_ROUNDS, NUM_CARD_TYPES, WILD
+from tiny_york_env.game.determinize import determinize_into
+from tiny_york_env.game.jit import jit
+from tiny_york_env.game.legal import decision_range, fill_legal_mask, is_legal
+from tiny_york_env.game.rules import apply
+from tiny_york_env.game.state import (
+    DEC_BID,
+    DEC_BUILD,
+    DEC_CHARACTER_BOROUGH,
+    DEC_CHARACTER_CARD,
+    DEC_CHARACTER_ELEVATOR,
+    DEC_CHARACTER_PAIR,
+    DEC_CHARACTER_PAIR_CARD,
+    DEC_CHARACTER_STEPS,
+    DEC_CHARACTER_TILE,
+    DEC_PRESTIGE_BOROUGH,
+    DEC_PRESTIGE_VESSEL,
+    STATE_DTYPE,
+)
+
+# Bid parts in the canonical order of the search (R10, docs/actions.md): a bid is a multiset of
+# parts, so only non-decreasing index sequences are tried.
+CANONICAL_PARTS = np.array([BID_CARD] + [BID_WILD_PAIR + t for t in range(WILD)]
+                           + [BID_PAIR + t for t in range(NUM_CARD_TYPES)] + [BID_WILD],
+                           dtype=np.int64)
+NUM_PARTS = len(CANONICAL_PARTS)
+PART_INDEX = np.full(NUM_ACTIONS, -1, dtype=np.int64)
+PART_INDEX[CANONICAL_PARTS] = np.arange(NUM_PARTS)
+DONE_INDEX = NUM_PARTS  # after the parts, a bid node offers BID_DONE
+EXHAUSTED = -1
+NODE_BUDGET = 96  # states scored per root action, at most
+SEARCH_SLOTS = 32  # scratch records: root, its child, and the continuation depth
+TIE_TOLERANCE = 1e-9
+DEFAULT_SAMPLES = 1  # redraws of the hidden cards averaged per decision (more did not help)
+SEED_LIMIT = 2 ** 63
+
+
+@jit
+def is_continuation(st, seat, bidding_round):
+    """The state waits for ``seat`` to go on with a compound decision (module docstring); a bid
+    only within ``bidding_round`` (game round * NUM_BIDDING_ROUNDS + bidding round), so the
+    search never runs on into the seat's next bidding turn."""
+    if st["actor"] != seat:
+        return False
+    d = st["decision"]
+    if d == DEC_BID:
+        return bidding_round_of(st) == bidding_round
+    return (d == DEC_PRESTIGE_VESSEL or d == DEC_PRESTIGE_BOROUGH
+            or d == DEC_BUILD or d == DEC_CHARACTER_CARD or d == DEC_CHARACTER_TILE
+            or d == DEC_CHARACTER_ELEVATOR or d == DEC_CHARACTER_PAIR_CARD
+            or d == DEC_CHARACTER_PAIR or d == DEC_CHARACTER_BOROUGH
+            or d == DEC_CHARACTER_STEPS)
+
+
+@jit
+def bidding_round_of(st):
+    """A number for the bidding round under way, unique over the game."""
+    return st["round"] * NUM_BIDDING_ROUNDS + st["bid_round"]
+
+
+@jit
+def next_child(st, cursor, depth, first_part):
+    """The next action to try at a search node, advancing ``cursor[depth]``; EXHAUSTED at the
+    end. A bid node offers parts from ``first_part`` on in canonical order, then BID_DONE;
+    other nodes their legal choices (no characters: those are tried at the root only)."""
+    d = st["decision"]
+    if d == DEC_BID:
+        k = max(cursor[depth], first_part)
+        while k < NUM_PARTS:
+            if is_legal(st, CANONICAL_PARTS[k]):
+                cursor[depth] = k + 1
+                return CANONICAL_PARTS[k]
+            k += 1
+        if k == DONE_INDEX:
+            cursor[depth] = DONE_INDEX + 1
+            return BID_DONE
+        return EXHAUSTED
+    first, end = decision_range(d)
+    a = cursor[depth]
+    if a == EXHAUSTED:
+        return EXHAUSTED
+    a = max(a, first)
+    while a < end:
+        if is_legal(st, a):
+            cursor[depth] = a + 1
+            return a
+        a += 1
+    if d == DEC_CHARACTER_CARD:
+        cursor[depth] = EXHAUSTED
+        return CHARACTER_DONE if is_legal(st, CHARACTER_DONE) else EXHAUSTED
+    cursor[depth] = EXHAUSTED
+    return EXHAUSTED
+
+
+@jit
+def continuation_value(buf, top, seat, first_part):
+    """The best ``relative_value`` reachable from ``buf[top]`` while ``seat`` goes on with the
+    compound decision of the root ``buf[0]``, searched depth first in ``buf[top:]`` within
+    NODE_BUDGET states; a finished bid is a leaf."""
+    bidding_round = bidding_round_of(buf[0])
+    if not is_continuation(buf[top], seat, bidding_round):
+        return relative_value(buf[top], seat)
+    max_depth = buf.shape[0] - top - 1
+    cursor = np.zeros(max_depth + 1, np.int64)
+    first = np.zeros(max_depth + 1, np.int64)
+    best = np.full(max_depth + 1, NEG_INF)
+    first[0] = first_part
+    depth = 0
+    scored = 0
+    result = NEG_INF
+    while depth >= 0:
+        node = buf[top + depth]
+        a = EXHAUSTED
+        if scored < NODE_BUDGET and depth < max_depth:
+            a = next_child(node, cursor, depth, first[depth])
+        if a == EXHAUSTED:
+            value = best[depth] if best[depth] > NEG_INF else relative_value(node, seat)
+            depth -= 1
+            if depth >= 0:
+                best[depth] = max(best[depth], value)
+            else:
+                result = value
+            continue
+        buf[top + depth + 1] = node
+        child = buf[top + depth + 1]
+        apply(child, a)
+        scored += 1
+        goes_on = a != BID_DONE and is_continuation(child, seat, bidding_round)
+        if goes_on and depth + 1 < max_depth:
+            depth += 1
+            cursor[depth] = 0
+            first[depth] = max(PART_INDEX[a], 0)
+            best[depth] = NEG_INF
+        else:
+            best[depth] = max(best[depth], relative_value(child, seat))
+    return result
+
+
+@jit
+def add_action_values(buf, seat, mask, values):
+    """Add the score of every legal action of the position in ``buf[0]`` for ``seat`` to
+    ``values``; ``buf[1:]`` is scratch."""
+    root = buf[0]
+    for a in range(mask.shape[0]):
+        if not mask[a]:
+            continue
+        buf[1] = root
+        apply(buf[1], a)
+        if a == BID_DONE:
+            values[a] += relative_value(buf[1], seat)
+        else:
+            values[a] += continuation_value(buf, 1, seat, max(PART_INDEX[a], 0))
+
+
+@jit
+def score_actions(view, buf, seat, seeds, mask, values):
+    """Score every legal action of ``view[0]`` for ``seat`` into ``values`` (NEG_INF where
+    illegal): the mean over one redraw of the hidden information per seed (R25)."""
+    fill_legal_mask(view[0], mask)
+    for a in range(mask.shape[0]):
+        values[a] = 0.0
+    for k in range(seeds.shape[0]):
+        determinize_into(view, 0, buf, 0, seat, seeds[k])
+        add_action_values(buf, seat, mask, values)
+    for a in range(mask.shape[0]):
+        values[a] = values[a] / seeds.shape[0] if mask[a] else NEG_INF
+
+
+class GreedyAgent:
+    """One-step lookahead with a hand-written evaluation (module docstring); needs the engine
+    view: use ``act_state``."""
+
+    def __init__(self, seed=None, samples=DEFAULT_SAMPLES):
+        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+            raise ValueError(f"samples must be a positive int (redraws of the hidden cards per "
+                             f"decision), got {samples!r}")
+        self.rng = np.random.default_rng(seed)
+        self.samples = int(samples)
+        self._view = np.zeros(1, dtype=STATE_DTYPE)
+        self._buffer = np.zeros(SEARCH_SLOTS, dtype=STATE_DTYPE)
+        self._mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        self._values = np.zeros(NUM_ACTIONS, dtype=np.float64)
+
+    def act(self, observation, action_mask):
+        """Not supported: this agent plans on the engine state. ValueError saying what to call."""
+        raise ValueError("GreedyAgent plans on the engine state: call "
+                         "agents.base.choose_action(agent, state, rng), which passes a seat-safe "
+                         "view to act_state(view, seat); act(observation, action_mask) is not "
+                         "supported")
+
+    def action_values(self, view, seat):
+        """Each action's score for ``seat`` in ``view`` (NEG_INF where illegal); a copy."""
+        check_seat_to_move(view, seat)
+        self._view[0] = view
+        seeds = self.rng.integers(SEED_LIMIT, size=self.samples)
+        score_actions(self._view, self._buffer, int(seat), seeds, self._mask, self._values)
+        return self._values.copy()
+
+    def act_state(self, view, seat):
+        """The best-scoring legal action for ``seat`` in the seat-safe ``view`` (ties at random)."""
+        values = self.action_values(view, seat)
+        best = np.flatnonzero(values >= values.max() - TIE_TOLERANCE)
+        return int(best[0]) if best.size == 1 else int(self.rng.choice(best))

@@ -1,0 +1,74 @@
+"""The agents by name, for the evaluation harness, the tournament and the ``tiny-york`` command.
+
+A name may carry a budget after a colon: ``"search:64"`` is ``SearchAgent(simulations=64)``.
+Agent modules are imported only when an agent is made, so a missing one breaks only its name.
+"""
+
+import importlib
+from dataclasses import dataclass
+
+BUDGET_SEPARATOR = ":"
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """Where an agent class lives and which constructor option, if any, a ``name:N`` budget sets."""
+
+    module: str
+    class_name: str
+    description: str
+    budget_option: str | None = None
+
+
+AGENTS = {
+    "random": AgentEntry("agents.random_agent", "RandomAgent", "uniform over the legal actions"),
+    "tomrules": AgentEntry("agents.tom_rules_agent", "TomRulesAgent",
+                           "plays by the rulebook's automatic-player rules"),
+    "greedy": AgentEntry("agents.greedy_agent", "GreedyAgent", "one-step lookahead heuristic"),
+    "search": AgentEntry("agents.search_agent", "SearchAgent",
+                         "determinized tree search; 'search:N' sets N simulations",
+                         budget_option="simulations"),
+}
+
+
+def _known_names():
+    return ", ".join(sorted(AGENTS))
+
+
+def parse_agent_name(spec):
+    """Split ``'search:64'`` into ``('search', {'simulations': 64})``; ValueError for an unknown
+    name or a budget that is not a positive int or not accepted by that agent."""
+    if not isinstance(spec, str):
+        raise ValueError(f"an agent name must be a string, got {spec!r}; known agents: {_known_names()}")
+    name, separator, budget = spec.strip().lower().partition(BUDGET_SEPARATOR)
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {spec!r}; known agents: {_known_names()} "
+                         f"(a budget may follow a colon, e.g. 'search:64')")
+    if not separator:
+        return name, {}
+    option = AGENTS[name].budget_option
+    if option is None:
+        budgeted = ", ".join(n for n, e in AGENTS.items() if e.budget_option)
+        raise ValueError(f"agent {name!r} takes no budget ({spec!r}); only {budgeted} does")
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"bad budget in {spec!r}: after the colon give a positive int, e.g. '{name}:64'")
+    return name, {option: int(budget)}
+
+
+def agent_class(name):
+    """The class registered under ``name`` (imported now); ValueError if unknown or missing."""
+    name, _ = parse_agent_name(name)
+    entry = AGENTS[name]
+    try:
+        module = importlib.import_module(entry.module)
+    except ModuleNotFoundError as error:
+        raise ValueError(f"agent {name!r} is registered but its module {entry.module} "
+                         f"cannot be imported: {error}") from error
+    return getattr(module, entry.class_name)
+
+
+def make_agent(name, seed=None, **options):
+    """A new agent by registry name (``'search:64'`` sets the budget), seeded with ``seed``;
+    ``options`` go to its constructor and override a budget given in the name."""
+    base_name, budget = parse_agent_name(name)
+    return agent_class(base_name)(seed=seed, **{**budget, **options})

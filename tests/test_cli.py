@@ -1,0 +1,91 @@
+"""The ``tiny-york`` command: eval, tournament and play, with scripted input."""
+
+import csv
+import io
+import re
+
+import pytest
+
+from tiny_york_env.cli import main, tom_levels
+from tiny_york_env.game import GameConfig, new_game, render_text
+
+ENOUGH_CHOICES = "1\n" * 3000  # always the first legal action, more than any game needs
+
+
+def run(argv, stdin_text=""):
+    out = io.StringIO()
+    status = main(argv, stdin=io.StringIO(stdin_text), stdout=out)
+    return status, out.getvalue()
+
+
+def test_eval_ladder_prints_a_table_and_writes_files(tmp_path):
+    status, text = run(["eval", "--agent", "random", "--levels", "1,12", "--games", "2",
+                        "--out", str(tmp_path), "--no-progress"])
+    assert status == 0
+    assert "Tom 12 (C5)" in text and "win rate [95% CI]" in text
+    for name in ("ladder.csv", "ladder.json", "ladder.png"):
+        assert (tmp_path / name).stat().st_size > 0
+    with open(tmp_path / "ladder.csv") as handle:
+        assert [row["level"] for row in csv.DictReader(handle)] == ["1", "12"]
+
+
+def test_eval_vs_and_tournament_run(tmp_path):
+    status, text = run(["eval", "--vs", "random", "random", "--tom", "B4", "--games", "2",
+                        "--out", str(tmp_path), "--no-progress"])
+    assert status == 0 and "random#2" in text and (tmp_path / "match.json").exists()
+    status, text = run(["tournament", "--agents", "random", "random", "--games", "2",
+                        "--out", str(tmp_path), "--no-progress"])
+    assert status == 0 and "Row finished ahead of column" in text
+    assert (tmp_path / "tournament_matrix.csv").exists()
+
+
+def test_play_survives_bad_input_and_reaches_the_final_scoring():
+    status, text = run(["play", "--tom", "5", "--vs", "random", "--seed", "3"],
+                       "abc\n9999\n\n" + ENOUGH_CHOICES)
+    assert status == 0
+    assert "'abc' is not a number: type a number from 1 to" in text
+    assert "9999 is out of range: type a number from 1 to" in text
+    assert "Nothing typed: type a number from 1 to" in text
+    assert "Final scoring:" in text and "Final scores: P0 you" in text
+    assert re.search(r"^(You win!|Winner: P\d .+\.)$", text, re.MULTILINE)
+
+
+def test_play_quits_on_q_and_ends_cleanly_at_end_of_input():
+    status, text = run(["play", "--tom", "1", "--seed", "1"], "q\n")
+    assert status == 0 and "You quit the game." in text and "Final scores" not in text
+    status, text = run(["play", "--tom", "1", "--seed", "1", "--seat", "0"], "1\n")
+    assert status == 0 and "Input ended: the game is abandoned." in text
+
+
+def test_play_hides_other_hands_and_tom_supplies():
+    state = new_game(GameConfig(num_agents=2, toms=(5,)), seed=2)
+    for seat in (0, 1):
+        state["hand"][seat][0] = 3  # known cards in both hands
+    shown = render_text(state, viewer=0)
+    hands = [line for line in shown.splitlines() if line.startswith("    hand:")]
+    assert "hidden" not in hands[0] and hands[1].startswith("    hand: 3 cards  |  reserve (")
+    assert hands[1].count("hidden") == 1
+    supply = [line for line in shown.splitlines() if line.startswith("    supply:")]
+    assert supply and "(" not in supply[0]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["eval", "--agent", "nobody"], "unknown agent 'nobody'; known agents: greedy, random"),
+    (["eval", "--agent", "random", "--levels", "0-3"], "bad levels '0-3'"),
+    (["eval", "--agent", "random", "--games", "0"], "expected a positive whole number"),
+    (["eval"], "one of the arguments --agent --vs is required"),
+    (["play", "--tom", "13"], "Tom level 13 is out of range"),
+    (["play"], "play needs at least one opponent"),
+    (["play", "--tom", "1", "--seat", "3"], "--seat 3 is not an agent seat: choose 0-0"),
+    (["eval", "--vs", "random", "random", "random", "--games", "4"], "multiple of the number"),
+])
+def test_bad_options_give_clear_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        run(argv + ["--no-progress"] if argv[0] == "eval" and "--games" in argv else argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_tom_levels_accepts_lists_and_ranges():
+    assert tom_levels("1-3,5,2") == [1, 2, 3, 5]
+    assert tom_levels("12") == [12]

@@ -1,0 +1,453 @@
+"""The evaluation harness: an agent against the Tom ladder, or agents against each other.
+
+Every game is seeded from ``(seed, what is evaluated, game number)`` alone, and each agent is made
+afresh for every game from the same derivation, so a cell's results depend neither on the order
+the games run in nor on ``workers``. Agents are played only through ``agents.base.choose_action``.
+
+``evaluate_vs_toms`` / ``evaluate_vs_agents`` return an ``EvalResults``; ``format_table`` prints it,
+``write_results`` saves CSV, JSON and (for the ladder) a PNG of win rate by Tom level.
+"""
+
+import csv
+import json
+import math
+import multiprocessing
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from tiny_york_env.game import (
+    GameConfig,
+    apply_action,
+    current_player,
+    final_scores,
+    is_terminal,
+    new_game,
+    winner,
+)
+from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS, TOM_LEVEL_CODES
+
+NUM_TOM_LEVELS = len(TOM_LEVEL_CODES)
+TOM_LEVELS = range(1, NUM_TOM_LEVELS + 1)
+DEFAULT_GAMES = 100
+Z_95 = 1.959963984540054  # two-sided 95% normal quantile, for the Wilson interval
+SEED_BITS = 63  # the engine takes seeds below 2**63
+# Streams of the seed derivation, so a game, its agents and their choices never share a seed.
+STREAM_GAME, STREAM_AGENT, STREAM_CHOICE = 0, 1, 2
+# What is evaluated, the first key of every derivation.
+KIND_LADDER, KIND_MATCH, KIND_TOURNAMENT = 0, 1, 2
+PROGRESS_CHUNKS_PER_WORKER = 8  # jobs are handed out in chunks: few round-trips, smooth progress
+PLOT_SIZE_INCHES = (8, 5)
+PLOT_DPI = 100
+PLOT_CAPSIZE = 3
+
+
+# ---------------------------------------------------------------- agents and seeds
+
+def derive_seed(*keys):
+    """A 63-bit seed determined by the non-negative ints ``keys`` alone (numpy SeedSequence)."""
+    word = np.random.SeedSequence([int(k) for k in keys]).generate_state(1, np.uint64)[0]
+    return int(word) >> (64 - SEED_BITS)
+
+
+def agent_label(spec):
+    """A short name for an agent given by registry name or by factory."""
+    if isinstance(spec, str):
+        return spec
+    return getattr(spec, "label", None) or getattr(spec, "__name__", None) or repr(spec)
+
+
+def unique_labels(specs):
+    """Labels for ``specs``, with ``#2``, ``#3``... added where a label repeats."""
+    labels, seen = [], {}
+    for spec in specs:
+        base = agent_label(spec)
+        seen[base] = seen.get(base, 0) + 1
+        labels.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
+    return labels
+
+
+def check_agent_spec(spec):
+    """ValueError unless ``spec`` is a known registry name or a callable ``factory(seed)``."""
+    if isinstance(spec, str):
+        from agents.registry import parse_agent_name
+        parse_agent_name(spec)
+    elif not callable(spec):
+        raise ValueError(f"an agent is a registry name (e.g. 'random', 'search:64') or a callable "
+                         f"factory(seed) -> agent; got {spec!r}")
+    return spec
+
+
+def build_agent(spec, seed):
+    """A fresh agent from a registry name or a ``factory(seed)``."""
+    from agents.base import check_agent
+    if isinstance(spec, str):
+        from agents.registry import make_agent
+        agent = make_agent(spec, seed=seed)
+    else:
+        agent = spec(seed)
+    check_agent(agent, agent_label(spec))
+    return agent
+
+
+def positive_int(value, what):
+    """``value`` as an int; ValueError naming ``what`` unless it is a positive int."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{what} must be a positive int, got {value!r}")
+    return int(value)
+
+
+def check_seed(value):
+    """``value`` as an int; ValueError unless it is a non-negative int."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"seed must be a non-negative int, got {value!r}")
+    return int(value)
+
+
+# ---------------------------------------------------------------- one game
+
+@dataclass(frozen=True)
+class GameJob:
+    """One game to play: ``seating[s]`` is the index (into the players list) of agent seat s."""
+
+    cell: int
+    index: int
+    toms: tuple
+    seating: tuple
+    game_seed: int
+    agent_seeds: tuple
+    choice_seed: int
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """How one game ended; ``scores`` has one total per seat, Toms (after the agents) included."""
+
+    cell: int
+    index: int
+    game_seed: int
+    seating: tuple
+    scores: tuple
+    winner: int
+    decisions: int
+    seconds: float
+
+
+def play_game(agents, labels, config, game_seed, choice_seed):
+    """Play one game, agent seat s by ``agents[s]`` through ``choose_action``; returns
+    (final state, decisions). An illegal choice is a ValueError naming agent, seat and seed."""
+    from agents.base import choose_action
+    state = new_game(config, seed=game_seed)
+    rng = np.random.default_rng(choice_seed)
+    decisions = 0
+    while not is_terminal(state):
+        seat = current_player(state)
+        action = choose_action(agents[seat], state, rng)
+        try:
+            apply_action(state, action)
+        except ValueError as error:
+            raise ValueError(f"agent {labels[seat]!r} in seat {seat} chose an illegal action in the "
+                             f"game with seed {game_seed}: {error}") from error
+        decisions += 1
+    return state, decisions
+
+
+def play_job(players, labels, job):
+    """Play ``job`` with fresh agents from the ``players`` specs; returns its GameRecord."""
+    agents = [build_agent(players[p], seed) for p, seed in zip(job.seating, job.agent_seeds, strict=True)]
+    seat_labels = [labels[p] for p in job.seating]
+    config = GameConfig(num_agents=len(job.seating), toms=job.toms)
+    start = time.perf_counter()
+    state, decisions = play_game(agents, seat_labels, config, job.game_seed, job.choice_seed)
+    seconds = time.perf_counter() - start
+    return GameRecord(job.cell, job.index, job.game_seed, job.seating,
+                      tuple(int(s) for s in final_scores(state)), winner(state), decisions, seconds)
+
+
+# ---------------------------------------------------------------- many games
+
+_WORKER_PLAYERS = None  # (players, labels), set in each pool worker by its initializer
+
+
+def _install_players(players, labels):
+    global _WORKER_PLAYERS
+    _WORKER_PLAYERS = (players, labels)
+
+
+def _run_in_worker(job):
+    players, labels = _WORKER_PLAYERS
+    return play_job(players, labels, job)
+
+
+def _pool_context():
+    # fork passes factories (even lambdas) to workers without pickling and keeps compiled code.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def warm_up(players, labels, jobs):
+    """Play one untimed game per player, every agent seat its own, on the first job's setup:
+    compiled code is loaded before timing starts and before pool workers fork."""
+    if not jobs:
+        return
+    first = jobs[0]
+    for player in sorted(set(p for job in jobs for p in job.seating)):
+        seats = len(first.seating)
+        play_job(players, labels, GameJob(first.cell, first.index, first.toms, (player,) * seats,
+                                          first.game_seed, first.agent_seeds, first.choice_seed))
+
+
+def run_jobs(players, labels, jobs, workers=1, progress=True, description="games"):
+    """Play every job (in ``workers`` processes when > 1); GameRecords in job order."""
+    from tqdm import tqdm
+    workers = positive_int(workers, "workers")
+    warm_up(players, labels, jobs)
+    records = []
+    with tqdm(total=len(jobs), desc=description, unit="game", disable=not progress) as bar:
+        if workers == 1 or len(jobs) <= 1:
+            for job in jobs:
+                records.append(play_job(players, labels, job))
+                bar.update()
+        else:
+            chunk = max(1, len(jobs) // (workers * PROGRESS_CHUNKS_PER_WORKER))
+            with _pool_context().Pool(workers, _install_players, (players, labels)) as pool:
+                for record in pool.imap_unordered(_run_in_worker, jobs, chunksize=chunk):
+                    records.append(record)
+                    bar.update()
+    return sorted(records, key=lambda r: (r.cell, r.index))
+
+
+def rotation_jobs(cell, members, games, toms, seed_keys):
+    """``games`` jobs for the players ``members`` (one per agent seat), seats rotated cyclically:
+    game k seats ``members`` shifted by k mod n, and each block of n games shares one deal, so
+    every player sits in every seat equally often and plays every seat's deal."""
+    seats = len(members)
+    if games % seats:
+        raise ValueError(f"games must be a multiple of the number of agent seats ({seats}) so that "
+                         f"each agent sits in each seat equally often; got {games} "
+                         f"(use {games - games % seats or seats} or {games + seats - games % seats})")
+    jobs = []
+    for k in range(games):
+        shift = k % seats
+        seating = tuple(members[(seat + shift) % seats] for seat in range(seats))
+        jobs.append(GameJob(
+            cell, k, tuple(toms), seating,
+            game_seed=derive_seed(*seed_keys, STREAM_GAME, k // seats),
+            agent_seeds=tuple(derive_seed(*seed_keys, STREAM_AGENT, k, seat) for seat in range(seats)),
+            choice_seed=derive_seed(*seed_keys, STREAM_CHOICE, k)))
+    return jobs
+
+
+# ---------------------------------------------------------------- statistics
+
+def wilson_interval(wins, games, z=Z_95):
+    """The Wilson score interval (low, high) for ``wins`` successes in ``games`` trials."""
+    if games < 1 or not 0 <= wins <= games:
+        raise ValueError(f"need 0 <= wins <= games and games >= 1; got wins={wins}, games={games}")
+    rate = wins / games
+    z2 = z * z
+    centre = (rate + z2 / (2 * games)) / (1 + z2 / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z2 / (4 * games * games)) / (1 + z2 / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class CellResult:
+    """One agent's results in one cell (a Tom level, or a match between agents)."""
+
+    agent: str
+    opponents: str
+    level: int | None
+    games: int
+    wins: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    mean_score: float
+    mean_margin: float
+    seconds_per_game: float
+
+
+def seat_outcome(record, seat):
+    """(won, score, margin over the best other participant) of ``seat`` in ``record``."""
+    scores = record.scores
+    best_other = max(s for k, s in enumerate(scores) if k != seat)
+    return record.winner == seat, scores[seat], scores[seat] - best_other
+
+
+def cell_result(records, player, label, opponents, level=None):
+    """The CellResult of players-list index ``player`` over ``records`` (all one cell)."""
+    outcomes = [seat_outcome(r, seat) for r in records for seat, p in enumerate(r.seating) if p == player]
+    if not outcomes:
+        raise ValueError(f"agent {label!r} played no game in the cell against {opponents}")
+    wins = sum(won for won, _, _ in outcomes)
+    low, high = wilson_interval(wins, len(outcomes))
+    return CellResult(label, opponents, level, len(outcomes), wins, wins / len(outcomes), low, high,
+                      float(np.mean([s for _, s, _ in outcomes])),
+                      float(np.mean([m for _, _, m in outcomes])),
+                      float(np.mean([r.seconds for r in records])))
+
+
+@dataclass
+class EvalResults:
+    """Cells (one row per agent and opponent), every game's record, and the settings used."""
+
+    kind: str
+    cells: list
+    records: list = field(default_factory=list)
+    settings: dict = field(default_factory=dict)
+
+    def outcomes(self):
+        """The cells without their timings: equal for equal seeds, whatever ``workers`` was."""
+        return [{k: v for k, v in asdict(c).items() if k != "seconds_per_game"} for c in self.cells]
+
+    def to_dict(self):
+        """A JSON-ready dict: settings, cells and game records."""
+        return {"kind": self.kind, "settings": self.settings,
+                "cells": [asdict(c) for c in self.cells],
+                "games": [asdict(r) for r in self.records]}
+
+
+def combine_results(results):
+    """Several EvalResults of one kind (e.g. the ladder of several agents) as one."""
+    results = list(results)
+    if not results or len({r.kind for r in results}) != 1:
+        raise ValueError("combine_results needs one or more EvalResults of the same kind")
+    settings = {"runs": [r.settings for r in results]} if len(results) > 1 else results[0].settings
+    return EvalResults(results[0].kind, [c for r in results for c in r.cells],
+                       [rec for r in results for rec in r.records], settings)
+
+
+# ---------------------------------------------------------------- the two evaluations
+
+def tom_label(level):
+    """'Tom 5 (B4)'."""
+    return f"Tom {level} ({TOM_LEVEL_CODES[level - 1]})"
+
+
+def _check_levels(levels):
+    levels = list(levels)
+    bad = [lv for lv in levels if isinstance(lv, bool) or not isinstance(lv, (int, np.integer))
+           or not 1 <= lv <= NUM_TOM_LEVELS]
+    if not levels or bad:
+        raise ValueError(f"levels must be Tom levels 1-{NUM_TOM_LEVELS}; got {levels!r}")
+    return [int(lv) for lv in levels]
+
+
+def evaluate_vs_toms(agent, levels=TOM_LEVELS, games=DEFAULT_GAMES, seed=0, workers=1, progress=True):
+    """Solo games of ``agent`` (registry name or ``factory(seed)``, seat 0) against one Tom per
+    level; game k at level L is seeded from (seed, L, k). One CellResult per level."""
+    check_agent_spec(agent)
+    levels, games, seed = _check_levels(levels), positive_int(games, "games"), check_seed(seed)
+    label = agent_label(agent)
+    jobs = []
+    for cell, level in enumerate(levels):
+        jobs += rotation_jobs(cell, (0,), games, (level,), (seed, KIND_LADDER, level))
+    records = run_jobs([agent], [label], jobs, workers, progress, f"{label} vs Toms")
+    cells = [cell_result([r for r in records if r.cell == cell], 0, label, tom_label(level), level)
+             for cell, level in enumerate(levels)]
+    settings = {"agent": label, "levels": levels, "games": games, "seed": seed}
+    return EvalResults("ladder", cells, records, settings)
+
+
+def evaluate_vs_agents(agents, games=DEFAULT_GAMES, seed=0, workers=1, progress=True, toms=()):
+    """2-4 agents (names or factories, with ``toms`` making up to 4 participants) against each
+    other, seats rotated: ``games`` must be a multiple of the number of agents. One CellResult per agent."""
+    agents = [check_agent_spec(a) for a in agents]
+    toms = tuple(toms)
+    if not MIN_PARTICIPANTS <= len(agents) + len(toms) <= MAX_SEATS or not agents:
+        raise ValueError(f"a match has {MIN_PARTICIPANTS}-{MAX_SEATS} participants with at least one "
+                         f"agent; got {len(agents)} agents and {len(toms)} Toms")
+    codes = GameConfig(num_agents=len(agents), toms=toms).toms  # validated, normalised
+    games, seed = positive_int(games, "games"), check_seed(seed)
+    labels = unique_labels(agents)
+    tom_keys = [int.from_bytes(code.encode(), "big") for code in codes]
+    jobs = rotation_jobs(0, tuple(range(len(agents))), games, toms,
+                         (seed, KIND_MATCH, len(agents), *tom_keys))
+    records = run_jobs(agents, labels, jobs, workers, progress, " vs ".join(labels))
+    cells = []
+    for p, label in enumerate(labels):
+        others = [x for x in labels if x != label] + [f"Tom {t}" for t in toms]
+        cells.append(cell_result(records, p, label, ", ".join(others)))
+    settings = {"agents": labels, "toms": list(toms), "games": games, "seed": seed}
+    return EvalResults("match", cells, records, settings)
+
+
+# ---------------------------------------------------------------- output
+
+TABLE_COLUMNS = ("agent", "opponents", "games", "wins", "win rate [95% CI]", "mean score",
+                 "mean margin", "s/game")
+
+
+def format_rows(header, rows):
+    """A plain-text table: ``header`` and ``rows`` of strings, columns padded to fit."""
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=True)]
+    lines = ["  ".join(str(x).ljust(w) for x, w in zip(row, widths, strict=True)).rstrip()
+             for row in [header, *rows]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def format_table(results):
+    """The cells of ``results`` as a plain-text table."""
+    rows = [(c.agent, c.opponents, c.games, c.wins,
+             f"{c.win_rate:6.1%} [{c.ci_low:5.1%}, {c.ci_high:5.1%}]",
+             f"{c.mean_score:.1f}", f"{c.mean_margin:+.1f}", f"{c.seconds_per_game:.3f}")
+            for c in results.cells]
+    return format_rows(TABLE_COLUMNS, rows)
+
+
+def write_csv(results, path):
+    """One CSV row per cell."""
+    names = list(CellResult.__dataclass_fields__)
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=names)
+        writer.writeheader()
+        for cell in results.cells:
+            writer.writerow(asdict(cell))
+
+
+def write_json(results, path):
+    """Settings, cells and every game record as JSON."""
+    with open(path, "w") as handle:
+        json.dump(results.to_dict(), handle, indent=1)
+
+
+def plot_ladder(results, path):
+    """A PNG of win rate by Tom level, Wilson 95% intervals as error bars, one line per agent."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    figure = Figure(figsize=PLOT_SIZE_INCHES)
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    for label in dict.fromkeys(c.agent for c in results.cells):
+        cells = sorted((c for c in results.cells if c.agent == label), key=lambda c: c.level)
+        rates = np.array([c.win_rate for c in cells])
+        errors = [rates - [c.ci_low for c in cells], [c.ci_high for c in cells] - rates]
+        axes.errorbar([c.level for c in cells], rates, yerr=errors, marker="o",
+                      capsize=PLOT_CAPSIZE, label=label)
+    axes.set_xticks(list(TOM_LEVELS))
+    axes.set_xlabel("Tom level")
+    axes.set_ylabel("win rate (95% Wilson interval)")
+    axes.set_ylim(0, 1)
+    axes.grid(alpha=0.3)
+    axes.legend()
+    axes.set_title("Win rate against Tom by level")
+    figure.savefig(path, dpi=PLOT_DPI)
+
+
+def write_results(results, out_dir, stem=None):
+    """Write ``<stem>.csv``, ``<stem>.json`` and, for the ladder, ``<stem>.png`` into ``out_dir``
+    (created); ``stem`` defaults to the kind. Returns the paths written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = stem or results.kind
+    paths = [out / f"{stem}.csv", out / f"{stem}.json"]
+    write_csv(results, paths[0])
+    write_json(results, paths[1])
+    if results.kind == "ladder":
+        paths.append(out / f"{stem}.png")
+        plot_ladder(results, paths[2])
+    return paths

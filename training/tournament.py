@@ -1,0 +1,171 @@
+"""A seeded round robin of several agents: OpenSkill (Plackett-Luce) ratings and a win-rate matrix.
+
+Every group of ``game_size`` agents (2 by default, 3 or 4 optionally) plays ``games`` games, seats
+rotated and deals shared as in ``training.evaluate.evaluate_vs_agents``. The ratings are updated
+game by game in a fixed order (group, then game number), so they do not depend on ``workers``.
+"""
+
+import csv
+import itertools
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
+
+from .evaluate import (
+    KIND_TOURNAMENT,
+    check_agent_spec,
+    check_seed,
+    format_rows,
+    positive_int,
+    rotation_jobs,
+    run_jobs,
+    unique_labels,
+)
+
+DEFAULT_GAMES_PER_GROUP = 20
+WINNER_RANK = 1
+TIE_SHARE = 0.5  # a tie between two participants counts half a win for each in the matrix
+
+
+def game_ranks(record):
+    """Rank per seat (1 = best): the engine's winner first (its tie-break, R20), the others by
+    score, equal scores sharing a rank."""
+    scores = record.scores
+    ranks = []
+    for seat, score in enumerate(scores):
+        if seat == record.winner:
+            ranks.append(WINNER_RANK)
+        else:
+            ahead = sum(1 for k, s in enumerate(scores) if k != record.winner and s > score)
+            ranks.append(WINNER_RANK + 1 + ahead)
+    return ranks
+
+
+def rate_games(records, num_players):
+    """PlackettLuce ratings, one per player index, after every record in order."""
+    from openskill.models import PlackettLuce
+    model = PlackettLuce()
+    ratings = [model.rating() for _ in range(num_players)]
+    for record in records:
+        teams = [[ratings[p]] for p in record.seating]
+        ranks = game_ranks(record)[:len(record.seating)]
+        for p, (rating,) in zip(record.seating, model.rate(teams, ranks=ranks), strict=True):
+            ratings[p] = rating
+    return ratings
+
+
+def pairwise_matrix(records, num_players):
+    """``matrix[i][j]``: the share of the games with both i and j in which i finished ahead of j
+    (ties count half); None on the diagonal and where they never met."""
+    ahead = [[0.0] * num_players for _ in range(num_players)]
+    met = [[0] * num_players for _ in range(num_players)]
+    for record in records:
+        ranks = game_ranks(record)
+        for (seat_i, i), (seat_j, j) in itertools.permutations(enumerate(record.seating), 2):
+            met[i][j] += 1
+            if ranks[seat_i] < ranks[seat_j]:
+                ahead[i][j] += 1
+            elif ranks[seat_i] == ranks[seat_j]:
+                ahead[i][j] += TIE_SHARE
+    return [[ahead[i][j] / met[i][j] if i != j and met[i][j] else None for j in range(num_players)]
+            for i in range(num_players)]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One agent's line in the standings; ``rating`` is OpenSkill's ordinal (mu - 3 sigma)."""
+
+    agent: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    win_rate: float
+    mean_score: float
+
+
+@dataclass
+class TournamentResults:
+    """Standings (best first), the win-rate matrix over ``labels``, the game records, the settings."""
+
+    standings: list
+    labels: list
+    matrix: list
+    records: list = field(default_factory=list)
+    settings: dict = field(default_factory=dict)
+
+    def to_dict(self):
+        """A JSON-ready dict of everything."""
+        return {"settings": self.settings, "standings": [asdict(s) for s in self.standings],
+                "labels": self.labels, "matrix": self.matrix,
+                "games": [asdict(r) for r in self.records]}
+
+
+def _standings(records, labels):
+    ratings = rate_games(records, len(labels))
+    standings = []
+    for p, label in enumerate(labels):
+        seats = [(r, r.seating.index(p)) for r in records if p in r.seating]
+        wins = sum(r.winner == seat for r, seat in seats)
+        standings.append(Standing(label, float(ratings[p].ordinal()), float(ratings[p].mu),
+                                  float(ratings[p].sigma), len(seats), wins,
+                                  wins / len(seats) if seats else 0.0,
+                                  sum(r.scores[seat] for r, seat in seats) / max(1, len(seats))))
+    return sorted(standings, key=lambda s: -s.rating)
+
+
+def run_tournament(agents, games=DEFAULT_GAMES_PER_GROUP, seed=0, game_size=2, workers=1,
+                   progress=True):
+    """Round robin of ``agents`` (registry names or ``factory(seed)``): every group of
+    ``game_size`` plays ``games`` games (a multiple of ``game_size``), seats rotated."""
+    agents = [check_agent_spec(a) for a in agents]
+    game_size = positive_int(game_size, "game_size")
+    if not MIN_PARTICIPANTS <= game_size <= MAX_SEATS:
+        raise ValueError(f"game_size must be {MIN_PARTICIPANTS}-{MAX_SEATS}, got {game_size}")
+    if len(agents) < game_size:
+        raise ValueError(f"a tournament with games of {game_size} needs at least {game_size} agents, "
+                         f"got {len(agents)}")
+    games, seed = positive_int(games, "games"), check_seed(seed)
+    labels = unique_labels(agents)
+    jobs = []
+    for cell, group in enumerate(itertools.combinations(range(len(agents)), game_size)):
+        jobs += rotation_jobs(cell, group, games, (), (seed, KIND_TOURNAMENT, game_size, *group))
+    records = run_jobs(agents, labels, jobs, workers, progress, "tournament")
+    settings = {"agents": labels, "games_per_group": games, "game_size": game_size, "seed": seed}
+    return TournamentResults(_standings(records, labels), labels,
+                             pairwise_matrix(records, len(labels)), records, settings)
+
+
+STANDINGS_COLUMNS = ("#", "agent", "rating", "mu", "sigma", "games", "wins", "win rate", "mean score")
+
+
+def format_tournament(results):
+    """Standings and the win-rate matrix (row's share of games finished ahead of column) as text."""
+    standings = [(k + 1, s.agent, f"{s.rating:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}", s.games, s.wins,
+                  f"{s.win_rate:.1%}", f"{s.mean_score:.1f}") for k, s in enumerate(results.standings)]
+    matrix = [(label, *("-" if x is None else f"{x:.1%}" for x in row))
+              for label, row in zip(results.labels, results.matrix, strict=True)]
+    return (format_rows(STANDINGS_COLUMNS, standings) + "\n\nRow finished ahead of column:\n"
+            + format_rows(("", *results.labels), matrix))
+
+
+def write_tournament(results, out_dir, stem="tournament"):
+    """Write ``<stem>.csv`` (standings), ``<stem>_matrix.csv`` and ``<stem>.json``; returns the paths."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    standings, matrix, full = out / f"{stem}.csv", out / f"{stem}_matrix.csv", out / f"{stem}.json"
+    with open(standings, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(Standing.__dataclass_fields__))
+        writer.writeheader()
+        writer.writerows(asdict(s) for s in results.standings)
+    with open(matrix, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["agent", *results.labels])
+        for label, row in zip(results.labels, results.matrix, strict=True):
+            writer.writerow([label, *("" if x is None else f"{x:.6f}" for x in row)])
+    with open(full, "w") as handle:
+        json.dump(results.to_dict(), handle, indent=1)
+    return [standings, matrix, full]
