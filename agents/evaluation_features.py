@@ -61,21 +61,16 @@ from tiny_york_env.game.components import (
     PRESTIGE_REVEALED_PER_ROUND,
     PRESTIGE_TILE_COLOUR,
     PRESTIGE_TILE_VALUE,
-    SET_ANY_VESSEL,
-    SET_COMPONENTS,
-    SET_DOLLARS,
-    SET_SKYSCRAPERS,
     SKYSCRAPERS,
     TILE_CHARACTER,
     TILE_VALUE,
     VESSEL_COLOUR,
     VESSEL_ENDS,
-    VESSEL_KIND,
     WILD,
 )
 from tiny_york_env.game.jit import jit
 from tiny_york_env.game.press import ahead
-from tiny_york_env.game.scoring import end_game_character_points, majority_points
+from tiny_york_env.game.scoring import end_game_character_points, goods, majority_points
 from tiny_york_env.game.state import (
     DEC_ELEVATOR,
     DEC_GAME_OVER,
@@ -380,19 +375,6 @@ def pending_worth(st, seat):
 
 
 @jit
-def goods_of(st, seat):
-    """Vessel kinds, any vessel, dollars and board skyscrapers (the set characters' inputs)."""
-    have = np.zeros(SET_COMPONENTS, np.int64)
-    for v in range(NUM_VESSELS):
-        if st["vessel_owner"][v] == seat:
-            have[VESSEL_KIND[v]] += 1
-            have[SET_ANY_VESSEL] += 1
-    have[SET_DOLLARS] = st["dollars"][seat]
-    have[SET_SKYSCRAPERS] = st["board_skyscrapers"][seat]
-    return have
-
-
-@jit
 def company_and_goods_worth(st, seat):
     """Characters (R20; Tom by R24, which spends his dollars on them): printed values, end-game
     scoring as it stands, abilities to come; then dollars, board skyscrapers and vessels."""
@@ -409,7 +391,7 @@ def company_and_goods_worth(st, seat):
             elif TILE_CHARACTER[tile] <= NUM_ACTIVE_CHARACTERS:
                 total += ABILITY_VALUE_PER_ROUND * rounds_to_come(st)
     if end_game:
-        total += end_game_character_points(st, seat, goods_of(st, seat))
+        total += end_game_character_points(st, seat, goods(st, seat))
     vessels = 0
     for v in range(NUM_VESSELS):
         if st["vessel_owner"][v] == seat:

@@ -12,6 +12,7 @@ import csv
 import json
 import math
 import multiprocessing
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -174,6 +175,9 @@ _WORKER_PLAYERS = None  # (players, labels), set in each pool worker by its init
 def _install_players(players, labels):
     global _WORKER_PLAYERS
     _WORKER_PLAYERS = (players, labels)
+    torch = sys.modules.get("torch")  # a policy agent: one thread per worker, the pool is the parallelism
+    if torch is not None:
+        torch.set_num_threads(1)
 
 
 def _run_in_worker(job):
@@ -250,7 +254,9 @@ def wilson_interval(wins, games, z=Z_95):
     z2 = z * z
     centre = (rate + z2 / (2 * games)) / (1 + z2 / games)
     half = z * math.sqrt(rate * (1 - rate) / games + z2 / (4 * games * games)) / (1 + z2 / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if wins == 0 else max(0.0, centre - half)  # exact at the ends, not rounded near them
+    high = 1.0 if wins == games else min(1.0, centre + half)
+    return low, high
 
 
 @dataclass(frozen=True)
@@ -425,7 +431,10 @@ def plot_ladder(results, path):
     for label in dict.fromkeys(c.agent for c in results.cells):
         cells = sorted((c for c in results.cells if c.agent == label), key=lambda c: c.level)
         rates = np.array([c.win_rate for c in cells])
-        errors = [rates - [c.ci_low for c in cells], [c.ci_high for c in cells] - rates]
+        # Clipped at zero: at 0 or all wins the Wilson bound and the rate differ by rounding only.
+        below = np.maximum(rates - [c.ci_low for c in cells], 0.0)
+        above = np.maximum(np.array([c.ci_high for c in cells]) - rates, 0.0)
+        errors = [below, above]
         axes.errorbar([c.level for c in cells], rates, yerr=errors, marker="o",
                       capsize=PLOT_CAPSIZE, label=label)
     axes.set_xticks(list(TOM_LEVELS))

@@ -9,6 +9,8 @@ import pytest
 from agents.random_agent import RandomAgent
 from agents.registry import AGENTS, make_agent, parse_agent_name
 from training.evaluate import (
+    CellResult,
+    EvalResults,
     GameRecord,
     cell_result,
     combine_results,
@@ -16,6 +18,7 @@ from training.evaluate import (
     evaluate_vs_agents,
     evaluate_vs_toms,
     format_table,
+    plot_ladder,
     rotation_jobs,
     wilson_interval,
     write_results,
@@ -81,13 +84,13 @@ def test_wilson_interval_rejects_impossible_counts(wins, games):
 # ---------------------------------------------------------------- registry
 
 def test_registry_names_and_budget():
-    assert set(AGENTS) == {"random", "tomrules", "greedy", "search"}
+    assert set(AGENTS) == {"random", "tomrules", "greedy", "search", "ppo"}
     assert parse_agent_name("search:64") == ("search", {"simulations": 64})
     assert isinstance(make_agent("random", seed=3), RandomAgent)
 
 
 @pytest.mark.parametrize("name, message", [
-    ("bogus", "unknown agent 'bogus'; known agents: greedy, random, search, tomrules"),
+    ("bogus", "unknown agent 'bogus'; known agents: greedy, ppo, random, search, tomrules"),
     ("random:5", "takes no budget"),
     ("search:x", "positive int"),
     ("search:0", "positive int"),
@@ -195,7 +198,24 @@ def test_derive_seed_is_stable_and_bounded():
     assert 0 <= derive_seed(0) < 2 ** 63
 
 
+@pytest.mark.parametrize("games", [3, 10, 500, 1000])
+def test_wilson_interval_is_exact_at_no_wins_and_all_wins(games):
+    assert wilson_interval(0, games)[0] == 0.0
+    assert wilson_interval(games, games)[1] == 1.0
+
+
 # ---------------------------------------------------------------- output files
+
+def test_plot_accepts_cells_with_no_wins_and_all_wins(tmp_path):
+    cells = []
+    for level, wins in ((1, 0), (2, 500), (3, 7)):
+        low, high = wilson_interval(wins, 500)
+        cells.append(CellResult("x", f"Tom {level}", level, 500, wins, wins / 500, low, high,
+                                mean_score=50.0, mean_margin=0.0, seconds_per_game=0.01))
+    path = tmp_path / "ladder.png"
+    plot_ladder(EvalResults("ladder", cells), path)
+    assert path.read_bytes()[:4] == PNG_MAGIC
+
 
 def test_write_results_writes_csv_json_and_png(tmp_path):
     ladder = combine_results([

@@ -169,7 +169,7 @@ def _take_sets(have, need, sets):
 
 
 @jit
-def _goods(st, seat):
+def goods(st, seat):
     """Component counts for set scoring: vessel kinds, any vessel, dollars, board skyscrapers."""
     have = np.zeros(SET_COMPONENTS, np.int64)
     for v in range(NUM_VESSELS):
@@ -190,7 +190,7 @@ def final_scoring(st):
         for k in range(NUM_SCORE_LINES):
             st["score_lines"][seat, k] = 0
         st["score_lines"][seat, SCORE_TRACK] = st["points"][seat]
-        have = _goods(st, seat)
+        have = goods(st, seat)
         if st["is_tom"][seat] != 0:
             # R24: Tom's dollars go on his characters; end-game abilities give him nothing.
             points, have[SET_DOLLARS] = tom_character_points(st, seat)
