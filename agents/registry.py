@@ -1,6 +1,7 @@
 """The agents by name, for the evaluation harness, the tournament and the ``tiny-york`` command.
 
-A name may carry a budget after a colon: ``"search:64"`` is ``SearchAgent(simulations=64)``.
+A name may carry a budget after a colon: ``"search:64"`` is ``SearchAgent(simulations=64)``;
+``"ppo:PATH"`` is ``PPOAgent("PATH")`` (plain ``"ppo"`` plays the shipped model).
 Agent modules are imported only when an agent is made, so a missing one breaks only its name.
 """
 
@@ -18,6 +19,7 @@ class AgentEntry:
     class_name: str
     description: str
     budget_option: str | None = None
+    path_option: str | None = None  # the constructor option a ``name:PATH`` sets (kept as typed)
 
 
 AGENTS = {
@@ -28,6 +30,9 @@ AGENTS = {
     "search": AgentEntry("agents.search_agent", "SearchAgent",
                          "determinized tree search; 'search:N' sets N simulations",
                          budget_option="simulations"),
+    "ppo": AgentEntry("agents.ppo_agent", "PPOAgent",
+                      "trained MaskablePPO policy; 'ppo:PATH' loads PATH, plain 'ppo' the shipped model",
+                      path_option="path_or_model"),
 }
 
 
@@ -40,12 +45,18 @@ def parse_agent_name(spec):
     name or a budget that is not a positive int or not accepted by that agent."""
     if not isinstance(spec, str):
         raise ValueError(f"an agent name must be a string, got {spec!r}; known agents: {_known_names()}")
-    name, separator, budget = spec.strip().lower().partition(BUDGET_SEPARATOR)
+    name, separator, budget = spec.strip().partition(BUDGET_SEPARATOR)
+    name = name.lower()  # only the name: a path after the colon keeps its case
     if name not in AGENTS:
         raise ValueError(f"unknown agent {spec!r}; known agents: {_known_names()} "
                          f"(a budget may follow a colon, e.g. 'search:64')")
     if not separator:
         return name, {}
+    if AGENTS[name].path_option is not None:
+        if not budget.strip():
+            raise ValueError(f"empty path in {spec!r}: give a model file after the colon, "
+                             f"e.g. '{name}:runs/ppo-x/model.zip', or plain '{name}'")
+        return name, {AGENTS[name].path_option: budget.strip()}
     option = AGENTS[name].budget_option
     if option is None:
         budgeted = ", ".join(n for n, e in AGENTS.items() if e.budget_option)

@@ -1,0 +1,224 @@
+"""MaskablePPO training against Tom and PPOAgent: output files, curriculum stages, save/load
+equality, legal play through ``choose_action``, the registry name and option errors."""
+
+import csv
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import gymnasium  # noqa: E402
+from sb3_contrib import MaskablePPO  # noqa: E402
+
+import training.train_ppo as train_ppo  # noqa: E402
+from agents.base import choose_action  # noqa: E402
+from agents.ppo_agent import PPOAgent, check_model_spaces  # noqa: E402
+from agents.registry import make_agent, parse_agent_name  # noqa: E402
+from tiny_york_env.envs.vector import TinyYorkVecEnv  # noqa: E402
+from tiny_york_env.game import NUM_ACTIONS, GameConfig, apply_action, is_terminal, legal_mask, new_game  # noqa: E402
+from training.evaluate import EvalResults, evaluate_vs_toms  # noqa: E402
+from training.train_ppo import main, make_config, train  # noqa: E402
+
+# A tiny, fast setup: 8 games, 32-step rollouts (256 decisions), one small hidden layer.
+SMOKE = {"num_envs": 8, "n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": (32,),
+         "seed": 3, "progress": False}
+SMOKE_STEPS = 2048
+BATCH_OBSERVATIONS = 16
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_torch_thread():
+    """One torch thread: on a shared machine torch's spin-waiting threads make small passes slow."""
+    import torch
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """One smoke training run with checkpoints and one periodic evaluation of 2 games."""
+    out = tmp_path_factory.mktemp("ppo") / "Run"
+    return train(total_steps=SMOKE_STEPS, toms=(1,), out=out, checkpoint_every=1024,
+                 eval_every=SMOKE_STEPS, eval_games=2, eval_levels=(1,), **SMOKE)
+
+
+def observation_batch(num_envs=BATCH_OBSERVATIONS, steps=30, seed=11):
+    """Observations and masks of ``num_envs`` games after ``steps`` random legal moves."""
+    env = TinyYorkVecEnv(num_envs, toms=(5,), seed=seed)
+    obs = env.reset()
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        masks = env.action_masks()
+        obs, *_ = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+    return obs, env.action_masks()
+
+
+# ---------------------------------------------------------------- training runs
+
+def test_smoke_run_writes_model_config_logs_checkpoints_and_eval(trained):
+    assert trained.model.num_timesteps >= SMOKE_STEPS
+    assert trained.model_path.is_file() and trained.model_path.name == "model.zip"
+    config = json.loads(trained.config_path.read_text())
+    assert config["num_envs"] == SMOKE["num_envs"] and config["stages"] == [["A6"]]
+    assert config["net_arch"] == [32] and config["reward"] == "win"
+    with open(trained.progress_csv) as handle:
+        progress = list(csv.DictReader(handle))
+    assert len(progress) == SMOKE_STEPS // (SMOKE["num_envs"] * SMOKE["n_steps"])
+    assert "eval/win_rate_tom1" in progress[0] and "train/value_loss" in progress[0]
+    checkpoints = sorted(p.name for p in trained.checkpoint_dir.glob("ppo_*_steps.zip"))
+    assert checkpoints == ["ppo_1024_steps.zip", "ppo_2048_steps.zip"]
+    with open(trained.eval_csv) as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["timesteps"], r["level"], r["games"], r["training_toms"]) for r in rows] == [
+        (str(SMOKE_STEPS), "1", "2", "A6")]
+    assert 0.0 <= float(rows[0]["win_rate"]) <= 1.0
+    summary = json.loads((trained.out_dir / "summary.json").read_text())
+    assert summary["evaluations"] == 1 and summary["stages"][0]["ended_by"] == "steps"
+
+
+def test_curriculum_moves_on_after_its_steps(tmp_path):
+    result = train(curriculum=(1, 12), curriculum_steps=512, total_steps=1024, out=tmp_path,
+                   **SMOKE)
+    assert [s["toms"] for s in result.stages] == [["A6"], ["C5"]]
+    assert [(s["start_step"], s["end_step"]) for s in result.stages] == [(0, 512), (512, 1024)]
+    assert [s["ended_by"] for s in result.stages] == ["steps", "steps"]
+
+
+def test_curriculum_promotes_when_the_evaluated_win_rate_is_reached(tmp_path, monkeypatch):
+    evaluated = []
+
+    def always_winning(model, levels, games, seed, label="ppo"):
+        evaluated.append(tuple(levels))
+        cells = [train_ppo.CellResult(label, f"Tom {lv}", lv, games, games, 1.0, 0.5, 1.0, 0, 0, 0)
+                 for lv in levels]
+        return EvalResults("ladder", cells)
+
+    monkeypatch.setattr(train_ppo, "evaluate_policy_on_ladder", always_winning)
+    result = train(curriculum=(2, 3, 4), promote_at=0.9, eval_every=256, eval_levels=(9,),
+                   total_steps=1024, out=tmp_path, **SMOKE)
+    assert [s["ended_by"] for s in result.stages] == ["promotion", "promotion", "steps"]
+    assert [s["end_step"] for s in result.stages] == [256, 512, 1024]
+    assert evaluated[:2] == [(9, 2), (9, 3)]  # the stage's own level is added to be judged
+    assert evaluated[-1] == (9,)  # the last stage cannot be promoted, so it is not added
+
+
+# ---------------------------------------------------------------- PPOAgent
+
+def test_save_then_load_gives_the_same_actions(trained):
+    obs, masks = observation_batch()
+    before, _ = trained.model.predict(obs, action_masks=masks, deterministic=True)
+    loaded = MaskablePPO.load(trained.model_path, device="cpu")
+    after, _ = loaded.predict(obs, action_masks=masks, deterministic=True)
+    np.testing.assert_array_equal(before, after)
+    agent = PPOAgent.load(trained.model_path)
+    assert [agent.act(o, m) for o, m in zip(obs, masks, strict=True)] == before.tolist()
+    assert all(masks[i, a] for i, a in enumerate(before))
+
+
+def test_seeded_stochastic_agent_repeats_and_stays_legal(trained):
+    obs, masks = observation_batch()
+    first = PPOAgent(trained.model_path, deterministic=False, seed=5)
+    again = PPOAgent(trained.model_path, deterministic=False, seed=5)
+    picks = [first.act(o, m) for o, m in zip(obs, masks, strict=True)]
+    assert picks == [again.act(o, m) for o, m in zip(obs, masks, strict=True)]
+    assert all(masks[i, a] for i, a in enumerate(picks))
+    probs = first.action_probabilities(obs[0], masks[0])
+    assert probs.sum() == pytest.approx(1.0) and not probs[~masks[0]].any()
+
+
+def test_agent_plays_only_legal_actions_through_choose_action(trained):
+    agent = PPOAgent(trained.model, deterministic=False, seed=1)
+    rng = np.random.default_rng(0)
+    for seed in range(2):
+        state = new_game(GameConfig(num_agents=1, toms=(3,)), seed=seed)
+        decisions = 0
+        while not is_terminal(state):
+            action = choose_action(agent, state, rng)
+            assert legal_mask(state)[action]
+            apply_action(state, action)
+            decisions += 1
+        assert decisions > 0
+
+
+def test_registry_ppo_path_makes_a_ppo_agent_and_plays_the_ladder(trained):
+    spec = f"ppo:{trained.model_path}"
+    assert parse_agent_name(spec) == ("ppo", {"path_or_model": str(trained.model_path)})
+    assert "Run" in str(trained.model_path)  # the path keeps its case through the registry
+    agent = make_agent(spec, seed=2)
+    assert isinstance(agent, PPOAgent) and agent.deterministic
+    results = evaluate_vs_toms(spec, levels=[1], games=2, seed=0, progress=False)
+    assert results.cells[0].games == 2
+
+
+# ---------------------------------------------------------------- errors
+
+def test_missing_model_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="no PPO model file at .*nothing.zip"):
+        PPOAgent(tmp_path / "nothing.zip")
+    with pytest.raises(ValueError, match="no PPO model file"):
+        make_agent(f"ppo:{tmp_path / 'nothing'}")
+    with pytest.raises(ValueError, match="empty path"):
+        make_agent("ppo:")
+
+
+class WrongSizeEnv(gymnasium.Env):
+    """Only spaces: an observation size the current encoder does not produce."""
+
+    observation_space = gymnasium.spaces.Box(0.0, 1.0, (10,), np.float32)
+    action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
+
+
+def test_model_of_another_observation_size_is_refused(tmp_path):
+    model = MaskablePPO("MlpPolicy", WrongSizeEnv(), n_steps=8, batch_size=8,
+                        policy_kwargs={"net_arch": [4]})
+    with pytest.raises(ValueError, match=r"observes shape \(10,\).*another encoder version"):
+        check_model_spaces(model)
+    model.save(tmp_path / "old.zip")
+    with pytest.raises(ValueError, match="another encoder version"):
+        PPOAgent(tmp_path / "old.zip")
+
+
+def test_not_a_model_is_refused():
+    with pytest.raises(ValueError, match="needs a model file path or a MaskablePPO model"):
+        PPOAgent(42)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"toms": (5,), "curriculum": (1, 3)}, "either toms .* or a curriculum"),
+    ({"curriculum": (1, 3)}, "needs curriculum_steps"),
+    ({"curriculum": (1, 3), "promote_at": 0.6}, "promote_at needs periodic evaluation"),
+    ({"curriculum": (1, 3), "promote_at": 1.5, "eval_every": 10}, r"win rate in \(0, 1\]"),
+    ({"curriculum": (1, 13), "curriculum_steps": 5}, "curriculum must be Tom levels 1-12"),
+    ({"toms": (5,), "curriculum_steps": 100}, "only to a curriculum"),
+    ({"toms": (1, 2, 3, 4)}, "1-3 Toms"),
+    ({"toms": ("Z9",)}, "bad Tom 'Z9'"),
+    ({"num_envs": 0}, "num_envs must be a positive int"),
+    ({"num_envs": 4, "n_steps": 8, "batch_size": 64}, "batch_size must be 2 to .* = 32"),
+    ({"net_arch": (256, 0)}, "net_arch must be hidden layer widths"),
+    ({"reward": "money"}, "reward must be one of"),
+    ({"learning_rate": -1.0}, "learning_rate must be a positive number"),
+    ({"eval_levels": ()}, "eval_levels must be Tom levels"),
+    ({"checkpoint_every": 0}, "checkpoint_every must be a positive int"),
+    ({"torch_threads": 0}, "torch_threads must be a positive int"),
+])
+def test_bad_options_are_clear_errors(options, message):
+    with pytest.raises(ValueError, match=message):
+        make_config(**options)
+
+
+def test_command_line_reports_bad_options(capsys):
+    with pytest.raises(SystemExit):
+        main(["--net-arch", "wide", "--no-progress"])
+    assert "--net-arch must be comma-separated positive ints" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--tom", "5", "--curriculum", "1,3", "--no-progress"])
+    assert "not both" in capsys.readouterr().err
+
+
+def test_a_finished_run_is_not_overwritten(trained):
+    with pytest.raises(ValueError, match="already holds a trained model.zip"):
+        train(total_steps=SMOKE_STEPS, out=trained.out_dir, **SMOKE)

@@ -1,0 +1,614 @@
+"""Self-play training: a MaskablePPO learner against a pool of its own past snapshots, 2-4 agents.
+
+| | |
+|---|---|
+| run | ``python -m training.selfplay --players 3 --total-steps 1000000 --out runs/sp3`` |
+| function | ``selfplay(players=2, toms=(), num_envs=8, total_steps=..., ...) -> SelfPlayResult`` |
+| learner | one MaskablePPO (``MlpPolicy``) playing ONE agent seat per game |
+| opponents | every other agent seat: a snapshot of the policy from the pool (the latest with prob |
+| | ``latest_prob``, else uniform over the pool), or a baseline agent (``agents.registry``) |
+| seats | env i starts in seat ``i mod players`` and moves one seat on every game: all seats |
+| rewards | the learner's OWN seat only: ``final_rewards(state, reward)[seat]`` at the end |
+| pool | a snapshot of the policy at the start and every ``snapshot_every`` steps; oldest dropped |
+| | beyond ``pool_size``; saved as ``OUT/snapshots/snapshot_<step>.zip`` while in the pool |
+| output | ``OUT/model.zip``, ``OUT/config.json``, ``OUT/log.csv`` (training and evaluation rows) |
+
+**Why single-agent envs, and why that is self-play from the AEC env.** The PettingZoo AEC env
+(``tiny_york_env.envs.aec``) and the Gymnasium ``TinyYorkEnv`` are two bookkeeping adapters over
+the same engine: both seat agents first and Toms after (``GameConfig``), both let the engine play
+the Toms inside a step, both observe ``observation.encode(state, seat)`` with the engine's legal
+mask, and both reward ``envs.rewards.final_rewards(state, kind)[seat]`` at the end, so the same
+seed and the same choices give the same game, observations and rewards (a test replays one game
+through both and compares). Driving the AEC env turn by turn with every seat's policy would make
+SB3 see several agents' transitions in one stream; instead each learner env is a ``TinyYorkEnv``
+in which the learning seat is the env's own seat and the other agent seats are played, inside
+``step``, by frozen opponents through the same ``act(observation, action_mask)`` /
+``act_state(view, seat)`` calls the AEC loop would make. So the learner's rollout holds only its
+own seat's observations, actions and rewards, never an opponent's, and MaskablePPO's ordinary
+single-agent machinery (DummyVecEnv, ``action_masks()``) applies unchanged.
+
+Snapshots are taken at rollout boundaries (the policy only changes there): one is taken at the
+first rollout that starts at or after each multiple of ``snapshot_every`` steps. Snapshot
+opponents sample from their policy (``deterministic_opponents=False``) for varied play; the
+evaluation plays the learner greedily (its most probable legal action).
+"""
+
+import argparse
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
+from tiny_york_env.envs.single import TinyYorkEnv
+from tiny_york_env.game import GameConfig
+from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
+from training.evaluate import check_seed, derive_seed, evaluate_vs_agents, positive_int
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4  # agent seats in a self-play game (Toms come on top, up to 4 in all)
+DEFAULT_PLAYERS = 2
+DEFAULT_NUM_ENVS = 8
+DEFAULT_TOTAL_STEPS = 200_000
+DEFAULT_SNAPSHOT_EVERY = 20_000
+DEFAULT_POOL_SIZE = 10
+DEFAULT_LATEST_PROB = 0.5
+DEFAULT_EVAL_EVERY = 50_000
+DEFAULT_EVAL_GAMES = 24  # a multiple of 2, 3 and 4, so every seat is played equally often
+DEFAULT_N_STEPS = 256  # rollout length per env: num_envs * n_steps transitions per update
+DEFAULT_N_EPOCHS = 10  # SB3's default passes over each rollout
+DEFAULT_BATCH_SIZE = 256
+DEFAULT_LEARNING_RATE = 3e-4
+DEFAULT_ENT_COEF = 0.01  # a little entropy: self-play collapses easily onto one line of play
+DEFAULT_TORCH_THREADS = 1  # the nets are small; one thread is fastest and shares the machine fairly
+DEFAULT_REWARD = "win"
+DEFAULT_EVAL_OPPONENTS = ("random",)
+MODEL_FILE = "model.zip"
+CONFIG_FILE = "config.json"
+LOG_FILE = "log.csv"
+SNAPSHOT_DIR = "snapshots"
+SNAPSHOT_PREFIX = "snapshot_"
+STEP_DIGITS = 9  # snapshot_000020000.zip sorts by step
+POOL_LABEL = "pool"  # the opponent column of training rows: whoever the pool dealt
+OLDEST_SNAPSHOT = "oldest-snapshot"  # an evaluation opponent: the oldest policy in the pool
+LOG_COLUMNS = ("step", "seconds", "steps_per_second", "kind", "opponent", "games", "wins",
+               "win_rate", "mean_reward", "mean_margin", "pool_size")
+# Streams of the seed derivation (training.evaluate.derive_seed), so nothing shares a seed.
+STREAM_POOL, STREAM_BASELINE, STREAM_EVAL, STREAM_SNAPSHOT = 10, 11, 12, 13
+
+
+# ---------------------------------------------------------------- policies as agents
+
+def freeze_policy(policy):
+    """A detached CPU copy of an SB3 policy in eval mode, unaffected by later training."""
+    # Rebuilt from its constructor arguments as BasePolicy.save/load do: deepcopy fails on the
+    # last forward pass's distribution, which the policy keeps.
+    frozen = type(policy)(**policy._get_constructor_parameters())
+    frozen.load_state_dict(policy.state_dict())
+    frozen.optimizer = None  # not needed to act; saves the Adam moments' memory
+    frozen.set_training_mode(False)
+    for parameter in frozen.parameters():
+        parameter.requires_grad_(False)
+    return frozen
+
+
+class PolicyAgent:
+    """A MaskablePPO policy as an agent: ``act(observation, action_mask)`` picks the most probable
+    legal action (``deterministic``) or samples one from the masked distribution with its own
+    generator. The same choice as ``agents.ppo_agent.PPOAgent`` over the same weights, about 4x
+    faster (no torch distribution objects): opponents decide as often as the learner. Saved
+    models and snapshots load with ``PPOAgent(path)`` or ``make_agent("ppo:PATH")``."""
+
+    def __init__(self, policy, deterministic=True, label="policy", seed=None):
+        self.policy = policy
+        self.deterministic = bool(deterministic)
+        self.label = label
+        self.rng = np.random.default_rng(seed)
+
+    def action_logits(self, observation):
+        """float64[NUM_ACTIONS]: the policy's unmasked action logits for one observation."""
+        import torch
+
+        with torch.no_grad():
+            obs = torch.as_tensor(np.asarray(observation, dtype=np.float32).reshape(1, -1))
+            features = self.policy.extract_features(obs, self.policy.pi_features_extractor)
+            latent = self.policy.mlp_extractor.forward_actor(features)
+            return self.policy.action_net(latent)[0].numpy().astype(np.float64)
+
+    def act(self, observation, action_mask):
+        """A legal action for this observation; ValueError when the mask allows none."""
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("no legal action: the mask is all False (is the game over?)")
+        logits = self.action_logits(observation)[legal]
+        if self.deterministic:
+            return int(legal[np.argmax(logits)])  # the first of equal maxima, as torch's argmax
+        weights = np.exp(logits - logits.max())
+        return int(self.rng.choice(legal, p=weights / weights.sum()))
+
+
+class PolicyFactory:
+    """``factory(seed) -> PolicyAgent`` over one frozen policy, for ``training.evaluate``."""
+
+    def __init__(self, policy, label, deterministic=True):
+        self.policy, self.label, self.deterministic = policy, label, deterministic
+
+    def __call__(self, seed):
+        """A PolicyAgent over the shared frozen policy, sampling (if it does) with ``seed``."""
+        return PolicyAgent(self.policy, self.deterministic, self.label, seed)
+
+
+# ---------------------------------------------------------------- the opponent pool
+
+def check_probability(value, what):
+    """``value`` as a float; ValueError naming ``what`` unless it is a number in [0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"{what} must be a probability in [0, 1], got {value!r}")
+    return float(value)
+
+
+@dataclass
+class PoolEntry:
+    """One opponent the pool can deal: a policy snapshot (with its step) or a baseline agent."""
+
+    label: str
+    agent: object
+    step: int | None = None  # None for a baseline
+    path: Path | None = None  # the snapshot's file, when the run saves one
+
+
+class OpponentPool:
+    """Past snapshots of the learning policy (at most ``pool_size``, oldest dropped) plus fixed
+    baseline agents. ``sample(rng)`` deals the latest snapshot with probability ``latest_prob``,
+    else any entry uniformly (snapshots and baselines alike)."""
+
+    def __init__(self, pool_size=DEFAULT_POOL_SIZE, latest_prob=DEFAULT_LATEST_PROB, baselines=()):
+        self.pool_size = positive_int(pool_size, "pool_size")
+        self.latest_prob = check_probability(latest_prob, "latest_prob")
+        self.baselines = [PoolEntry(label, agent) for label, agent in baselines]
+        self.snapshots = []
+        self.dropped = []  # entries that left the pool, oldest first (their files are deleted)
+
+    @property
+    def entries(self):
+        """Every entry that may be dealt: the snapshots (oldest first), then the baselines."""
+        return self.snapshots + self.baselines
+
+    @property
+    def latest(self):
+        """The newest snapshot; ValueError while there is none."""
+        if not self.snapshots:
+            raise ValueError("the pool holds no snapshot yet: add_snapshot() first")
+        return self.snapshots[-1]
+
+    def add_snapshot(self, label, agent, step, path=None):
+        """Put a snapshot in the pool, dropping (and deleting the file of) the oldest beyond size."""
+        self.snapshots.append(PoolEntry(label, agent, int(step), path))
+        while len(self.snapshots) > self.pool_size:
+            old = self.snapshots.pop(0)
+            if old.path is not None:
+                old.path.unlink(missing_ok=True)
+            self.dropped.append(old)
+
+    def sample(self, rng):
+        """A pool entry: the latest snapshot with probability ``latest_prob``, else uniform."""
+        if rng.random() < self.latest_prob:
+            return self.latest
+        entries = self.entries
+        if not entries:
+            raise ValueError("the pool is empty: add a snapshot or give baselines")
+        return entries[int(rng.integers(len(entries)))]
+
+
+class OpponentSlot:
+    """A fixed stand-in for one opponent seat whose agent is swapped every game: it forwards
+    ``act`` and, when the agent has one, ``act_state`` (so planning baselines get their view)."""
+
+    def __init__(self):
+        self.entry = None
+
+    def act(self, observation, action_mask):
+        """The dealt agent's action."""
+        return self.entry.agent.act(observation, action_mask)
+
+    def __getattr__(self, name):
+        entry = self.__dict__.get("entry")
+        if entry is None:
+            raise AttributeError(name)
+        return getattr(entry.agent, name)
+
+
+# ---------------------------------------------------------------- the learner's env
+
+class SelfPlayEnv(TinyYorkEnv):
+    """``TinyYorkEnv`` whose learning seat moves on one seat every game and whose other agent
+    seats are dealt afresh from ``pool`` every game. ``info`` adds ``seat`` and ``opponents``
+    (labels by seat, the learner's seat holding ``None``)."""
+
+    def __init__(self, pool, players=DEFAULT_PLAYERS, toms=(), reward=DEFAULT_REWARD, first_seat=0,
+                 pool_seed=0):
+        self.pool = pool
+        self.slots = tuple(OpponentSlot() for _ in range(players - 1))
+        self._pool_rng = np.random.default_rng(pool_seed)
+        self._next_seat = int(first_seat)
+        super().__init__(toms=toms, opponents=self.slots, seat=first_seat, reward=reward)
+
+    def reset(self, *, seed=None, options=None):
+        """Start the next game: the next learning seat, fresh opponents, then TinyYorkEnv.reset."""
+        options = dict(options or {})
+        seat = options.pop("seat", self._next_seat)
+        for slot in self.slots:
+            slot.entry = self.pool.sample(self._pool_rng)
+        self._next_seat = (int(seat) + 1) % self.config.num_agents
+        observation, info = super().reset(seed=seed, options={**options, "seat": seat})
+        return observation, self._with_seating(info)
+
+    def step(self, action):
+        """TinyYorkEnv.step (the reward is the learning seat's own), with the seating in ``info``."""
+        observation, reward, terminated, truncated, info = super().step(action)
+        return observation, reward, terminated, truncated, self._with_seating(info)
+
+    def _with_seating(self, info):
+        labels = [None] * self.config.num_agents
+        others = [seat for seat in range(self.config.num_agents) if seat != self.seat]
+        for seat, slot in zip(others, self.slots, strict=True):  # TinyYorkEnv's seat order
+            labels[seat] = slot.entry.label
+        info["seat"] = self.seat
+        info["opponents"] = labels
+        return info
+
+
+# ---------------------------------------------------------------- options and results
+
+@dataclass
+class SelfPlayConfig:
+    """Every option of a self-play run (saved as config.json)."""
+
+    players: int = DEFAULT_PLAYERS
+    toms: tuple = ()
+    num_envs: int = DEFAULT_NUM_ENVS
+    total_steps: int = DEFAULT_TOTAL_STEPS
+    seed: int = 0
+    snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+    pool_size: int = DEFAULT_POOL_SIZE
+    latest_prob: float = DEFAULT_LATEST_PROB
+    baselines: tuple = ()
+    reward: str = DEFAULT_REWARD
+    eval_every: int = DEFAULT_EVAL_EVERY
+    eval_games: int = DEFAULT_EVAL_GAMES
+    eval_opponents: tuple = DEFAULT_EVAL_OPPONENTS
+    n_steps: int = DEFAULT_N_STEPS
+    n_epochs: int = DEFAULT_N_EPOCHS
+    batch_size: int = DEFAULT_BATCH_SIZE
+    learning_rate: float = DEFAULT_LEARNING_RATE
+    ent_coef: float = DEFAULT_ENT_COEF
+    deterministic_opponents: bool = False
+    torch_threads: int = DEFAULT_TORCH_THREADS
+
+    def check(self):
+        """Validate and normalise the options; ValueError saying what is wrong and what is allowed."""
+        if isinstance(self.players, bool) or self.players not in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            raise ValueError(f"players must be {MIN_PLAYERS}-{MAX_PLAYERS} agent seats, got {self.players!r}")
+        self.toms = GameConfig(num_agents=self.players, toms=tuple(self.toms)).toms  # validates the Toms
+        if not MIN_PARTICIPANTS <= self.players + len(self.toms) <= MAX_SEATS:
+            raise ValueError(f"at most {MAX_SEATS} participants: {self.players} players + "
+                             f"{len(self.toms)} Toms")
+        for name in ("num_envs", "total_steps", "snapshot_every", "pool_size", "eval_every",
+                     "eval_games", "n_steps", "n_epochs", "batch_size", "torch_threads"):
+            setattr(self, name, positive_int(getattr(self, name), name))
+        self.seed = check_seed(self.seed)
+        check_reward_kind(self.reward)
+        from agents.registry import parse_agent_name
+        self.baselines = tuple(self.baselines)
+        self.eval_opponents = tuple(self.eval_opponents)
+        for name in self.baselines + tuple(o for o in self.eval_opponents if o != OLDEST_SNAPSHOT):
+            parse_agent_name(name)
+        self.latest_prob = check_probability(self.latest_prob, "latest_prob")
+        return self
+
+
+@dataclass(frozen=True)
+class EpisodeRecord:
+    """One finished training game as the learner saw it: its seat, the reward SB3 received for
+    it, and the game's outcome (scores of every participant, Toms last; the winning seat)."""
+
+    seat: int
+    reward: float
+    scores: tuple
+    winner: int
+    opponents: tuple
+
+
+@dataclass
+class SelfPlayResult:
+    """What a run produced: the model, its pool, the log rows and the measured speed."""
+
+    model: object
+    pool: OpponentPool
+    log: list = field(default_factory=list)
+    steps: int = 0
+    train_seconds: float = 0.0
+    eval_seconds: float = 0.0
+    episodes: list = field(default_factory=list)  # an EpisodeRecord per finished training game
+
+    @property
+    def steps_per_second(self):
+        """Environment steps per second of training time (evaluation excluded)."""
+        return self.steps / self.train_seconds if self.train_seconds > 0 else 0.0
+
+
+# ---------------------------------------------------------------- evaluation
+
+def evaluate_policy(policy, opponent, config, seed):
+    """(games, wins, mean margin) of the greedy ``policy`` in every seat against ``opponent`` (a
+    registry name or a factory) in all other agent seats, over ~``config.eval_games`` games."""
+    players = config.players
+    games = max(players, config.eval_games - config.eval_games % players)
+    learner = PolicyFactory(policy, "learner")
+    results = evaluate_vs_agents([learner] + [opponent] * (players - 1), games=games, seed=seed,
+                                 workers=1, progress=False, toms=config.toms)
+    cell = results.cells[0]
+    return cell.games, cell.wins, cell.mean_margin
+
+
+def seat_margin(scores, seat):
+    """``seat``'s final score minus the best other participant's (Toms included)."""
+    return scores[seat] - max(score for other, score in enumerate(scores) if other != seat)
+
+
+def evaluation_opponents(config, pool):
+    """(label, registry name or factory) of each evaluation opponent of ``config`` now."""
+    opponents = []
+    for name in config.eval_opponents:
+        if name == OLDEST_SNAPSHOT:
+            oldest = pool.snapshots[0]
+            opponents.append((oldest.label, PolicyFactory(oldest.agent.policy, oldest.label)))
+        else:
+            opponents.append((name, name))
+    return opponents
+
+
+# ---------------------------------------------------------------- the training loop
+
+def _callback_class():
+    """The SB3 callback class (defined on demand: stable-baselines3 is an optional extra)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class SelfPlayCallback(BaseCallback):
+        """Snapshots into the pool, episode statistics, periodic evaluation, CSV log, progress."""
+
+        def __init__(self, run):
+            super().__init__()
+            self.run = run
+
+        def _on_training_start(self):
+            self.run.start_progress()
+
+        def _on_rollout_start(self):
+            self.run.at_rollout_start(self.num_timesteps)
+
+        def _on_step(self):
+            self.run.record_step(self.locals["infos"], self.locals["rewards"], self.locals["dones"],
+                                 self.num_timesteps)
+            return True
+
+        def _on_training_end(self):
+            self.run.finish(self.num_timesteps)
+
+    return SelfPlayCallback
+
+
+class SelfPlayRun:
+    """The state of one run that the callback drives: pool, counters, log file, progress bar."""
+
+    def __init__(self, config, model, pool, out, progress):
+        self.config, self.model, self.pool, self.out = config, model, pool, out
+        self.progress = progress
+        self.result = SelfPlayResult(model, pool)
+        self.next_snapshot = 0
+        self.next_eval = config.eval_every
+        self.evaluations = 0
+        self._reset_counts()
+        self.bar = None
+        self.started = time.perf_counter()
+        self.last_step = 0
+        if out is not None:
+            (out / SNAPSHOT_DIR).mkdir(parents=True, exist_ok=True)
+            with open(out / LOG_FILE, "w", newline="") as handle:
+                csv.writer(handle).writerow(LOG_COLUMNS)
+
+    def _reset_counts(self):
+        self.games = self.wins = 0
+        self.reward_sum = self.margin_sum = 0.0
+
+    def start_progress(self):
+        """Open the tqdm bar (when ``progress``) and restart the clock."""
+        self.started = time.perf_counter()
+        if self.progress:
+            from tqdm import tqdm
+            self.bar = tqdm(total=self.config.total_steps, desc="self-play", unit="step")
+
+    def take_snapshot(self, step):
+        """Freeze the current policy into the pool (and save it under OUT/snapshots/)."""
+        label = f"{SNAPSHOT_PREFIX}{step:0{STEP_DIGITS}d}"
+        path = None
+        if self.out is not None:
+            path = self.out / SNAPSHOT_DIR / f"{label}.zip"
+            self.model.save(path)
+        agent = PolicyAgent(freeze_policy(self.model.policy), self.config.deterministic_opponents, label,
+                            seed=derive_seed(self.config.seed, STREAM_SNAPSHOT, step))
+        self.pool.add_snapshot(label, agent, step, path)
+
+    def at_rollout_start(self, step):
+        """Snapshot and evaluate when their step counts are due (the policy just changed)."""
+        if step >= self.next_snapshot:
+            self.take_snapshot(step)
+            self.next_snapshot = (step // self.config.snapshot_every + 1) * self.config.snapshot_every
+        if step >= self.next_eval:
+            self.log_progress(step)
+            self.next_eval = (step // self.config.eval_every + 1) * self.config.eval_every
+
+    def record_step(self, infos, rewards, dones, step):
+        """Count the finished games: the learner's seat, its reward, whether it won."""
+        for info, reward, done in zip(infos, rewards, dones, strict=True):
+            if done:
+                self.games += 1
+                self.wins += int(info["winner"] == info["seat"])
+                self.reward_sum += float(reward)
+                self.margin_sum += float(seat_margin(info["final_scores"], info["seat"]))
+                self.result.episodes.append(EpisodeRecord(
+                    info["seat"], float(reward), tuple(int(x) for x in info["final_scores"]),
+                    int(info["winner"]), tuple(info["opponents"])))
+        if self.bar is not None:
+            self.bar.update(step - self.last_step)
+        self.last_step = step
+
+    def log_progress(self, step):
+        """Write a training row (games since the last one) and one row per evaluation opponent."""
+        train_seconds = time.perf_counter() - self.started - self.result.eval_seconds
+        speed = step / train_seconds if train_seconds > 0 else 0.0
+        base = {"step": step, "steps_per_second": round(speed, 1), "pool_size": len(self.pool.snapshots)}
+        rows = [{**base, "kind": "train", "opponent": POOL_LABEL, "games": self.games, "wins": self.wins,
+                 "win_rate": self.wins / self.games if self.games else "",
+                 "mean_reward": self.reward_sum / self.games if self.games else "",
+                 "mean_margin": self.margin_sum / self.games if self.games else ""}]
+        self._reset_counts()
+        eval_start = time.perf_counter()
+        policy = freeze_policy(self.model.policy)
+        for k, (label, opponent) in enumerate(evaluation_opponents(self.config, self.pool)):
+            seed = derive_seed(self.config.seed, STREAM_EVAL, self.evaluations, k)
+            games, wins, margin = evaluate_policy(policy, opponent, self.config, seed)
+            rows.append({**base, "kind": "eval", "opponent": label, "games": games, "wins": wins,
+                         "win_rate": wins / games, "mean_margin": margin})
+        self.evaluations += 1
+        self.result.eval_seconds += time.perf_counter() - eval_start
+        elapsed = time.perf_counter() - self.started
+        for row in rows:
+            row["seconds"] = round(elapsed, 2)
+            self.result.log.append(row)
+        if self.out is not None:
+            with open(self.out / LOG_FILE, "a", newline="") as handle:
+                writer = csv.DictWriter(handle, LOG_COLUMNS)
+                writer.writerows(rows)
+        if self.bar is not None:
+            rates = ", ".join(f"{r['opponent']} {r['win_rate']:.2f}" for r in rows[1:])
+            self.bar.set_postfix_str(f"eval win rate: {rates}")
+
+    def finish(self, step):
+        """The last log rows, the speed, the progress bar closed."""
+        self.log_progress(step)
+        self.result.steps = step
+        self.result.train_seconds = time.perf_counter() - self.started - self.result.eval_seconds
+        if self.bar is not None:
+            self.bar.close()
+
+
+def build_pool(config):
+    """An empty-of-snapshots pool with the configured baselines (seeded, via make_agent)."""
+    from agents.registry import make_agent
+    baselines = [(name, make_agent(name, seed=derive_seed(config.seed, STREAM_BASELINE, k)))
+                 for k, name in enumerate(config.baselines)]
+    return OpponentPool(config.pool_size, config.latest_prob, baselines)
+
+
+def build_vec_env(config, pool):
+    """A DummyVecEnv of ``num_envs`` SelfPlayEnvs, env i starting in seat ``i mod players``."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    def make(index):
+        return lambda: SelfPlayEnv(pool, config.players, config.toms, config.reward,
+                                   first_seat=index % config.players,
+                                   pool_seed=derive_seed(config.seed, STREAM_POOL, index))
+
+    vec_env = DummyVecEnv([make(i) for i in range(config.num_envs)])
+    vec_env.seed(config.seed)  # env i plays seed + i, then TinyYorkEnv's seed chain
+    return vec_env
+
+
+def selfplay(out=None, progress=True, **options):
+    """Train a MaskablePPO learner by self-play (options: the fields of SelfPlayConfig); with
+    ``out``, write model.zip, config.json, log.csv and snapshots/ there. Returns SelfPlayResult."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    config = SelfPlayConfig(**options).check()
+    torch.set_num_threads(config.torch_threads)
+    out = None if out is None else Path(out)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / CONFIG_FILE).write_text(json.dumps(asdict(config), indent=2) + "\n")
+    pool = build_pool(config)
+    vec_env = build_vec_env(config, pool)
+    model = MaskablePPO("MlpPolicy", vec_env, n_steps=config.n_steps, n_epochs=config.n_epochs,
+                        batch_size=config.batch_size,
+                        learning_rate=config.learning_rate, ent_coef=config.ent_coef,
+                        seed=config.seed, device="cpu", verbose=0)
+    run = SelfPlayRun(config, model, pool, out, progress)
+    run.take_snapshot(0)  # the pool is never empty: the first games are against the initial policy
+    run.next_snapshot = config.snapshot_every
+    model.learn(config.total_steps, callback=_callback_class()(run))
+    if out is not None:
+        model.save(out / MODEL_FILE)
+    return run.result
+
+
+# ---------------------------------------------------------------- command line
+
+def _names(text):
+    """A comma-separated list of agent names ('' for none)."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
+def _toms(text):
+    """A comma-separated list of Tom levels or codes ('5,B4')."""
+    return tuple(int(t) if t.isdigit() else t for t in _names(text))
+
+
+def parse_args(argv=None):
+    """The command line's options as a dict of selfplay() keyword arguments."""
+    parser = argparse.ArgumentParser(prog="python -m training.selfplay", description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=DEFAULT_PLAYERS, help="agent seats, 2-4")
+    parser.add_argument("--tom", type=_toms, default=(), dest="toms",
+                        help="Toms after the agents: levels or codes, comma-separated (e.g. 5,B4)")
+    parser.add_argument("--num-envs", type=int, default=DEFAULT_NUM_ENVS)
+    parser.add_argument("--total-steps", type=int, default=DEFAULT_TOTAL_STEPS)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--snapshot-every", type=int, default=DEFAULT_SNAPSHOT_EVERY)
+    parser.add_argument("--pool-size", type=int, default=DEFAULT_POOL_SIZE)
+    parser.add_argument("--latest-prob", type=float, default=DEFAULT_LATEST_PROB)
+    parser.add_argument("--baselines", type=_names, default=(),
+                        help="baseline opponents in the pool, e.g. random,greedy")
+    parser.add_argument("--reward", choices=REWARD_KINDS, default=DEFAULT_REWARD)
+    parser.add_argument("--eval-every", type=int, default=DEFAULT_EVAL_EVERY)
+    parser.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES)
+    parser.add_argument("--eval-opponents", type=_names, default=DEFAULT_EVAL_OPPONENTS,
+                        help=f"registry names and/or {OLDEST_SNAPSHOT}, comma-separated")
+    parser.add_argument("--n-steps", type=int, default=DEFAULT_N_STEPS)
+    parser.add_argument("--n-epochs", type=int, default=DEFAULT_N_EPOCHS)
+    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
+    parser.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE)
+    parser.add_argument("--ent-coef", type=float, default=DEFAULT_ENT_COEF)
+    parser.add_argument("--deterministic-opponents", action="store_true")
+    parser.add_argument("--torch-threads", type=int, default=DEFAULT_TORCH_THREADS)
+    parser.add_argument("--out", default=None, help="output folder (model.zip, config.json, log.csv)")
+    parser.add_argument("--no-progress", action="store_false", dest="progress")
+    return vars(parser.parse_args(argv))
+
+
+def main(argv=None):
+    """Run self-play from the command line and print where the results went."""
+    options = parse_args(argv)
+    result = selfplay(**options)
+    print(f"{result.steps} steps in {result.train_seconds:.1f} s of training "
+          f"({result.steps_per_second:.0f} steps/s), {result.eval_seconds:.1f} s of evaluation")
+    for row in result.log:
+        if row["step"] == result.steps and row["kind"] == "eval":
+            print(f"  vs {row['opponent']}: win rate {row['win_rate']:.2f} over {row['games']} games")
+    if options["out"]:
+        print(f"model, config, log and snapshots in {options['out']}")
+
+
+if __name__ == "__main__":
+    main()

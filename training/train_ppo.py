@@ -1,0 +1,504 @@
+"""MaskablePPO against Tom: ``python -m training.train_ppo`` or ``train(...)`` from Python.
+
+One learning seat plays ``num_envs`` games at once against one or more Toms (``TinyYorkVecEnv``,
+all in compiled code). With ``--curriculum "1,3,5"`` it trains against Tom 1, then 3, then 5,
+moving on after ``--curriculum-steps`` steps per level or as soon as a periodic evaluation shows
+a win rate of at least ``--promote-at`` against the current level.
+
+The output directory holds ``config.json`` (the options), ``progress.csv`` (SB3's training log;
+TensorBoard files too when ``tensorboard`` is installed), ``checkpoints/ppo_<steps>_steps.zip``,
+``eval.csv`` (every periodic Tom-ladder evaluation, ``training/evaluate.py``, of the current
+policy wrapped as a ``PPOAgent``), ``summary.json`` (stages, steps, speed) and ``model.zip``,
+which ``PPOAgent`` / ``make_agent("ppo:DIR/model.zip")`` load.
+"""
+
+import argparse
+import csv
+import importlib.util
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
+from tiny_york_env.game import GameConfig
+from tiny_york_env.game.config import NUM_TOM_LEVELS
+from training.evaluate import CellResult, derive_seed, evaluate_vs_toms, positive_int
+
+DEFAULT_TOMS = (5,)
+DEFAULT_NUM_ENVS = 256
+DEFAULT_TOTAL_STEPS = 2_000_000
+DEFAULT_N_STEPS = 64  # per env: a rollout is n_steps * num_envs decisions (16384 by default)
+DEFAULT_BATCH_SIZE = 2048
+DEFAULT_N_EPOCHS = 4
+DEFAULT_LEARNING_RATE = 3e-4
+DEFAULT_GAMMA = 0.995  # a game is ~190 decisions of the learning seat and pays only at its end
+DEFAULT_ENT_COEF = 0.01
+DEFAULT_NET_ARCH = (256, 256)
+DEFAULT_EVAL_GAMES = 20
+DEFAULT_EVAL_LEVELS = (1, 5, 9)
+DEFAULT_DEVICE = "cpu"  # a small MLP: the GPU's transfers cost more than they save
+# torch's intra-op threads. One is 4x faster than torch's default (one per core) on a busy
+# 2-core machine, where small forward passes spin-wait for threads that are not free; raise it
+# on an idle many-core machine, where the update's large batches gain from more.
+DEFAULT_TORCH_THREADS = 1
+MAX_TOMS = 3
+RUNS_DIR = Path("runs")
+MODEL_FILE, CONFIG_FILE, PROGRESS_FILE = "model.zip", "config.json", "progress.csv"
+EVAL_FILE, SUMMARY_FILE, CHECKPOINT_DIR = "eval.csv", "summary.json", "checkpoints"
+CHECKPOINT_PREFIX = "ppo"
+LEARNING_SEAT = 0  # TinyYorkVecEnv's learning agent
+STREAM_STAGE_ENV, STREAM_EVAL = 11, 12  # seed streams: each stage's games, the evaluation games
+EVAL_COLUMNS = ("timesteps", "training_toms", *CellResult.__dataclass_fields__)
+
+
+# ---------------------------------------------------------------- options
+
+def parse_int_list(text, what):
+    """``"1,3,5"`` as (1, 3, 5); ValueError naming ``what`` for anything else."""
+    parts = [p.strip() for p in str(text).split(",")]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise ValueError(f"{what} must be comma-separated positive ints like '1,3,5', got {text!r}")
+    return tuple(int(p) for p in parts)
+
+
+def parse_tom(text):
+    """A Tom from the command line: a level 1-12 (``"5"``) or a code (``"B4"``)."""
+    text = str(text).strip()
+    return int(text) if text.isdigit() else text
+
+
+def check_levels(levels, what):
+    """``levels`` as a tuple of Tom ladder levels 1-12; ValueError naming ``what`` otherwise."""
+    levels = tuple(levels)
+    bad = [lv for lv in levels if isinstance(lv, bool) or not isinstance(lv, int)
+           or not 1 <= lv <= NUM_TOM_LEVELS]
+    if not levels or bad:
+        raise ValueError(f"{what} must be Tom levels 1-{NUM_TOM_LEVELS}; got {levels!r}")
+    return levels
+
+
+def _optional_positive(value, what):
+    return None if value is None else positive_int(value, what)
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Every training option, validated; ``stages`` is the Toms of each curriculum stage."""
+
+    stages: tuple
+    curriculum_steps: int | None
+    promote_at: float | None
+    num_envs: int
+    total_steps: int
+    seed: int
+    n_steps: int
+    batch_size: int
+    n_epochs: int
+    learning_rate: float
+    gamma: float
+    ent_coef: float
+    net_arch: tuple
+    reward: str
+    out: str
+    checkpoint_every: int | None
+    eval_every: int | None
+    eval_games: int
+    eval_levels: tuple
+    device: str
+    torch_threads: int
+
+    @property
+    def is_curriculum(self):
+        """True when training moves through several single-Tom stages."""
+        return len(self.stages) > 1
+
+
+def _check_stages(toms, curriculum):
+    if toms is not None and curriculum is not None:
+        raise ValueError("give either toms (--tom, every game against the same Toms) or a "
+                         "curriculum (--curriculum '1,3,5'), not both")
+    if curriculum is not None:
+        levels = check_levels(curriculum, "curriculum")
+        return tuple(GameConfig(num_agents=1, toms=(level,)).toms for level in levels)
+    toms = DEFAULT_TOMS if toms is None else tuple(toms)
+    if not 1 <= len(toms) <= MAX_TOMS:
+        raise ValueError(f"the learning seat plays against 1-{MAX_TOMS} Toms; got {len(toms)}: {toms!r}")
+    return (GameConfig(num_agents=1, toms=toms).toms,)
+
+
+def _check_fraction(value, what):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise ValueError(f"{what} must be a win rate in (0, 1], got {value!r}")
+    return float(value)
+
+
+def _check_positive_float(value, what):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ValueError(f"{what} must be a positive number, got {value!r}")
+    return float(value)
+
+
+def make_config(toms=None, curriculum=None, curriculum_steps=None, promote_at=None,
+                num_envs=DEFAULT_NUM_ENVS, total_steps=DEFAULT_TOTAL_STEPS, seed=0,
+                n_steps=DEFAULT_N_STEPS, batch_size=DEFAULT_BATCH_SIZE, n_epochs=DEFAULT_N_EPOCHS,
+                learning_rate=DEFAULT_LEARNING_RATE, gamma=DEFAULT_GAMMA, ent_coef=DEFAULT_ENT_COEF,
+                net_arch=DEFAULT_NET_ARCH, reward="win", out=None, checkpoint_every=None,
+                eval_every=None, eval_games=DEFAULT_EVAL_GAMES, eval_levels=DEFAULT_EVAL_LEVELS,
+                device=DEFAULT_DEVICE, torch_threads=DEFAULT_TORCH_THREADS):
+    """A validated TrainConfig (see ``train``); ValueError naming the first bad option."""
+    stages = _check_stages(toms, curriculum)
+    curriculum_steps = _optional_positive(curriculum_steps, "curriculum_steps")
+    promote_at = _check_fraction(promote_at, "promote_at")
+    if len(stages) > 1 and curriculum_steps is None and promote_at is None:
+        raise ValueError("a curriculum needs curriculum_steps (--curriculum-steps) and/or "
+                         "promote_at (--promote-at) to know when to move to the next level")
+    if len(stages) == 1 and (curriculum_steps is not None or promote_at is not None):
+        raise ValueError("curriculum_steps and promote_at apply only to a curriculum of two or "
+                         "more levels (--curriculum '1,3,5')")
+    eval_every = _optional_positive(eval_every, "eval_every")
+    if promote_at is not None and eval_every is None:
+        raise ValueError("promote_at needs periodic evaluation: give eval_every (--eval-every)")
+    num_envs, n_steps = positive_int(num_envs, "num_envs"), positive_int(n_steps, "n_steps")
+    batch_size = positive_int(batch_size, "batch_size")
+    if not 1 < batch_size <= n_steps * num_envs:
+        raise ValueError(f"batch_size must be 2 to n_steps * num_envs = {n_steps * num_envs} "
+                         f"(one rollout), got {batch_size}")
+    net_arch = tuple(net_arch)
+    if not net_arch or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in net_arch):
+        raise ValueError(f"net_arch must be hidden layer widths (positive ints) like (256, 256), "
+                         f"got {net_arch!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    gamma = _check_fraction(gamma, "gamma")
+    if isinstance(ent_coef, bool) or not isinstance(ent_coef, (int, float)) or ent_coef < 0:
+        raise ValueError(f"ent_coef must be a non-negative number, got {ent_coef!r}")
+    out = str(out) if out is not None else str(RUNS_DIR / f"ppo-{datetime.now():%Y%m%d-%H%M%S}")
+    return TrainConfig(
+        stages, curriculum_steps, promote_at, num_envs, positive_int(total_steps, "total_steps"),
+        seed, n_steps, batch_size, positive_int(n_epochs, "n_epochs"),
+        _check_positive_float(learning_rate, "learning_rate"), gamma, float(ent_coef), net_arch,
+        check_reward_kind(reward), out, _optional_positive(checkpoint_every, "checkpoint_every"),
+        eval_every, positive_int(eval_games, "eval_games"),
+        check_levels(eval_levels, "eval_levels"), str(device),
+        positive_int(torch_threads, "torch_threads"))
+
+
+# ---------------------------------------------------------------- callbacks
+
+def _callbacks_module():
+    from stable_baselines3.common import callbacks
+    return callbacks
+
+
+class CurrentPolicyFactory:
+    """``factory(seed) -> PPOAgent`` of the model being trained, for the evaluation harness."""
+
+    def __init__(self, model, label):
+        self.model, self.label = model, label
+
+    def __call__(self, seed):
+        from agents.ppo_agent import PPOAgent
+        return PPOAgent(self.model, deterministic=True, seed=seed)
+
+
+def evaluate_policy_on_ladder(model, levels, games, seed, label="ppo"):
+    """The current policy (deterministic) against one Tom per level: an EvalResults."""
+    return evaluate_vs_toms(CurrentPolicyFactory(model, label), levels=levels, games=games,
+                            seed=seed, progress=False)
+
+
+def append_eval_rows(path, timesteps, training_toms, results):
+    """Append one row per evaluated level to the CSV at ``path`` (header when new)."""
+    path = Path(path)
+    new = not path.exists()
+    with open(path, "a", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=EVAL_COLUMNS)
+        if new:
+            writer.writeheader()
+        for cell in results.cells:
+            writer.writerow({"timesteps": timesteps, "training_toms": " ".join(training_toms),
+                             **asdict(cell)})
+
+
+def _make_callback_classes():
+    """The callback classes, built on SB3's BaseCallback only when training runs."""
+    base = _callbacks_module().BaseCallback
+
+    class ProgressCallback(base):
+        """A tqdm bar over all training steps (every stage)."""
+
+        def __init__(self, total, enabled):
+            super().__init__()
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, unit="step", desc="PPO", disable=not enabled,
+                            dynamic_ncols=True)
+
+        def _on_step(self):
+            self.bar.update(max(0, min(self.num_timesteps, self.bar.total) - self.bar.n))
+            return True
+
+    class WinRateCallback(base):
+        """Logs ``rollout/win_rate``: the share of training games the learning seat won."""
+
+        def __init__(self):
+            super().__init__()
+            self.wins = self.games = 0
+
+        def _on_step(self):
+            for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
+                if done:
+                    self.games += 1
+                    self.wins += info.get("winner") == LEARNING_SEAT
+            return True
+
+        def _on_rollout_end(self):
+            if self.games:
+                self.logger.record("rollout/win_rate", self.wins / self.games)
+                self.logger.record("rollout/games", self.games)
+            self.wins = self.games = 0
+
+    class LadderEvalCallback(base):
+        """Every ``every`` steps: the policy against the Tom ladder, rows into ``eval.csv``,
+        win rates into the log; stops the current stage when its level's win rate reaches
+        ``promote_at`` (a curriculum stage with a next one)."""
+
+        def __init__(self, config, eval_path):
+            super().__init__()
+            self.config, self.eval_path = config, eval_path
+            self.next_eval = config.eval_every
+            self.stage_toms, self.can_promote = None, False
+            self.promoted = False
+            self.evaluations = 0
+
+        def start_stage(self, toms, can_promote):
+            """The Toms trained against now, and whether a promotion may end this stage."""
+            self.stage_toms, self.can_promote, self.promoted = toms, can_promote, False
+
+        def _on_step(self):
+            if self.num_timesteps < self.next_eval:
+                return True
+            while self.next_eval <= self.num_timesteps:
+                self.next_eval += self.config.eval_every
+            return self.evaluate()
+
+        def evaluate(self):
+            """Run one ladder evaluation now; False when the stage is promoted."""
+            config = self.config
+            stage_level = GameConfig(num_agents=1, toms=self.stage_toms).tom_levels[0]
+            levels = tuple(config.eval_levels)
+            if self.can_promote and stage_level not in levels:
+                levels += (stage_level,)
+            results = evaluate_policy_on_ladder(
+                self.model, levels, config.eval_games, derive_seed(config.seed, STREAM_EVAL),
+                label=f"ppo@{self.num_timesteps}")
+            append_eval_rows(self.eval_path, self.num_timesteps, self.stage_toms, results)
+            self.evaluations += 1
+            rates = {cell.level: cell.win_rate for cell in results.cells}
+            for level, rate in rates.items():
+                self.logger.record(f"eval/win_rate_tom{level}", rate)
+            if self.can_promote and rates[stage_level] >= config.promote_at:
+                self.promoted = True
+                return False
+            return True
+
+    return ProgressCallback, WinRateCallback, LadderEvalCallback
+
+
+# ---------------------------------------------------------------- training
+
+@dataclass
+class TrainResult:
+    """The trained model and where everything was written."""
+
+    model: object
+    out_dir: Path
+    model_path: Path
+    config_path: Path
+    progress_csv: Path
+    eval_csv: Path | None
+    checkpoint_dir: Path | None
+    stages: list = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def steps_per_second(self):
+        """Training decisions per wall-clock second (rollouts, updates and evaluations)."""
+        return self.model.num_timesteps / self.seconds if self.seconds else 0.0
+
+
+def make_vec_env(config, toms, stage):
+    """The monitored TinyYorkVecEnv of one training stage (its own game seeds)."""
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from tiny_york_env.envs.vector import TinyYorkVecEnv
+    return VecMonitor(TinyYorkVecEnv(config.num_envs, toms=toms, reward=config.reward,
+                                     seed=derive_seed(config.seed, STREAM_STAGE_ENV, stage)))
+
+
+def make_logger(out_dir, verbose):
+    """SB3 logger writing progress.csv, TensorBoard files when available, stdout when verbose."""
+    from stable_baselines3.common.logger import configure
+    formats = ["csv"]
+    if importlib.util.find_spec("tensorboard") is not None:
+        formats.append("tensorboard")
+    if verbose:
+        formats.append("stdout")
+    return configure(str(out_dir), formats)
+
+
+def make_model(config, env, verbose=0):
+    """A fresh MaskablePPO with the config's hyperparameters."""
+    from sb3_contrib import MaskablePPO
+    return MaskablePPO("MlpPolicy", env, n_steps=config.n_steps, batch_size=config.batch_size,
+                       n_epochs=config.n_epochs, learning_rate=config.learning_rate,
+                       gamma=config.gamma, ent_coef=config.ent_coef, seed=config.seed,
+                       device=config.device, verbose=verbose,
+                       policy_kwargs={"net_arch": list(config.net_arch)})
+
+
+def _prepare_out_dir(config):
+    out_dir = Path(config.out)
+    if (out_dir / MODEL_FILE).exists():
+        raise ValueError(f"{str(out_dir)!r} already holds a trained {MODEL_FILE}; give another "
+                         f"output directory (--out)")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    config_path = out_dir / CONFIG_FILE
+    config_path.write_text(json.dumps(asdict(config), indent=1) + "\n")
+    return out_dir, config_path
+
+
+def train(progress=True, verbose=0, **options):
+    """Train MaskablePPO against Tom; returns a TrainResult (model, output paths, stages).
+
+    Options (all validated, ValueError naming the bad one): ``toms`` (Toms of every game, levels
+    1-12 or codes, default (5,)) or ``curriculum`` (levels, one Tom each, in order) with
+    ``curriculum_steps`` and/or ``promote_at``; ``num_envs``, ``total_steps``, ``seed``,
+    ``n_steps``, ``batch_size``, ``n_epochs``, ``learning_rate``, ``gamma``, ``ent_coef``,
+    ``net_arch``, ``reward`` ("win", "rank", "score"), ``out`` (directory), ``checkpoint_every``,
+    ``eval_every``, ``eval_games``, ``eval_levels``, ``device`` and ``torch_threads`` (set
+    process-wide with ``torch.set_num_threads``)."""
+    config = make_config(**options)
+    import torch
+    torch.set_num_threads(config.torch_threads)
+    out_dir, config_path = _prepare_out_dir(config)
+    callbacks = _callbacks_module()
+    progress_class, win_rate_class, eval_class = _make_callback_classes()
+    eval_path = out_dir / EVAL_FILE if config.eval_every else None
+    checkpoint_dir = out_dir / CHECKPOINT_DIR if config.checkpoint_every else None
+    bar = progress_class(config.total_steps, progress)
+    evaluation = eval_class(config, eval_path) if config.eval_every else None
+    callback_list = [bar, win_rate_class()]
+    if checkpoint_dir:
+        callback_list.append(callbacks.CheckpointCallback(
+            max(1, config.checkpoint_every // config.num_envs), str(checkpoint_dir), CHECKPOINT_PREFIX))
+    if evaluation:
+        callback_list.append(evaluation)
+    callback = callbacks.CallbackList(callback_list)
+    logger = make_logger(out_dir, verbose)
+    stages, model, start = [], None, time.perf_counter()
+    try:
+        for stage, toms in enumerate(config.stages):
+            remaining = config.total_steps - (model.num_timesteps if model else 0)
+            if remaining <= 0:
+                break
+            last = stage == len(config.stages) - 1
+            budget = remaining if last or config.curriculum_steps is None else min(
+                remaining, config.curriculum_steps)
+            env = make_vec_env(config, toms, stage)
+            if model is None:
+                model = make_model(config, env, verbose)
+                model.set_logger(logger)
+            else:
+                model.set_env(env)
+            if evaluation:
+                evaluation.start_stage(toms, config.promote_at is not None and not last)
+            first_step = model.num_timesteps
+            model.learn(budget, callback=callback, reset_num_timesteps=stage == 0)
+            promoted = bool(evaluation and evaluation.promoted)
+            stages.append({"toms": list(toms), "start_step": first_step,
+                           "end_step": model.num_timesteps,
+                           "ended_by": "promotion" if promoted else "steps"})
+            env.close()
+    finally:
+        bar.bar.close()
+        logger.close()
+    seconds = time.perf_counter() - start
+    model_path = out_dir / MODEL_FILE
+    model.save(model_path)
+    result = TrainResult(model, out_dir, model_path, config_path, out_dir / PROGRESS_FILE,
+                         eval_path, checkpoint_dir, stages, seconds)
+    summary = {"timesteps": model.num_timesteps, "seconds": round(seconds, 3),
+               "steps_per_second": round(result.steps_per_second, 1), "stages": stages,
+               "evaluations": evaluation.evaluations if evaluation else 0}
+    (out_dir / SUMMARY_FILE).write_text(json.dumps(summary, indent=1) + "\n")
+    return result
+
+
+# ---------------------------------------------------------------- command line
+
+def build_parser():
+    """The argparse parser of ``python -m training.train_ppo``."""
+    p = argparse.ArgumentParser(prog="python -m training.train_ppo", description=__doc__.split("\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--tom", action="append", type=parse_tom, metavar="LEVEL",
+                   help=f"a Tom in every game: level 1-{NUM_TOM_LEVELS} or code like B4; repeat for "
+                        f"several Toms (default {DEFAULT_TOMS[0]})")
+    p.add_argument("--curriculum", help="Tom levels in order, e.g. '1,3,5' (instead of --tom)")
+    p.add_argument("--curriculum-steps", type=int, help="steps per curriculum level")
+    p.add_argument("--promote-at", type=float, help="move on when the evaluated win rate against "
+                   "the current level reaches this (needs --eval-every)")
+    p.add_argument("--num-envs", type=int, default=DEFAULT_NUM_ENVS)
+    p.add_argument("--total-steps", type=int, default=DEFAULT_TOTAL_STEPS)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--n-steps", type=int, default=DEFAULT_N_STEPS, help="rollout steps per env")
+    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
+    p.add_argument("--n-epochs", type=int, default=DEFAULT_N_EPOCHS)
+    p.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE)
+    p.add_argument("--gamma", type=float, default=DEFAULT_GAMMA)
+    p.add_argument("--ent-coef", type=float, default=DEFAULT_ENT_COEF)
+    p.add_argument("--net-arch", default=",".join(map(str, DEFAULT_NET_ARCH)),
+                   help="hidden layer widths")
+    p.add_argument("--reward", choices=REWARD_KINDS, default="win")
+    p.add_argument("--out", help="output directory (default runs/ppo-<timestamp>)")
+    p.add_argument("--checkpoint-every", type=int, help="save a checkpoint every N steps")
+    p.add_argument("--eval-every", type=int, help="evaluate on the Tom ladder every N steps")
+    p.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES, help="games per level")
+    p.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)))
+    p.add_argument("--device", default=DEFAULT_DEVICE, help="torch device")
+    p.add_argument("--torch-threads", type=int, default=DEFAULT_TORCH_THREADS,
+                   help="torch intra-op threads (more help only on an idle many-core machine)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--verbose", action="store_true", help="print SB3's log tables")
+    return p
+
+
+def main(argv=None):
+    """Run training from command-line arguments; prints where the model went."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result = train(
+            progress=not args.no_progress, verbose=int(args.verbose), toms=args.tom,
+            curriculum=None if args.curriculum is None else parse_int_list(args.curriculum, "--curriculum"),
+            curriculum_steps=args.curriculum_steps, promote_at=args.promote_at,
+            num_envs=args.num_envs, total_steps=args.total_steps, seed=args.seed,
+            n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
+            learning_rate=args.learning_rate, gamma=args.gamma, ent_coef=args.ent_coef,
+            net_arch=parse_int_list(args.net_arch, "--net-arch"), reward=args.reward, out=args.out,
+            checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
+            eval_games=args.eval_games, eval_levels=parse_int_list(args.eval_levels, "--eval-levels"),
+            device=args.device, torch_threads=args.torch_threads)
+    except ValueError as error:
+        parser.error(str(error))
+    print(f"trained {result.model.num_timesteps} steps in {result.seconds:.0f} s "
+          f"({result.steps_per_second:.0f} steps/s); model: {result.model_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
