@@ -1,11 +1,13 @@
-"""``make demo``: a quick Tom-ladder evaluation of the baseline agents (a few minutes at most).
+"""``make demo``: a quick Tom-ladder evaluation of the shipped agent and the baselines.
 
-Plays every baseline (random, tomrules, greedy, search with a small budget) against Tom 1-12 in
-solo games, prints the win-rate table and writes CSV, JSON and the PNG plot under ``--out``.
+Plays the shipped PPO agent (when the ``train`` extra is installed) and every baseline (random,
+tomrules, greedy, search with a small budget) against Tom 1-12 in solo games, prints the
+win-rate table and writes CSV, JSON and the PNG plot under ``--out`` (a few minutes at most).
 ``--game`` instead prints one seeded random game (the board and the final score breakdown).
 """
 
 import argparse
+import importlib.util
 
 from agents.random_agent import RandomAgent
 
@@ -13,6 +15,7 @@ from .cli import main as cli_main
 from .game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game, render_text
 
 DEMO_AGENTS = ("random", "tomrules", "greedy", "search:16")
+SHIPPED_AGENT = "ppo"  # agents/models/ppo.zip, played when sb3-contrib is installed
 DEMO_GAMES = 40  # per agent and Tom level: enough to see the ladder's shape, not a leaderboard
 DEMO_WORKERS = 2
 DEMO_OUT = "results/demo"
@@ -28,6 +31,15 @@ def play_random_game(num_agents, seed):
         apply_action(state, players[seat].act(None, legal_mask(state)))
         decisions += 1
     return state, decisions
+
+
+def demo_agents():
+    """The agents of the quick ladder: the shipped PPO agent first when it can be loaded."""
+    from agents.ppo_agent import DEFAULT_MODEL_PATH
+    if importlib.util.find_spec("sb3_contrib") is None or not DEFAULT_MODEL_PATH.is_file():
+        print(f"(the shipped PPO agent is left out: it needs the train extra and {DEFAULT_MODEL_PATH})")
+        return DEMO_AGENTS
+    return (SHIPPED_AGENT, *DEMO_AGENTS)
 
 
 def main(argv=None):
@@ -47,7 +59,7 @@ def main(argv=None):
         return 0
     ladder = ["eval", "--games", str(args.games), "--seed", str(args.seed), "--workers",
               str(args.workers), "--out", args.out]
-    for name in DEMO_AGENTS:
+    for name in demo_agents():
         ladder += ["--agent", name]
     return cli_main(ladder)
 

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from agents.ppo_agent import resolve_model_path
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
 from tiny_york_env.game import GameConfig
 from tiny_york_env.game.config import NUM_TOM_LEVELS
@@ -109,6 +110,7 @@ class TrainConfig:
     eval_levels: tuple
     device: str
     torch_threads: int
+    init_from: str | None = None
 
     @property
     def is_curriculum(self):
@@ -149,7 +151,7 @@ def make_config(toms=None, curriculum=None, curriculum_steps=None, promote_at=No
                 learning_rate=DEFAULT_LEARNING_RATE, gamma=DEFAULT_GAMMA, ent_coef=DEFAULT_ENT_COEF,
                 net_arch=DEFAULT_NET_ARCH, reward="win", out=None, checkpoint_every=None,
                 eval_every=None, eval_games=DEFAULT_EVAL_GAMES, eval_levels=DEFAULT_EVAL_LEVELS,
-                device=DEFAULT_DEVICE, torch_threads=DEFAULT_TORCH_THREADS):
+                device=DEFAULT_DEVICE, torch_threads=DEFAULT_TORCH_THREADS, init_from=None):
     """A validated TrainConfig (see ``train``); ValueError naming the first bad option."""
     stages = _check_stages(toms, curriculum)
     curriculum_steps = _optional_positive(curriculum_steps, "curriculum_steps")
@@ -185,7 +187,8 @@ def make_config(toms=None, curriculum=None, curriculum_steps=None, promote_at=No
         check_reward_kind(reward), out, _optional_positive(checkpoint_every, "checkpoint_every"),
         eval_every, positive_int(eval_games, "eval_games"),
         check_levels(eval_levels, "eval_levels"), str(device),
-        positive_int(torch_threads, "torch_threads"))
+        positive_int(torch_threads, "torch_threads"),
+        None if init_from is None else str(resolve_model_path(init_from)))
 
 
 # ---------------------------------------------------------------- callbacks
@@ -352,13 +355,22 @@ def make_logger(out_dir, verbose):
 
 
 def make_model(config, env, verbose=0):
-    """A fresh MaskablePPO with the config's hyperparameters."""
+    """A MaskablePPO with the config's hyperparameters; its weights from ``config.init_from``
+    (e.g. a behaviour-cloned model, ``training/imitate.py``) when given, else fresh."""
     from sb3_contrib import MaskablePPO
-    return MaskablePPO("MlpPolicy", env, n_steps=config.n_steps, batch_size=config.batch_size,
-                       n_epochs=config.n_epochs, learning_rate=config.learning_rate,
-                       gamma=config.gamma, ent_coef=config.ent_coef, seed=config.seed,
-                       device=config.device, verbose=verbose,
-                       policy_kwargs={"net_arch": list(config.net_arch)})
+    model = MaskablePPO("MlpPolicy", env, n_steps=config.n_steps, batch_size=config.batch_size,
+                        n_epochs=config.n_epochs, learning_rate=config.learning_rate,
+                        gamma=config.gamma, ent_coef=config.ent_coef, seed=config.seed,
+                        device=config.device, verbose=verbose,
+                        policy_kwargs={"net_arch": list(config.net_arch)})
+    if config.init_from is not None:
+        try:
+            model.set_parameters(config.init_from, exact_match=True, device=config.device)
+        except (RuntimeError, ValueError, KeyError) as error:
+            raise ValueError(f"cannot start from {config.init_from!r}: its network does not fit "
+                             f"net_arch {config.net_arch} (give the --net-arch it was trained "
+                             f"with): {error}") from error
+    return model
 
 
 def _prepare_out_dir(config):
@@ -380,8 +392,9 @@ def train(progress=True, verbose=0, **options):
     ``curriculum_steps`` and/or ``promote_at``; ``num_envs``, ``total_steps``, ``seed``,
     ``n_steps``, ``batch_size``, ``n_epochs``, ``learning_rate``, ``gamma``, ``ent_coef``,
     ``net_arch``, ``reward`` ("win", "rank", "score"), ``out`` (directory), ``checkpoint_every``,
-    ``eval_every``, ``eval_games``, ``eval_levels``, ``device`` and ``torch_threads`` (set
-    process-wide with ``torch.set_num_threads``)."""
+    ``eval_every``, ``eval_games``, ``eval_levels``, ``device``, ``torch_threads`` (set
+    process-wide with ``torch.set_num_threads``) and ``init_from`` (a model.zip whose weights
+    training starts from, same ``net_arch``)."""
     config = make_config(**options)
     import torch
     torch.set_num_threads(config.torch_threads)
@@ -472,6 +485,8 @@ def build_parser():
     p.add_argument("--device", default=DEFAULT_DEVICE, help="torch device")
     p.add_argument("--torch-threads", type=int, default=DEFAULT_TORCH_THREADS,
                    help="torch intra-op threads (more help only on an idle many-core machine)")
+    p.add_argument("--init-from", help="start from this model.zip's weights (e.g. from "
+                   "python -m training.imitate); same --net-arch")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--verbose", action="store_true", help="print SB3's log tables")
     return p
@@ -492,7 +507,7 @@ def main(argv=None):
             net_arch=parse_int_list(args.net_arch, "--net-arch"), reward=args.reward, out=args.out,
             checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
             eval_games=args.eval_games, eval_levels=parse_int_list(args.eval_levels, "--eval-levels"),
-            device=args.device, torch_threads=args.torch_threads)
+            device=args.device, torch_threads=args.torch_threads, init_from=args.init_from)
     except ValueError as error:
         parser.error(str(error))
     print(f"trained {result.model.num_timesteps} steps in {result.seconds:.0f} s "

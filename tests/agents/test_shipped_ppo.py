@@ -1,0 +1,44 @@
+"""The trained policy shipped in agents/models/ppo.zip: loads, plays only legal actions, and
+beats Tom 1 far more often than RandomAgent does (issue 7)."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from agents.base import choose_action  # noqa: E402
+from agents.ppo_agent import DEFAULT_MODEL_PATH, PPOAgent  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
+from tiny_york_env.game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game  # noqa: E402
+from training.evaluate import evaluate_vs_toms  # noqa: E402
+
+STRENGTH_GAMES = 200
+MIN_WIN_RATE_GAP = 0.10  # measured: about 0.3 for the shipped agent, 0.0 for RandomAgent
+MAX_MODEL_BYTES = 5 * 2 ** 20
+
+
+def test_the_model_is_shipped_small_and_loads_by_name():
+    assert DEFAULT_MODEL_PATH.is_file()
+    assert DEFAULT_MODEL_PATH.stat().st_size < MAX_MODEL_BYTES
+    assert isinstance(make_agent("ppo"), PPOAgent)
+
+
+@pytest.mark.parametrize("num_agents, toms", [(1, (5,)), (2, (12,)), (3, ()), (4, ())])
+def test_the_shipped_agent_chooses_only_legal_actions(num_agents, toms):
+    """Every seat played by the shipped policy, deterministic and sampled, to the final scoring."""
+    for deterministic in (True, False):
+        players = [PPOAgent(deterministic=deterministic, seed=seat) for seat in range(num_agents)]
+        state = new_game(GameConfig(num_agents=num_agents, toms=toms), seed=num_agents)
+        rng = np.random.default_rng(0)
+        while not is_terminal(state):
+            seat = current_player(state)
+            action = choose_action(players[seat], state, rng)
+            assert legal_mask(state)[action]
+            apply_action(state, action)
+
+
+def test_the_shipped_agent_beats_tom_1_far_more_often_than_random():
+    ppo = evaluate_vs_toms("ppo", levels=(1,), games=STRENGTH_GAMES, seed=7, progress=False).cells[0]
+    rand = evaluate_vs_toms("random", levels=(1,), games=STRENGTH_GAMES, seed=7, progress=False).cells[0]
+    assert ppo.win_rate - rand.win_rate >= MIN_WIN_RATE_GAP, (ppo, rand)
+    assert ppo.ci_low > rand.ci_high

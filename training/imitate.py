@@ -1,0 +1,314 @@
+"""Behaviour cloning: a MaskablePPO policy that imitates a teacher agent, as a warm start.
+
+``python -m training.imitate --teacher greedy --levels 5 --games 1500 --out runs/bc`` plays the
+teacher (any registry name, e.g. ``greedy``) against one Tom per game, records every decision of
+its seat (the seat's observation, legal mask and chosen action, and the discounted end-of-game
+reward that follows), then fits a fresh MaskablePPO policy of ``train_ppo``'s shape to it:
+masked cross-entropy on the actions, squared error of the value head on the returns. The result
+is an ordinary ``model.zip``: play it with ``PPOAgent`` or go on with reinforcement learning,
+``python -m training.train_ppo --init-from runs/bc/model.zip``.
+
+Starting PPO from scratch against Tom, the learning seat almost never wins, so the "win" reward
+is all but silent; a cloned policy starts where the hand-written agents are.
+"""
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import choose_action
+from agents.registry import make_agent, parse_agent_name
+from tiny_york_env.envs.rewards import final_rewards
+from tiny_york_env.game import (
+    NUM_ACTIONS,
+    GameConfig,
+    apply_action,
+    current_player,
+    is_terminal,
+    legal_mask,
+    new_game,
+)
+from tiny_york_env.observation import OBS_SIZE, encode
+from training.evaluate import derive_seed, positive_int
+from training.train_ppo import (
+    CONFIG_FILE,
+    DEFAULT_GAMMA,
+    DEFAULT_NET_ARCH,
+    MODEL_FILE,
+    RUNS_DIR,
+    check_levels,
+    make_config,
+    make_model,
+    make_vec_env,
+    parse_int_list,
+)
+
+DEFAULT_TEACHER = "greedy"
+DEFAULT_LEVELS = (5,)
+DEFAULT_GAMES = 1500
+DEFAULT_EPOCHS = 8
+DEFAULT_BATCH_SIZE = 1024
+DEFAULT_LEARNING_RATE = 1e-3
+DEFAULT_VALUE_WEIGHT = 0.5  # the value loss's weight beside the action cross-entropy
+DEFAULT_REWARD = "score"  # the value head's target: the margin reward, dense enough to learn
+DEFAULT_EVAL_GAMES = 100
+DEFAULT_EVAL_LEVELS = (1, 5, 9)
+LEARNING_SEAT = 0  # solo games: the teacher's seat, as in TinyYorkVecEnv
+STREAM_GAME, STREAM_TEACHER, STREAM_CHOICE, STREAM_SPLIT, STREAM_EVAL = 21, 22, 23, 24, 25
+VALIDATION_SHARE = 0.1  # of the games (whole games, so no game is on both sides)
+DEMOS_FILE, HISTORY_FILE = "demonstrations.npz", "imitation.json"
+
+
+@dataclass
+class Demonstrations:
+    """Every teacher decision: observation, legal mask, action, discounted return, game index."""
+
+    observations: np.ndarray  # float32[N, OBS_SIZE]
+    masks: np.ndarray  # bool[N, NUM_ACTIONS]
+    actions: np.ndarray  # int64[N]
+    returns: np.ndarray  # float32[N]
+    games: np.ndarray  # int64[N]: which demonstration game each decision came from
+    teacher_rewards: np.ndarray  # float64[G]: the teacher's final reward in each game
+
+    def __len__(self):
+        return len(self.actions)
+
+    def save(self, path):
+        """Write the arrays to an ``.npz`` file."""
+        np.savez_compressed(path, **asdict(self))
+
+    @classmethod
+    def load(cls, path):
+        """Demonstrations from an ``.npz`` file written by ``save``."""
+        with np.load(path) as data:
+            return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+
+
+def collect_demonstrations(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES,
+                           seed=0, gamma=DEFAULT_GAMMA, reward=DEFAULT_REWARD, progress=True):
+    """Play ``games`` solo games of ``teacher`` against Tom ``levels`` (in turn) and record
+    every decision of its seat; returns Demonstrations."""
+    from tqdm import tqdm
+    parse_agent_name(teacher)
+    levels = check_levels(levels, "levels")
+    games = positive_int(games, "games")
+    observations, masks, actions, returns, game_ids, teacher_rewards = [], [], [], [], [], []
+    for game in tqdm(range(games), desc=f"{teacher} demonstrations", unit="game", disable=not progress):
+        config = GameConfig(num_agents=1, toms=(levels[game % len(levels)],))
+        state = new_game(config, seed=derive_seed(seed, STREAM_GAME, game))
+        agent = make_agent(teacher, seed=derive_seed(seed, STREAM_TEACHER, game))
+        rng = np.random.default_rng(derive_seed(seed, STREAM_CHOICE, game))
+        first = len(actions)
+        while not is_terminal(state):
+            seat = current_player(state)
+            observations.append(encode(state, seat))
+            masks.append(legal_mask(state))
+            action = choose_action(agent, state, rng)
+            actions.append(action)
+            apply_action(state, action)
+        final = float(final_rewards(state, reward)[LEARNING_SEAT])
+        steps_left = np.arange(len(actions) - first - 1, -1, -1)
+        returns.extend(final * gamma ** steps_left)
+        game_ids.extend([game] * (len(actions) - first))
+        teacher_rewards.append(final)
+    return Demonstrations(np.asarray(observations, dtype=np.float32).reshape(-1, OBS_SIZE),
+                          np.asarray(masks, dtype=np.bool_).reshape(-1, NUM_ACTIONS),
+                          np.asarray(actions, dtype=np.int64), np.asarray(returns, dtype=np.float32),
+                          np.asarray(game_ids, dtype=np.int64), np.asarray(teacher_rewards))
+
+
+def split_by_game(demos, seed):
+    """(training indices, validation indices): about VALIDATION_SHARE of the games held out."""
+    rng = np.random.default_rng(derive_seed(seed, STREAM_SPLIT))
+    games = np.unique(demos.games)
+    held = rng.permutation(games)[:max(1, int(round(len(games) * VALIDATION_SHARE)))]
+    if len(games) < 2:
+        held = held[:0]
+    validation = np.isin(demos.games, held)
+    return np.flatnonzero(~validation), np.flatnonzero(validation)
+
+
+def _batch_loss(policy, demos, index, value_weight):
+    """(total loss, cross-entropy, value loss, accuracy) of the policy on decisions ``index``."""
+    import torch
+    obs = torch.as_tensor(demos.observations[index], device=policy.device)
+    actions = torch.as_tensor(demos.actions[index], device=policy.device)
+    returns = torch.as_tensor(demos.returns[index], device=policy.device)
+    masks = demos.masks[index]
+    values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
+    cross_entropy = -log_prob.mean()
+    value_loss = torch.nn.functional.mse_loss(values.flatten(), returns)
+    with torch.no_grad():
+        chosen = policy.get_distribution(obs, action_masks=masks).distribution.probs.argmax(dim=1)
+        accuracy = (chosen == actions).float().mean()
+    return cross_entropy + value_weight * value_loss, cross_entropy, value_loss, accuracy
+
+
+def fit_policy(model, demos, epochs=DEFAULT_EPOCHS, batch_size=DEFAULT_BATCH_SIZE,
+               learning_rate=DEFAULT_LEARNING_RATE, value_weight=DEFAULT_VALUE_WEIGHT, seed=0,
+               progress=True):
+    """Fit ``model.policy`` to ``demos`` in place; a list of per-epoch dicts (losses, accuracy
+    on the training and the held-out games)."""
+    import torch
+    from tqdm import tqdm
+    policy = model.policy
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    train_index, valid_index = split_by_game(demos, seed)
+    rng = np.random.default_rng(derive_seed(seed, STREAM_SPLIT, 1))
+    history = []
+    for epoch in tqdm(range(positive_int(epochs, "epochs")), desc="imitation", unit="epoch",
+                      disable=not progress):
+        policy.set_training_mode(True)
+        sums = np.zeros(3)
+        order = rng.permutation(train_index)
+        for start in range(0, len(order), batch_size):
+            index = order[start:start + batch_size]
+            loss, cross_entropy, value_loss, accuracy = _batch_loss(policy, demos, index, value_weight)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            sums += np.array([cross_entropy.item(), value_loss.item(), accuracy.item()]) * len(index)
+        row = {"epoch": epoch + 1, "train_cross_entropy": sums[0] / len(order),
+               "train_value_loss": sums[1] / len(order), "train_accuracy": sums[2] / len(order)}
+        row.update(_validation(policy, demos, valid_index, value_weight, batch_size))
+        history.append(row)
+    policy.set_training_mode(False)
+    return history
+
+
+def _validation(policy, demos, index, value_weight, batch_size):
+    import torch
+    if len(index) == 0:
+        return {}
+    policy.set_training_mode(False)
+    sums = np.zeros(3)
+    with torch.no_grad():
+        for start in range(0, len(index), batch_size):
+            part = index[start:start + batch_size]
+            _, cross_entropy, value_loss, accuracy = _batch_loss(policy, demos, part, value_weight)
+            sums += np.array([cross_entropy.item(), value_loss.item(), accuracy.item()]) * len(part)
+    sums /= len(index)
+    return {"valid_cross_entropy": sums[0], "valid_value_loss": sums[1], "valid_accuracy": sums[2]}
+
+
+@dataclass
+class ImitationResult:
+    """The cloned model, its file, the fit's history and the quick evaluation (if any)."""
+
+    model: object
+    model_path: Path
+    history: list
+    evaluation: object | None
+    decisions: int
+    seconds: float
+
+
+def imitate(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES, out=None, seed=0,
+            epochs=DEFAULT_EPOCHS, batch_size=DEFAULT_BATCH_SIZE, learning_rate=DEFAULT_LEARNING_RATE,
+            value_weight=DEFAULT_VALUE_WEIGHT, net_arch=DEFAULT_NET_ARCH, gamma=DEFAULT_GAMMA,
+            reward=DEFAULT_REWARD, eval_games=DEFAULT_EVAL_GAMES, eval_levels=DEFAULT_EVAL_LEVELS,
+            demonstrations=None, torch_threads=None, progress=True):
+    """Clone ``teacher`` into a MaskablePPO policy saved as ``out/model.zip``; an ImitationResult.
+
+    ``demonstrations`` (a Demonstrations or an ``.npz`` path) skips the collection; otherwise
+    they are collected and saved as ``out/demonstrations.npz``. ``eval_games`` > 0 evaluates
+    the clone against ``eval_levels`` (deterministic play)."""
+    import torch
+    start = time.perf_counter()
+    out_dir = Path(out) if out is not None else RUNS_DIR / f"bc-{teacher.replace(':', '-')}"
+    if (out_dir / MODEL_FILE).exists():
+        raise ValueError(f"{str(out_dir)!r} already holds a {MODEL_FILE}; give another --out")
+    # the shapes and hyperparameters of the model train_ppo will continue from
+    config = make_config(toms=(check_levels(levels, "levels")[0],), net_arch=tuple(net_arch),
+                         gamma=gamma, reward=reward, seed=seed, out=str(out_dir), num_envs=1,
+                         batch_size=2, n_steps=2)
+    if torch_threads is not None:
+        torch.set_num_threads(positive_int(torch_threads, "torch_threads"))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if demonstrations is None:
+        demos = collect_demonstrations(teacher, levels, games, seed, gamma, reward, progress)
+        demos.save(out_dir / DEMOS_FILE)
+    elif isinstance(demonstrations, Demonstrations):
+        demos = demonstrations
+    else:
+        demos = Demonstrations.load(demonstrations)
+    env = make_vec_env(config, config.stages[0], 0)
+    model = make_model(config, env)
+    history = fit_policy(model, demos, epochs, batch_size, learning_rate, value_weight, seed, progress)
+    env.close()
+    model_path = out_dir / MODEL_FILE
+    model.save(model_path)
+    evaluation = None
+    if eval_games:
+        from training.train_ppo import evaluate_policy_on_ladder
+        evaluation = evaluate_policy_on_ladder(model, check_levels(eval_levels, "eval_levels"),
+                                               positive_int(eval_games, "eval_games"),
+                                               derive_seed(seed, STREAM_EVAL), label="bc")
+    seconds = time.perf_counter() - start
+    (out_dir / CONFIG_FILE).write_text(json.dumps({
+        "teacher": teacher, "levels": list(levels), "games": int(len(np.unique(demos.games))),
+        "seed": seed, "epochs": epochs, "batch_size": batch_size, "learning_rate": learning_rate,
+        "value_weight": value_weight, "net_arch": list(net_arch), "gamma": gamma, "reward": reward},
+        indent=1) + "\n")
+    (out_dir / HISTORY_FILE).write_text(json.dumps({
+        "decisions": len(demos), "teacher_mean_reward": float(np.mean(demos.teacher_rewards)),
+        "seconds": round(seconds, 1), "history": history,
+        "evaluation": evaluation.outcomes() if evaluation else None}, indent=1) + "\n")
+    return ImitationResult(model, model_path, history, evaluation, len(demos), seconds)
+
+
+def build_parser():
+    """The argparse parser of ``python -m training.imitate``."""
+    p = argparse.ArgumentParser(prog="python -m training.imitate", description=__doc__.split("\n")[0])
+    p.add_argument("--teacher", default=DEFAULT_TEACHER, help="agent name to imitate (registry)")
+    p.add_argument("--levels", default=",".join(map(str, DEFAULT_LEVELS)),
+                   help="Tom levels the teacher plays against, one per game in turn, e.g. '1,5,9'")
+    p.add_argument("--games", type=int, default=DEFAULT_GAMES, help="demonstration games")
+    p.add_argument("--demonstrations", help="an .npz of earlier demonstrations (skips playing)")
+    p.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
+    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
+    p.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE)
+    p.add_argument("--value-weight", type=float, default=DEFAULT_VALUE_WEIGHT)
+    p.add_argument("--net-arch", default=",".join(map(str, DEFAULT_NET_ARCH)))
+    p.add_argument("--reward", default=DEFAULT_REWARD, help="the value head's target reward kind")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES, help="games per level (0: none)")
+    p.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)))
+    p.add_argument("--torch-threads", type=int, help="torch's intra-op threads")
+    p.add_argument("--out", help="output directory (default runs/bc-<teacher>)")
+    p.add_argument("--no-progress", action="store_true")
+    return p
+
+
+def main(argv=None):
+    """Command-line entry point; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result = imitate(
+            teacher=args.teacher, levels=parse_int_list(args.levels, "--levels"), games=args.games,
+            out=args.out, seed=args.seed, epochs=args.epochs, batch_size=args.batch_size,
+            learning_rate=args.learning_rate, value_weight=args.value_weight,
+            net_arch=parse_int_list(args.net_arch, "--net-arch"), reward=args.reward,
+            eval_games=args.eval_games, eval_levels=parse_int_list(args.eval_levels, "--eval-levels"),
+            demonstrations=args.demonstrations, torch_threads=args.torch_threads,
+            progress=not args.no_progress)
+    except ValueError as error:
+        parser.error(str(error))
+    last = result.history[-1]
+    print(f"{result.decisions} decisions; last epoch: " + ", ".join(
+        f"{k} {v:.3f}" for k, v in last.items() if k != "epoch"))
+    if result.evaluation is not None:
+        from training.evaluate import format_table
+        print(format_table(result.evaluation))
+    print(f"model: {result.model_path} ({result.seconds:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
