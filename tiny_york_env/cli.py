@@ -107,7 +107,8 @@ def build_parser():
     ev = commands.add_parser("eval", help="an agent against the Tom ladder, or agents against each other")
     who = ev.add_mutually_exclusive_group(required=True)
     who.add_argument("--agent", type=agent_name, action="append", metavar="NAME",
-                     help="agent for the Tom ladder (repeatable): random, tomrules, greedy, search[:N]")
+                     help="agent for the Tom ladder (repeatable): random, tomrules, greedy, "
+                          "search[:N], ppo[:PATH]")
     who.add_argument("--vs", type=agent_name, nargs="+", metavar="NAME",
                      help="2-4 agents that play each other, seats rotated")
     ev.add_argument("--levels", type=tom_levels, default=list(range(1, NUM_TOM_LEVELS + 1)),

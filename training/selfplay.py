@@ -8,24 +8,23 @@
 | opponents | every other agent seat: a snapshot of the policy from the pool (the latest with prob |
 | | ``latest_prob``, else uniform over the pool), or a baseline agent (``agents.registry``) |
 | seats | env i starts in seat ``i mod players`` and moves one seat on every game: all seats |
-| rewards | the learner's OWN seat only: ``final_rewards(state, reward)[seat]`` at the end |
+| rewards | the learner's OWN agent only: the AEC env's reward of ``player_<seat>`` (0 until the end) |
 | pool | a snapshot of the policy at the start and every ``snapshot_every`` steps; oldest dropped |
 | | beyond ``pool_size``; saved as ``OUT/snapshots/snapshot_<step>.zip`` while in the pool |
 | output | ``OUT/model.zip``, ``OUT/config.json``, ``OUT/log.csv`` (training and evaluation rows) |
 
-**Why single-agent envs, and why that is self-play from the AEC env.** The PettingZoo AEC env
-(``tiny_york_env.envs.aec``) and the Gymnasium ``TinyYorkEnv`` are two bookkeeping adapters over
-the same engine: both seat agents first and Toms after (``GameConfig``), both let the engine play
-the Toms inside a step, both observe ``observation.encode(state, seat)`` with the engine's legal
-mask, and both reward ``envs.rewards.final_rewards(state, kind)[seat]`` at the end, so the same
-seed and the same choices give the same game, observations and rewards (a test replays one game
-through both and compares). Driving the AEC env turn by turn with every seat's policy would make
-SB3 see several agents' transitions in one stream; instead each learner env is a ``TinyYorkEnv``
-in which the learning seat is the env's own seat and the other agent seats are played, inside
-``step``, by frozen opponents through the same ``act(observation, action_mask)`` /
-``act_state(view, seat)`` calls the AEC loop would make. So the learner's rollout holds only its
-own seat's observations, actions and rewards, never an opponent's, and MaskablePPO's ordinary
-single-agent machinery (DummyVecEnv, ``action_masks()``) applies unchanged.
+**Why a single-agent env over the AEC env.** Self-play runs on the PettingZoo AEC env
+(``tiny_york_env.envs.aec.raw_env``): each learner env, ``SelfPlayEnv``, is a single-agent
+Gymnasium view of ONE seat of one ``raw_env`` game. The learner owns the agent ``player_<seat>``;
+the other agents are stepped through the AEC API (``agent_selection``, ``last()``, ``step``) by
+frozen pool opponents, which decide as ``agents.base.choose_action`` makes them (a planning agent
+gets a determinized seat-safe view, any other agent the observation and mask ``last()`` gives);
+the engine plays the Toms inside ``step``. ``reset`` and ``step`` run that loop until the learner
+is selected again, and after the end until every agent has stepped ``None``. SB3 therefore sees
+only the learner's own transitions: its ``observe(player_<seat>)`` observations and masks, its
+actions, and its own reward as ``last()`` reports it, never an opponent's; and MaskablePPO's
+ordinary single-agent machinery (DummyVecEnv, ``action_masks()``) applies unchanged. Driving
+every seat with the learner instead would mix several agents' transitions in one stream.
 
 Snapshots are taken at rollout boundaries (the policy only changes there): one is taken at the
 first rollout that starts at or after each multiple of ``snapshot_every`` steps. Snapshot
@@ -40,11 +39,14 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import gymnasium
 import numpy as np
 
+from agents.base import choose_action, uses_state
+from tiny_york_env.envs.aec import raw_env
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
-from tiny_york_env.envs.single import TinyYorkEnv
-from tiny_york_env.game import GameConfig
+from tiny_york_env.envs.single import SEED_LIMIT, LegalDiscrete, as_action, next_seed, observation_space
+from tiny_york_env.game import NUM_ACTIONS, GameConfig, final_scores, winner
 from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
 from training.evaluate import check_seed, derive_seed, evaluate_vs_agents, positive_int
 
@@ -77,6 +79,7 @@ LOG_COLUMNS = ("step", "seconds", "steps_per_second", "kind", "opponent", "games
                "win_rate", "mean_reward", "mean_margin", "pool_size")
 # Streams of the seed derivation (training.evaluate.derive_seed), so nothing shares a seed.
 STREAM_POOL, STREAM_BASELINE, STREAM_EVAL, STREAM_SNAPSHOT = 10, 11, 12, 13
+RESET_OPTIONS = frozenset({"seat", "toms"})
 
 
 # ---------------------------------------------------------------- policies as agents
@@ -222,41 +225,137 @@ class OpponentSlot:
 
 # ---------------------------------------------------------------- the learner's env
 
-class SelfPlayEnv(TinyYorkEnv):
-    """``TinyYorkEnv`` whose learning seat moves on one seat every game and whose other agent
-    seats are dealt afresh from ``pool`` every game. ``info`` adds ``seat`` and ``opponents``
-    (labels by seat, the learner's seat holding ``None``)."""
+class SelfPlayEnv(gymnasium.Env):
+    """One agent seat of the PettingZoo AEC env (``aec.raw_env``) as a Gymnasium env for SB3: the
+    learner plays ``player_<seat>``, frozen pool opponents the other agents, the engine the Toms.
+    The learning seat moves on one seat every game and the opponents are dealt afresh from ``pool``
+    every game. ``info`` holds ``action_mask``, ``seat`` and ``opponents`` (labels by seat, the
+    learner's seat holding ``None``); at the end also ``final_scores`` and ``winner``."""
+
+    metadata = {"render_modes": []}
 
     def __init__(self, pool, players=DEFAULT_PLAYERS, toms=(), reward=DEFAULT_REWARD, first_seat=0,
                  pool_seed=0):
         self.pool = pool
-        self.slots = tuple(OpponentSlot() for _ in range(players - 1))
+        self.players = int(players)
+        self.reward_kind = check_reward_kind(reward)
+        self.slots = tuple(OpponentSlot() for _ in range(self.players - 1))
         self._pool_rng = np.random.default_rng(pool_seed)
-        self._next_seat = int(first_seat)
-        super().__init__(toms=toms, opponents=self.slots, seat=first_seat, reward=reward)
+        self._build_aec(toms)
+        self.seat = self._check_seat(first_seat)
+        self._next_seat = self.seat
+        self.observation_space = observation_space()
+        self._mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        self.action_space = LegalDiscrete(NUM_ACTIONS, self._mask)
+        self._game_seed = None
+        self._view_rng = None
+        self._learner = None
+        self._slot_of_agent = {}
+        self._labels = [None] * self.players
+
+    def _build_aec(self, toms):
+        """A fresh AEC env for ``players`` agents and ``toms`` (ValueError from GameConfig if invalid)."""
+        self.aec = raw_env(num_agents=self.players, toms=tuple(toms), reward=self.reward_kind)
+        self.config = self.aec.config
+
+    def _check_seat(self, seat):
+        """``seat`` as an int; ValueError unless it is an agent seat."""
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not (
+                0 <= seat < self.players):
+            raise ValueError(f"seat must be an agent seat 0..{self.players - 1}, got {seat!r}")
+        return int(seat)
+
+    @property
+    def game_seed(self):
+        """The seed of the game in play (None before the first reset)."""
+        return self._game_seed
 
     def reset(self, *, seed=None, options=None):
-        """Start the next game: the next learning seat, fresh opponents, then TinyYorkEnv.reset."""
+        """Start the next game: fresh opponents, the next learning seat (or ``options["seat"]``;
+        ``options["toms"]`` changes the Toms from this game on), the AEC env reset with the game
+        seed (``seed``, else ``next_seed`` of the last), the opponents played up to the learner."""
+        super().reset(seed=seed)
         options = dict(options or {})
-        seat = options.pop("seat", self._next_seat)
+        unknown = set(options) - RESET_OPTIONS
+        if unknown:
+            raise ValueError(f"unknown reset options {sorted(unknown)}; allowed: {sorted(RESET_OPTIONS)}")
+        if "toms" in options:
+            self._build_aec(options["toms"])
+        self.seat = self._check_seat(options.get("seat", self._next_seat))
+        self._next_seat = (self.seat + 1) % self.players
         for slot in self.slots:
             slot.entry = self.pool.sample(self._pool_rng)
-        self._next_seat = (int(seat) + 1) % self.config.num_agents
-        observation, info = super().reset(seed=seed, options={**options, "seat": seat})
-        return observation, self._with_seating(info)
+        self._learner = self.aec.possible_agents[self.seat]
+        others = [agent for agent in self.aec.possible_agents if agent != self._learner]
+        self._slot_of_agent = dict(zip(others, self.slots, strict=True))  # seat order
+        self._labels = [None if agent == self._learner else self._slot_of_agent[agent].entry.label
+                        for agent in self.aec.possible_agents]
+        if seed is not None:
+            self._game_seed = int(seed)
+        elif self._game_seed is not None:
+            self._game_seed = int(next_seed(self._game_seed))
+        else:
+            self._game_seed = int(self.np_random.integers(SEED_LIMIT))
+        self._view_rng = np.random.default_rng(self._game_seed)  # the planning opponents' views
+        self.aec.reset(seed=self._game_seed)
+        observation, _, terminated = self._play_until_learner()
+        return observation, self._info(terminated)
 
     def step(self, action):
-        """TinyYorkEnv.step (the reward is the learning seat's own), with the seating in ``info``."""
-        observation, reward, terminated, truncated, info = super().step(action)
-        return observation, reward, terminated, truncated, self._with_seating(info)
+        """The learner's ``action`` through ``aec.step``, then the opponents until the learner is
+        selected again or the game is over; the reward is the learner's own (``last()``'s)."""
+        if self._learner is None:
+            raise ValueError("call reset() before step()")
+        if not self.aec.agents or self.aec.terminations[self._learner]:
+            raise ValueError("the game is over: call reset() before step()")
+        self.aec.step(as_action(action))  # the engine's ValueError on an illegal action
+        observation, reward, terminated = self._play_until_learner()
+        return observation, reward, terminated, False, self._info(terminated)
 
-    def _with_seating(self, info):
-        labels = [None] * self.config.num_agents
-        others = [seat for seat in range(self.config.num_agents) if seat != self.seat]
-        for seat, slot in zip(others, self.slots, strict=True):  # TinyYorkEnv's seat order
-            labels[seat] = slot.entry.label
-        info["seat"] = self.seat
-        info["opponents"] = labels
+    def action_masks(self):
+        """bool[NUM_ACTIONS]: the learner's legal actions now (for MaskablePPO)."""
+        return self._mask.copy()
+
+    def _play_until_learner(self):
+        """The standard AEC loop until the learner is selected on a live turn (it returns the
+        learner's observation and reward from ``last()`` and False) or every agent has stepped
+        ``None`` after the end (the learner's final observation and reward, and True)."""
+        aec = self.aec
+        final = None
+        while aec.agents:
+            agent = aec.agent_selection
+            if agent == self._learner:
+                observation, reward, terminated, truncated, _ = aec.last()
+                self._mask[:] = observation["action_mask"]  # in place: the action space samples it
+                if not (terminated or truncated):
+                    return observation["observation"], float(reward), False
+                final = observation["observation"], float(reward), True
+                aec.step(None)
+                continue
+            slot = self._slot_of_agent[agent]
+            planner = uses_state(slot)
+            observation, _, terminated, truncated, _ = aec.last(observe=not planner)
+            if terminated or truncated:
+                aec.step(None)
+                continue
+            if planner:  # a seat-safe determinized view of the game, as choose_action gives
+                action = choose_action(slot, aec.unwrapped.game_state, self._view_rng)
+            else:  # choose_action's observation and mask, as the AEC env hands them out
+                action = slot.act(observation["observation"], observation["action_mask"].astype(np.bool_))
+            try:
+                aec.step(as_action(action))
+            except ValueError as error:
+                seat = aec.possible_agents.index(agent)
+                raise ValueError(f"the opponent in seat {seat} chose an illegal action: {error}") from error
+        return final
+
+    def _info(self, terminated):
+        """The learner's mask and the seating; at the end, every participant's score and the winner."""
+        info = {"action_mask": self._mask.copy(), "seat": self.seat, "opponents": list(self._labels)}
+        if terminated:
+            state = self.aec.unwrapped.game_state
+            info["final_scores"] = final_scores(state)
+            info["winner"] = winner(state)
         return info
 
 
@@ -523,7 +622,7 @@ def build_vec_env(config, pool):
                                    pool_seed=derive_seed(config.seed, STREAM_POOL, index))
 
     vec_env = DummyVecEnv([make(i) for i in range(config.num_envs)])
-    vec_env.seed(config.seed)  # env i plays seed + i, then TinyYorkEnv's seed chain
+    vec_env.seed(config.seed)  # env i plays seed + i, then the next_seed chain
     return vec_env
 
 

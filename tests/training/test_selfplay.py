@@ -1,5 +1,5 @@
 """Self-play training: smoke runs for 2 and 3 players, seat rotation, the snapshot pool, the
-learner's own-seat rewards, equivalence with the AEC env, save/load, options."""
+learner's own-seat rewards, the learner env as one seat of the AEC env, save/load, options."""
 
 import csv
 import json
@@ -9,7 +9,8 @@ import pytest
 from sb3_contrib import MaskablePPO
 
 from agents.ppo_agent import PPOAgent
-from tiny_york_env import env as aec_env
+from tiny_york_env.envs.aec import raw_env
+from tiny_york_env.envs.single import next_seed
 from tiny_york_env.game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game
 from tiny_york_env.observation import encode
 from training.selfplay import (
@@ -30,6 +31,8 @@ from training.selfplay import (
 
 FAST = {"n_steps": 64, "n_epochs": 2, "batch_size": 128, "progress": False}
 WIN, LOSS_OF_TWO = 1.0, -1.0
+SEED = 31
+MAX_OUTCOME_GAMES = 20  # games tried until the learner has both won and lost one
 
 
 class FirstLegal:
@@ -48,6 +51,18 @@ class LastLegal(FirstLegal):
 
     def act(self, observation, action_mask):
         return int(np.flatnonzero(action_mask)[-1])
+
+
+class RandomLegal(FirstLegal):
+    """A uniformly random legal action from its own seeded generator."""
+
+    label = "random-legal"
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask):
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
 
 
 class Planner(FirstLegal):
@@ -168,36 +183,110 @@ def test_seats_rotate_and_planning_opponents_get_views():
     assert seats == [1, 0, 1, 0]
 
 
-def test_same_game_as_the_aec_env():
-    """The learner's observations, masks and reward equal the AEC env's for the same game."""
-    seat, players, seed = 1, 3, 21
-    env = SelfPlayEnv(baseline_pool(LastLegal()), players=players, first_seat=seat)
-    observation, info = env.reset(seed=seed)
-    single = [(observation, info["action_mask"])]
-    terminated = False
+def play_game(env, seed, options=None, learner=None):
+    """One game of ``env`` with ``learner`` (FirstLegal by default) choosing the learner's actions:
+    ([(observation, mask, action)] at the learner's turns, [reward] of every step, the last
+    observation and info)."""
+    learner = learner or FirstLegal()
+    observation, info = env.reset(seed=seed, options=options)
+    turns, rewards, terminated = [], [], False
     while not terminated:
-        observation, reward, terminated, _, info = env.step(FirstLegal().act(*single[-1]))
-        if not terminated:
-            single.append((observation, info["action_mask"]))
-    aec = aec_env(num_agents=players, reward="win")
+        action = learner.act(observation, info["action_mask"])
+        turns.append((observation, info["action_mask"], action))
+        observation, reward, terminated, truncated, info = env.step(action)
+        rewards.append(reward)
+        assert not truncated
+    return turns, rewards, observation, info
+
+
+def bare_aec_game(seed, seat, learner_actions, opponent, players, toms=(), reward="win"):
+    """The same game through a bare raw_env loop, the learner's actions replayed and ``opponent``
+    in every other agent: (the learner's ``observe`` observations and masks at its turns, its final
+    observation, every agent's reward as ``last()`` reports it at the end)."""
+    aec = raw_env(num_agents=players, toms=toms, reward=reward)
     aec.reset(seed=seed)
-    learner, mine = f"player_{seat}", []
+    learner, actions = f"player_{seat}", iter(learner_actions)
+    seen, final_rewards = [], {}
     for agent in aec.agent_iter():
-        obs, aec_reward, done, truncated, _ = aec.last()
-        if done or truncated:
+        _, cumulative, terminated, truncated, _ = aec.last(observe=False)
+        if terminated or truncated:
+            final_rewards[agent] = cumulative
             if agent == learner:
-                final_reward = aec_reward
+                final_observation = aec.observe(learner)["observation"]
             aec.step(None)
             continue
-        player = FirstLegal() if agent == learner else LastLegal()
+        observation = aec.observe(agent)
         if agent == learner:
-            mine.append((obs["observation"], obs["action_mask"].astype(bool)))
-        aec.step(player.act(obs["observation"], obs["action_mask"]))
-    assert len(mine) == len(single)
-    for (a_obs, a_mask), (s_obs, s_mask) in zip(mine, single, strict=True):
-        np.testing.assert_array_equal(a_obs, s_obs)
-        np.testing.assert_array_equal(a_mask, s_mask)
-    assert final_reward == pytest.approx(reward)
+            seen.append((observation["observation"], observation["action_mask"].astype(bool)))
+            aec.step(next(actions))
+        else:
+            aec.step(opponent.act(observation["observation"], observation["action_mask"].astype(bool)))
+    assert next(actions, None) is None  # every learner action was replayed
+    return seen, final_observation, final_rewards
+
+
+def test_same_game_as_the_aec_env():
+    """At its turns the learner sees exactly raw_env.observe(player_<seat>) of the same game
+    (seed, learner actions, opponent), and its mask; also with a Tom in the game."""
+    for players, toms, seat, seed in ((3, (), 1, 21), (2, (4,), 0, 22)):
+        env = SelfPlayEnv(baseline_pool(LastLegal()), players=players, toms=toms, first_seat=seat)
+        turns, _, last_observation, _ = play_game(env, seed)
+        seen, final_observation, _ = bare_aec_game(seed, seat, [a for _, _, a in turns], LastLegal(),
+                                                   players, toms)
+        assert len(seen) == len(turns)
+        for (aec_observation, aec_mask), (observation, mask, _) in zip(seen, turns, strict=True):
+            assert observation.dtype == np.float32 and mask.dtype == np.bool_
+            np.testing.assert_array_equal(observation, aec_observation)
+            np.testing.assert_array_equal(mask, aec_mask)
+        np.testing.assert_array_equal(last_observation, final_observation)
+
+
+def test_reward_is_the_learners_own_aec_reward_not_the_opponents():
+    """Under "win" in 2-player games the reward SB3 gets at the end is the AEC env's reward of the
+    learner's agent (+1 or -1), never the opponent's (the opposite sign); 0 before the end."""
+    outcomes = set()
+    for seed in range(MAX_OUTCOME_GAMES):
+        seat = seed % 2
+        env = SelfPlayEnv(baseline_pool(RandomLegal(seed)), players=2, reward="win", first_seat=seat)
+        turns, rewards, _, info = play_game(env, seed, learner=RandomLegal(seed + 1))
+        _, _, aec_rewards = bare_aec_game(seed, seat, [a for _, _, a in turns], RandomLegal(seed),
+                                          players=2)
+        mine, theirs = aec_rewards[f"player_{seat}"], aec_rewards[f"player_{1 - seat}"]
+        assert rewards[:-1] == [0.0] * (len(rewards) - 1)
+        assert rewards[-1] == mine and rewards[-1] != theirs and {mine, theirs} == {WIN, LOSS_OF_TWO}
+        assert (rewards[-1] == WIN) == (info["winner"] == seat)
+        assert env.aec.agents == []  # every agent stepped None after the end, as the AEC loop does
+        outcomes.add(rewards[-1])
+        if outcomes == {WIN, LOSS_OF_TWO}:
+            break
+    assert outcomes == {WIN, LOSS_OF_TWO}  # a won and a lost game were both checked
+
+
+def test_learning_seat_visits_every_seat_and_games_do_not_repeat():
+    """Consecutive resets move the learner through every seat; seedless resets follow the seed
+    chain (a new game each time); the same seed and options replay the same game."""
+    for players in range(2, 5):
+        first = players - 1
+        env = SelfPlayEnv(baseline_pool(LastLegal()), players=players, first_seat=first)
+        seats, seeds = [], []
+        for game in range(players + 1):
+            observation, info = env.reset(seed=SEED if game == 0 else None)
+            assert info["opponents"][info["seat"]] is None and env.action_masks().any()
+            assert np.array_equal(env.action_masks(), info["action_mask"])
+            seats.append(info["seat"])
+            seeds.append(env.game_seed)
+        assert seats == [(first + k) % players for k in range(players + 1)]
+        assert sorted(set(seats)) == list(range(players))
+        assert seeds[1:] == [next_seed(s) for s in seeds[:-1]] and len(set(seeds)) == len(seeds)
+    options = {"seat": 1}
+    again = [play_game(SelfPlayEnv(baseline_pool(LastLegal()), players=3), SEED, options)
+             for _ in range(2)]
+    assert [a for _, _, a in again[0][0]] == [a for _, _, a in again[1][0]]
+    np.testing.assert_array_equal(again[0][2], again[1][2])
+    with pytest.raises(ValueError, match="unknown reset options"):
+        env.reset(options={"colour": 1})
+    with pytest.raises(ValueError, match="seat must be"):
+        env.reset(options={"seat": players})
 
 
 def _positions(count, players=2, seed=0):

@@ -88,7 +88,7 @@ class LegalDiscrete(spaces.Discrete):
         return super().sample(mask=mask, probability=probability)
 
 
-def _as_action(action):
+def as_action(action):
     """An int from a Python/numpy integer or a one-element integer array (as SB3 passes actions)."""
     if (isinstance(action, np.ndarray) and action.size == 1
             and np.issubdtype(action.dtype, np.integer)):
@@ -168,7 +168,7 @@ class TinyYorkEnv(gymnasium.Env):
         """Play the learning seat's ``action``, then the opponents until its next turn or the end."""
         if self._state is None:
             raise ValueError("call reset() before step()")
-        apply_action(self._state, _as_action(action))  # ValueError on an illegal action
+        apply_action(self._state, as_action(action))  # ValueError on an illegal action
         self._play_opponents()
         terminated = is_terminal(self._state)
         reward = float(final_rewards(self._state, self.reward_kind)[self.seat]) if terminated else 0.0
@@ -191,7 +191,7 @@ class TinyYorkEnv(gymnasium.Env):
             else:
                 action = opponent.act(encode(self._state, actor), legal_mask(self._state))
             try:
-                apply_action(self._state, _as_action(action))
+                apply_action(self._state, as_action(action))
             except ValueError as error:
                 raise ValueError(f"the opponent in seat {actor} chose an illegal action: "
                                  f"{error}") from error
