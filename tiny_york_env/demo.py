@@ -16,7 +16,7 @@ from .game import GameConfig, apply_action, current_player, is_terminal, legal_m
 
 DEMO_AGENTS = ("random", "tomrules", "greedy", "search:16")
 SHIPPED_AGENT = "ppo"  # agents/models/ppo.zip, played when sb3-contrib is installed
-DEMO_GAMES = 40  # per agent and Tom level: enough to see the ladder's shape, not a leaderboard
+DEMO_GAMES = 100  # per agent and Tom level: the ladder's shape in about 3 minutes, not a leaderboard
 DEMO_WORKERS = 2
 DEMO_OUT = "results/demo"
 

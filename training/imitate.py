@@ -264,24 +264,27 @@ def imitate(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES,
 
 def build_parser():
     """The argparse parser of ``python -m training.imitate``."""
-    p = argparse.ArgumentParser(prog="python -m training.imitate", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m training.imitate", description=__doc__.split("\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--teacher", default=DEFAULT_TEACHER, help="agent name to imitate (registry)")
     p.add_argument("--levels", default=",".join(map(str, DEFAULT_LEVELS)),
                    help="Tom levels the teacher plays against, one per game in turn, e.g. '1,5,9'")
     p.add_argument("--games", type=int, default=DEFAULT_GAMES, help="demonstration games")
     p.add_argument("--demonstrations", help="an .npz of earlier demonstrations (skips playing)")
-    p.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
-    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
-    p.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE)
-    p.add_argument("--value-weight", type=float, default=DEFAULT_VALUE_WEIGHT)
-    p.add_argument("--net-arch", default=",".join(map(str, DEFAULT_NET_ARCH)))
+    p.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS, help="passes over the demonstrations")
+    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, help="decisions per gradient step")
+    p.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE, help="Adam step size")
+    p.add_argument("--value-weight", type=float, default=DEFAULT_VALUE_WEIGHT,
+                   help="weight of the value head's loss next to the cross-entropy")
+    p.add_argument("--net-arch", default=",".join(map(str, DEFAULT_NET_ARCH)), help="hidden layer widths")
     p.add_argument("--reward", default=DEFAULT_REWARD, help="the value head's target reward kind")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seeds the games and torch")
     p.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES, help="games per level (0: none)")
-    p.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)))
+    p.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)),
+                   help="Tom levels of the evaluation after training")
     p.add_argument("--torch-threads", type=int, help="torch's intra-op threads")
     p.add_argument("--out", help="output directory (default runs/bc-<teacher>)")
-    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
 

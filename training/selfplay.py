@@ -667,32 +667,43 @@ def _toms(text):
 
 def parse_args(argv=None):
     """The command line's options as a dict of selfplay() keyword arguments."""
-    parser = argparse.ArgumentParser(prog="python -m training.selfplay", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m training.selfplay", description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--players", type=int, default=DEFAULT_PLAYERS, help="agent seats, 2-4")
     parser.add_argument("--tom", type=_toms, default=(), dest="toms",
                         help="Toms after the agents: levels or codes, comma-separated (e.g. 5,B4)")
-    parser.add_argument("--num-envs", type=int, default=DEFAULT_NUM_ENVS)
-    parser.add_argument("--total-steps", type=int, default=DEFAULT_TOTAL_STEPS)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--snapshot-every", type=int, default=DEFAULT_SNAPSHOT_EVERY)
-    parser.add_argument("--pool-size", type=int, default=DEFAULT_POOL_SIZE)
-    parser.add_argument("--latest-prob", type=float, default=DEFAULT_LATEST_PROB)
+    parser.add_argument("--num-envs", type=int, default=DEFAULT_NUM_ENVS,
+                        help="games played side by side (one SelfPlayEnv each)")
+    parser.add_argument("--total-steps", type=int, default=DEFAULT_TOTAL_STEPS,
+                        help="learner decisions to train for")
+    parser.add_argument("--seed", type=int, default=0, help="seeds the games, the pool draws and torch")
+    parser.add_argument("--snapshot-every", type=int, default=DEFAULT_SNAPSHOT_EVERY,
+                        help="add a snapshot of the policy to the pool every N steps")
+    parser.add_argument("--pool-size", type=int, default=DEFAULT_POOL_SIZE,
+                        help="snapshots kept in the pool (oldest dropped)")
+    parser.add_argument("--latest-prob", type=float, default=DEFAULT_LATEST_PROB,
+                        help="chance an opponent seat gets the latest snapshot (else uniform over the pool)")
     parser.add_argument("--baselines", type=_names, default=(),
                         help="baseline opponents in the pool, e.g. random,greedy")
-    parser.add_argument("--reward", choices=REWARD_KINDS, default=DEFAULT_REWARD)
-    parser.add_argument("--eval-every", type=int, default=DEFAULT_EVAL_EVERY)
-    parser.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES)
+    parser.add_argument("--reward", choices=REWARD_KINDS, default=DEFAULT_REWARD,
+                        help="the learner's own reward at the end (README, Rewards)")
+    parser.add_argument("--eval-every", type=int, default=DEFAULT_EVAL_EVERY,
+                        help="evaluate the learner every N steps (and at the end)")
+    parser.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES,
+                        help="games per evaluation opponent")
     parser.add_argument("--eval-opponents", type=_names, default=DEFAULT_EVAL_OPPONENTS,
                         help=f"registry names and/or {OLDEST_SNAPSHOT}, comma-separated")
-    parser.add_argument("--n-steps", type=int, default=DEFAULT_N_STEPS)
-    parser.add_argument("--n-epochs", type=int, default=DEFAULT_N_EPOCHS)
-    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
-    parser.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE)
-    parser.add_argument("--ent-coef", type=float, default=DEFAULT_ENT_COEF)
-    parser.add_argument("--deterministic-opponents", action="store_true")
-    parser.add_argument("--torch-threads", type=int, default=DEFAULT_TORCH_THREADS)
+    parser.add_argument("--n-steps", type=int, default=DEFAULT_N_STEPS, help="rollout steps per env")
+    parser.add_argument("--n-epochs", type=int, default=DEFAULT_N_EPOCHS, help="PPO epochs per rollout")
+    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, help="PPO minibatch size")
+    parser.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE, help="Adam step size")
+    parser.add_argument("--ent-coef", type=float, default=DEFAULT_ENT_COEF, help="entropy bonus weight")
+    parser.add_argument("--deterministic-opponents", action="store_true",
+                        help="snapshot opponents play their most probable action instead of sampling")
+    parser.add_argument("--torch-threads", type=int, default=DEFAULT_TORCH_THREADS,
+                        help="torch intra-op threads")
     parser.add_argument("--out", default=None, help="output folder (model.zip, config.json, log.csv)")
-    parser.add_argument("--no-progress", action="store_false", dest="progress")
+    parser.add_argument("--no-progress", action="store_false", dest="progress", help="no progress bar")
     return vars(parser.parse_args(argv))
 
 

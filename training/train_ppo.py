@@ -5,8 +5,8 @@ all in compiled code). With ``--curriculum "1,3,5"`` it trains against Tom 1, th
 moving on after ``--curriculum-steps`` steps per level or as soon as a periodic evaluation shows
 a win rate of at least ``--promote-at`` against the current level.
 
-The output directory holds ``config.json`` (the options), ``progress.csv`` (SB3's training log;
-TensorBoard files too when ``tensorboard`` is installed), ``checkpoints/ppo_<steps>_steps.zip``,
+The output directory holds ``config.json`` (the options), ``progress.csv`` (SB3's training log,
+also as TensorBoard event files: ``tensorboard --logdir OUT``), ``checkpoints/ppo_<steps>_steps.zip``,
 ``eval.csv`` (every periodic Tom-ladder evaluation, ``training/evaluate.py``, of the current
 policy wrapped as a ``PPOAgent``), ``summary.json`` (stages, steps, speed) and ``model.zip``,
 which ``PPOAgent`` / ``make_agent("ppo:DIR/model.zip")`` load.
@@ -465,23 +465,26 @@ def build_parser():
     p.add_argument("--curriculum-steps", type=int, help="steps per curriculum level")
     p.add_argument("--promote-at", type=float, help="move on when the evaluated win rate against "
                    "the current level reaches this (needs --eval-every)")
-    p.add_argument("--num-envs", type=int, default=DEFAULT_NUM_ENVS)
-    p.add_argument("--total-steps", type=int, default=DEFAULT_TOTAL_STEPS)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--num-envs", type=int, default=DEFAULT_NUM_ENVS, help="games in the batched env")
+    p.add_argument("--total-steps", type=int, default=DEFAULT_TOTAL_STEPS,
+                   help="env steps (decisions over all games) to train for")
+    p.add_argument("--seed", type=int, default=0, help="seeds the games and torch")
     p.add_argument("--n-steps", type=int, default=DEFAULT_N_STEPS, help="rollout steps per env")
-    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
-    p.add_argument("--n-epochs", type=int, default=DEFAULT_N_EPOCHS)
-    p.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE)
-    p.add_argument("--gamma", type=float, default=DEFAULT_GAMMA)
-    p.add_argument("--ent-coef", type=float, default=DEFAULT_ENT_COEF)
+    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, help="PPO minibatch size")
+    p.add_argument("--n-epochs", type=int, default=DEFAULT_N_EPOCHS, help="PPO epochs per rollout")
+    p.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE, help="Adam step size")
+    p.add_argument("--gamma", type=float, default=DEFAULT_GAMMA, help="discount factor")
+    p.add_argument("--ent-coef", type=float, default=DEFAULT_ENT_COEF, help="entropy bonus weight")
     p.add_argument("--net-arch", default=",".join(map(str, DEFAULT_NET_ARCH)),
                    help="hidden layer widths")
-    p.add_argument("--reward", choices=REWARD_KINDS, default="win")
+    p.add_argument("--reward", choices=REWARD_KINDS, default="win",
+                   help="reward at the end (README, Rewards)")
     p.add_argument("--out", help="output directory (default runs/ppo-<timestamp>)")
     p.add_argument("--checkpoint-every", type=int, help="save a checkpoint every N steps")
     p.add_argument("--eval-every", type=int, help="evaluate on the Tom ladder every N steps")
     p.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES, help="games per level")
-    p.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)))
+    p.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)),
+                   help="Tom levels of the periodic evaluation")
     p.add_argument("--device", default=DEFAULT_DEVICE, help="torch device")
     p.add_argument("--torch-threads", type=int, default=DEFAULT_TORCH_THREADS,
                    help="torch intra-op threads (more help only on an idle many-core machine)")

@@ -78,6 +78,7 @@ def test_smoke_run_writes_model_config_logs_checkpoints_and_eval(trained):
     assert 0.0 <= float(rows[0]["win_rate"]) <= 1.0
     summary = json.loads((trained.out_dir / "summary.json").read_text())
     assert summary["evaluations"] == 1 and summary["stages"][0]["ended_by"] == "steps"
+    assert list(trained.out_dir.glob("events.out.tfevents.*")), "no TensorBoard log (train extra)"
 
 
 def test_curriculum_moves_on_after_its_steps(tmp_path):
