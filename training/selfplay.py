@@ -45,7 +45,13 @@ import numpy as np
 from agents.base import choose_action, uses_state
 from tiny_york_env.envs.aec import raw_env
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
-from tiny_york_env.envs.single import SEED_LIMIT, LegalDiscrete, as_action, next_seed, observation_space
+from tiny_york_env.envs.single import (
+    LegalDiscrete,
+    as_action,
+    check_agent_seat,
+    next_game_seed,
+    observation_space,
+)
 from tiny_york_env.game import NUM_ACTIONS, GameConfig, final_scores, winner
 from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
 from training.evaluate import check_seed, derive_seed, evaluate_vs_agents, positive_int
@@ -260,10 +266,7 @@ class SelfPlayEnv(gymnasium.Env):
 
     def _check_seat(self, seat):
         """``seat`` as an int; ValueError unless it is an agent seat."""
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not (
-                0 <= seat < self.players):
-            raise ValueError(f"seat must be an agent seat 0..{self.players - 1}, got {seat!r}")
-        return int(seat)
+        return check_agent_seat(seat, self.players)
 
     @property
     def game_seed(self):
@@ -290,12 +293,7 @@ class SelfPlayEnv(gymnasium.Env):
         self._slot_of_agent = dict(zip(others, self.slots, strict=True))  # seat order
         self._labels = [None if agent == self._learner else self._slot_of_agent[agent].entry.label
                         for agent in self.aec.possible_agents]
-        if seed is not None:
-            self._game_seed = int(seed)
-        elif self._game_seed is not None:
-            self._game_seed = int(next_seed(self._game_seed))
-        else:
-            self._game_seed = int(self.np_random.integers(SEED_LIMIT))
+        self._game_seed = next_game_seed(seed, self._game_seed, self.np_random)
         self._view_rng = np.random.default_rng(self._game_seed)  # the planning opponents' views
         self.aec.reset(seed=self._game_seed)
         observation, _, terminated = self._play_until_learner()

@@ -68,6 +68,23 @@ def next_seed(seed):
     return seed + SEED_STRIDE
 
 
+def next_game_seed(seed, previous, np_random):
+    """The seed of a reset's game: ``seed`` if given, else ``next_seed(previous)`` after an earlier
+    game, else a draw from ``np_random`` (the env's generator)."""
+    if seed is not None:
+        return int(seed)
+    if previous is not None:
+        return int(next_seed(previous))
+    return int(np_random.integers(SEED_LIMIT))
+
+
+def check_agent_seat(seat, num_agents, detail=""):
+    """``seat`` as an int; ValueError (adding ``detail``) unless it is an agent seat 0..num_agents-1."""
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_agents:
+        raise ValueError(f"seat must be an agent seat 0..{num_agents - 1}{detail}, got {seat!r}")
+    return int(seat)
+
+
 def observation_space():
     """The Box every Tiny York env observes in."""
     return spaces.Box(low=0.0, high=OBSERVATION_HIGH, shape=(OBS_SIZE,), dtype=np.float32)
@@ -124,12 +141,9 @@ class TinyYorkEnv(gymnasium.Env):
     def _configure(self, toms, seat):
         """Set the game setup; ValueError (from GameConfig or here) when it is not a valid one."""
         config = GameConfig(num_agents=1 + len(self.opponents), toms=tuple(toms))
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not (
-                0 <= seat < config.num_agents):
-            raise ValueError(f"seat must be an agent seat 0..{config.num_agents - 1} "
-                             f"(1 learning seat + {len(self.opponents)} opponents), got {seat!r}")
+        self.seat = check_agent_seat(seat, config.num_agents,
+                                     f" (1 learning seat + {len(self.opponents)} opponents)")
         self.config = config
-        self.seat = int(seat)
         others = [s for s in range(config.num_agents) if s != self.seat]
         self._opponent_of_seat = dict(zip(others, self.opponents, strict=True))
 
@@ -153,12 +167,7 @@ class TinyYorkEnv(gymnasium.Env):
             raise ValueError(f"unknown reset options {sorted(unknown)}; allowed: 'toms', 'seat'")
         if options:
             self._configure(options.get("toms", self.config.toms), options.get("seat", self.seat))
-        if seed is not None:
-            self._game_seed = int(seed)
-        elif self._game_seed is not None:
-            self._game_seed = int(next_seed(self._game_seed))
-        else:
-            self._game_seed = int(self.np_random.integers(SEED_LIMIT))
+        self._game_seed = next_game_seed(seed, self._game_seed, self.np_random)
         self._state = new_game(self.config, self._game_seed)
         self._view_rng = np.random.default_rng(self._game_seed)  # the planning opponents' views
         self._play_opponents()
