@@ -10,12 +10,14 @@ import numpy as np
 
 from .components import (
     ELEVATOR_COLUMNS,
+    FIRST_END_GAME_CHARACTER,
     MAX_ELEVATOR_STACK,
     MAX_PAIRS,
     MAX_SEATS,
     NUM_BOROUGHS,
     NUM_CARD_TYPES,
     NUM_CARDS,
+    NUM_CHARACTERS,
     NUM_PRESTIGE_TILES,
     NUM_START_STACKS,
     NUM_TILE_VALUES,
@@ -27,6 +29,7 @@ from .components import (
 NO_SEAT = -1
 EMPTY = -1  # an empty slot in any id array (pair card, display slot, revealed tile)
 RNG_WORDS = 4
+NUM_END_GAME_CHARACTERS = NUM_CHARACTERS - FIRST_END_GAME_CHARACTER + 1  # 28..42
 
 # Where a character tile is (tile_loc).
 LOC_START_STACK, LOC_ELEVATOR_STACK, LOC_DISPLAY, LOC_OWNED, LOC_REMOVED = range(5)
@@ -40,16 +43,18 @@ VESSEL_ON_BOARD = -1  # vessel_owner: a seat, or on the board
 (STAGE_START_CHARACTERS, STAGE_PHASE0, STAGE_PHASE1, STAGE_BID_START, STAGE_BIDDING,
  STAGE_EVALUATE, STAGE_BID_END, STAGE_RETURN_CARDS, STAGE_PHASE3, STAGE_ROUND_END,
  STAGE_GAME_OVER) = range(11)
+STAGE_DECLARE_BID_LAST = 11  # character 18 declared before the first bid (R11); appended
 STAGE_NAMES = ("start characters", "phase 0", "phase I", "bid start", "bidding", "evaluation",
                "bid end", "after evaluation (character 22)", "phase III", "round end",
-               "game over")
+               "game over", "declare character 18")
 
 # Pending decisions: what the seat to move is asked. DEC_NONE only while the engine runs.
 (DEC_NONE, DEC_START_STACK, DEC_PICK_PAIR, DEC_BID, DEC_ELEVATOR, DEC_PRESTIGE_TILE,
  DEC_PRESTIGE_VESSEL, DEC_PRESTIGE_BOROUGH, DEC_BUILD, DEC_GAME_OVER,
  DEC_AFTER_PICK, DEC_AFTER_EVALUATION, DEC_PHASE3,
  DEC_CHARACTER_CARD, DEC_CHARACTER_TILE, DEC_CHARACTER_ELEVATOR, DEC_CHARACTER_PAIR_CARD,
- DEC_CHARACTER_PAIR, DEC_CHARACTER_BOROUGH, DEC_CHARACTER_STEPS) = range(20)
+ DEC_CHARACTER_PAIR, DEC_CHARACTER_BOROUGH, DEC_CHARACTER_STEPS,
+ DEC_DECLARE_BID_LAST) = range(21)
 DECISION_NAMES = ("none", "choose a start-character stack", "take a pair of cards",
                   "bid (exchange, add cards, use a character, or finish)",
                   "take a character from the elevator",
@@ -63,7 +68,8 @@ DECISION_NAMES = ("none", "choose a start-character stack", "take a pair of card
                   "take a character from the elevator for the character",
                   "take a single card from a pair (character 2)",
                   "take a pair of cards (character 4)",
-                  "choose a borough for the character", "choose how many press spaces to go back")
+                  "choose a borough for the character", "choose how many press spaces to go back",
+                  "use character 18 to bid last in this bidding round, or not")
 # Where an ability was started from, so the engine knows where to go back (ability_context).
 CTX_PICK, CTX_AFTER_PICK, CTX_BID, CTX_AFTER_EVALUATION, CTX_PHASE3 = range(5)
 ABILITY_MEMORY = 4
@@ -104,6 +110,7 @@ STATE_DTYPE = np.dtype([
     ("hand", np.int16, (MAX_SEATS, NUM_CARD_TYPES)),
     ("reserve", np.int16, (MAX_SEATS, NUM_CARD_TYPES)),
     ("reserve_size", np.int16, (MAX_SEATS,)),
+    ("reserve_faceup", np.int16, (MAX_SEATS, NUM_CARD_TYPES)),  # character 3's face-up cards (R25)
     ("pairs", np.int16, (MAX_PAIRS, 2)), ("num_pairs", np.int32),
     ("pairs_taken", np.int16, (MAX_SEATS,)),
     ("played", np.int16, (MAX_SEATS, NUM_CARD_TYPES)),
@@ -146,5 +153,6 @@ STATE_DTYPE = np.dtype([
     ("ability_limit", np.int32), ("ability_memory", np.int16, (ABILITY_MEMORY,)),
     # final scoring
     ("score_lines", np.int32, (MAX_SEATS, NUM_SCORE_LINES)),
+    ("end_character_points", np.int32, (MAX_SEATS, NUM_END_GAME_CHARACTERS)),  # 28-42, R20
     ("winner", np.int32),
 ])
