@@ -84,6 +84,7 @@ from tiny_york_env.game.state import (
     SKY_ROWS,
     STAGE_BID_START,
     STAGE_BIDDING,
+    STAGE_DECLARE_BID_LAST,
     STAGE_EVALUATE,
     STAGE_PHASE1,
     STAGE_RETURN_CARDS,
@@ -122,11 +123,13 @@ def rounds_to_come(st):
 def card_usable(st, seat, t):
     """Whether a hand card of type ``t`` can still be bid in this game round by ``seat``."""
     stage = st["stage"]
+    r = st["bid_round"]
+    if stage == STAGE_DECLARE_BID_LAST:  # before the first bid of round r (R11)
+        return t >= r
     if stage <= STAGE_PHASE1:
         return True
     if stage > STAGE_RETURN_CARDS:
         return False
-    r = st["bid_round"]
     if t > r:
         return True
     return t == r and (stage == STAGE_BID_START or (stage == STAGE_BIDDING

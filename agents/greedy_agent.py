@@ -13,6 +13,13 @@ bid that starts with it: parts are tried in one canonical order (a bid is a mult
 each node is scored as if the bid ended there (``BID_DONE``), and exchanges and characters are
 tried only as the first step. ``NODE_BUDGET`` bounds each search.
 
+Character 18's declaration before the bids (R11) is the one decision the lookahead cannot
+weigh: after declining, the seat's own bid may come next and be searched, while after using 18
+its bid comes only after every other seat's. A rule decides instead (``declare_bid_last``):
+use 18 when the hand can make a bid in this bidding round (bidding last, the seat sees every
+other bid first, and the dollar paid comes straight back), else keep the tile for a later
+bidding round of the game round.
+
 The hidden cards of the view are redrawn ``samples`` times (R25, ``determinize_into``) and the
 scores averaged; one redraw is the default, as averaging several did not play better against
 Tom or TomRulesAgent and costs proportionally more. Everything runs in one compiled call per
@@ -22,6 +29,7 @@ decision: about 0.16 ms on average with two agents, 0.36 ms with four (one core)
 import numpy as np
 
 from agents.evaluation_features import NEG_INF, check_seat_to_move, relative_value
+from tiny_york_env.game.abilities import BID_LAST
 from tiny_york_env.game.actions import (
     BID_CARD,
     BID_DONE,
@@ -29,7 +37,9 @@ from tiny_york_env.game.actions import (
     BID_WILD,
     BID_WILD_PAIR,
     CHARACTER_DONE,
+    END_TURN,
     NUM_ACTIONS,
+    USE_CHARACTER,
 )
 from tiny_york_env.game.components import NUM_BIDDING_ROUNDS, NUM_CARD_TYPES, WILD
 from tiny_york_env.game.determinize import determinize_into
@@ -46,6 +56,7 @@ from tiny_york_env.game.state import (
     DEC_CHARACTER_PAIR_CARD,
     DEC_CHARACTER_STEPS,
     DEC_CHARACTER_TILE,
+    DEC_DECLARE_BID_LAST,
     DEC_PRESTIGE_BOROUGH,
     DEC_PRESTIGE_VESSEL,
     STATE_DTYPE,
@@ -66,6 +77,9 @@ SEARCH_SLOTS = 32  # scratch records: root, its child, and the continuation dept
 TIE_TOLERANCE = 1e-9
 DEFAULT_SAMPLES = 1  # redraws of the hidden cards averaged per decision (more did not help)
 SEED_LIMIT = 2 ** 63
+USE_BID_LAST = USE_CHARACTER + BID_LAST - 1
+DECLARE_PREFERENCE = 0.01  # the rule's margin between the two answers at 18's declaration
+SUBSTITUTE_PAIR = 2  # two identical cards of another type make one card of the round (R10)
 
 
 @jit
@@ -186,10 +200,45 @@ def add_action_values(buf, seat, mask, values):
 
 
 @jit
+def can_bid(st, seat):
+    """R10: ``seat``'s hand can make a bid in this bidding round: a card of the round's type,
+    two identical cards of another type, or a wild with any other card."""
+    hand = st["hand"][seat]
+    r = st["bid_round"]
+    if hand[r] > 0:
+        return True
+    others = 0
+    for t in range(NUM_CARD_TYPES):
+        if t != r:
+            if hand[t] >= SUBSTITUTE_PAIR:
+                return True
+            others += hand[t]
+    return hand[WILD] > 0 and others > hand[WILD]
+
+
+@jit
+def declare_bid_last(st, seat, mask, values):
+    """The rule at character 18's declaration (module docstring): both answers score the
+    position as it stands; using 18 gets DECLARE_PREFERENCE more when the hand can bid in this
+    round, less otherwise."""
+    now = relative_value(st, seat)
+    for a in range(mask.shape[0]):
+        values[a] = NEG_INF
+    values[END_TURN] = now
+    if mask[USE_BID_LAST]:
+        values[USE_BID_LAST] = now + (DECLARE_PREFERENCE if can_bid(st, seat)
+                                      else -DECLARE_PREFERENCE)
+
+
+@jit
 def score_actions(view, buf, seat, seeds, mask, values):
     """Score every legal action of ``view[0]`` for ``seat`` into ``values`` (NEG_INF where
-    illegal): the mean over one redraw of the hidden information per seed (R25)."""
+    illegal): the mean over one redraw of the hidden information per seed (R25); at 18's
+    declaration, the rule of ``declare_bid_last``."""
     fill_legal_mask(view[0], mask)
+    if view[0]["decision"] == DEC_DECLARE_BID_LAST:
+        declare_bid_last(view[0], seat, mask, values)
+        return
     for a in range(mask.shape[0]):
         values[a] = 0.0
     for k in range(seeds.shape[0]):

@@ -1,12 +1,13 @@
 """The agents by name, for the evaluation harness, the tournament and the ``tiny-york`` command.
 
 A name may carry a budget after a colon: ``"search:64"`` is ``SearchAgent(simulations=64)``;
-``"ppo:PATH"`` is ``PPOAgent("PATH")`` (plain ``"ppo"`` plays the shipped model).
-Agent modules are imported only when an agent is made, so a missing one breaks only its name.
+``"ppo:PATH"`` is ``PPOAgent("PATH")`` (plain ``"ppo"`` plays the shipped model). Only the name is
+case-insensitive: a budget or path after the colon is kept as typed. Agent modules are imported
+only when an agent is made, so a missing one breaks only its name.
 """
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 BUDGET_SEPARATOR = ":"
 
@@ -31,7 +32,8 @@ AGENTS = {
                          "determinized tree search; 'search:N' sets N simulations",
                          budget_option="simulations"),
     "ppo": AgentEntry("agents.ppo_agent", "PPOAgent",
-                      "trained MaskablePPO policy; 'ppo:PATH' loads PATH, plain 'ppo' the shipped model",
+                      "trained MaskablePPO policy; 'ppo:PATH' loads a policy file (a training run's "
+                      "policy.zip or training.export's output), plain 'ppo' the shipped model",
                       path_option="path_or_model"),
 }
 
@@ -55,7 +57,7 @@ def parse_agent_name(spec):
     if AGENTS[name].path_option is not None:
         if not budget.strip():
             raise ValueError(f"empty path in {spec!r}: give a model file after the colon, "
-                             f"e.g. '{name}:runs/ppo-x/model.zip', or plain '{name}'")
+                             f"e.g. '{name}:runs/ppo-x/policy.zip', or plain '{name}'")
         return name, {AGENTS[name].path_option: budget.strip()}
     option = AGENTS[name].budget_option
     if option is None:
@@ -64,6 +66,14 @@ def parse_agent_name(spec):
     if not budget.isdigit() or int(budget) < 1:
         raise ValueError(f"bad budget in {spec!r}: after the colon give a positive int, e.g. '{name}:64'")
     return name, {option: int(budget)}
+
+
+def normalize_agent_name(spec):
+    """``spec`` checked, its agent name lowercased and stripped, a budget or path after the colon
+    kept as typed: ``'PPO:Runs/My.zip'`` is ``'ppo:Runs/My.zip'``; ValueError as parse_agent_name."""
+    name, _ = parse_agent_name(spec)
+    _, separator, rest = spec.strip().partition(BUDGET_SEPARATOR)
+    return name + separator + rest.strip() if separator else name
 
 
 def agent_class(name):
@@ -83,3 +93,21 @@ def make_agent(name, seed=None, **options):
     ``options`` go to its constructor and override a budget given in the name."""
     base_name, budget = parse_agent_name(name)
     return agent_class(base_name)(seed=seed, **{**budget, **options})
+
+
+@dataclass(frozen=True)
+class AgentFactory:
+    """``factory(seed)``: a new agent by registry name with extra constructor ``options``, labelled
+    by that name (for the evaluation harness, which takes names or factories)."""
+
+    name: str
+    options: dict = field(default_factory=dict, hash=False)
+
+    @property
+    def label(self):
+        """The name the results show."""
+        return self.name
+
+    def __call__(self, seed):
+        """A new agent seeded with ``seed``."""
+        return make_agent(self.name, seed=seed, **self.options)

@@ -14,7 +14,8 @@ take a pair (R6)       the pair that leaves the hand holding the most cards of i
                        ties at random (own rule: Tom never picks)
 Phase I characters     only free ones: character 4 takes both pairs at once, each by the
                        rule above ("Tom ... may not use them"; a free one costs nothing)
-8, 22, Phase III       END_TURN: never pays a dollar (solo rules, general rules)
+8, 18, 22, Phase III   END_TURN: never pays a dollar (solo rules, general rules); 18's
+                       declaration before the bids (R11) is declined too
 exchanges (R9)         none (Tom has no reserve, R5)
 bid (R21)              every card of the round's type, then the fewest wilds that beat
                        every bid made so far (ties by press order), none if no number
@@ -72,6 +73,7 @@ from tiny_york_env.game.state import (
     DEC_BID,
     DEC_BUILD,
     DEC_CHARACTER_PAIR,
+    DEC_DECLARE_BID_LAST,
     DEC_ELEVATOR,
     DEC_PHASE3,
     DEC_PICK_PAIR,
@@ -86,7 +88,7 @@ from tiny_york_env.game.state import (
 BOTH_PAIRS_CHARACTER = 4  # free (addendum): "take both pairs at once"
 USE_BOTH_PAIRS = USE_CHARACTER + BOTH_PAIRS_CHARACTER - 1
 WILD_PAIR = BID_PAIR + WILD  # R21 skyscraper round: "2 wild cards as 1 skyscraper card"
-END_TURN_DECISIONS = (DEC_AFTER_PICK, DEC_AFTER_EVALUATION, DEC_PHASE3)
+END_TURN_DECISIONS = (DEC_AFTER_PICK, DEC_AFTER_EVALUATION, DEC_PHASE3, DEC_DECLARE_BID_LAST)
 
 
 def press_ahead(rec, a, b):

@@ -10,13 +10,14 @@
 import gymnasium
 
 from .envs.aec import env, raw_env
-from .game import GameConfig, new_game
+from .game import GameConfig, load_state, new_game, save_state, validate_state
 from .observation import OBS_SIZE, encode, encode_batch
 from .render import render_rgb
 
 __version__ = "0.1.0"
 __all__ = ["OBS_SIZE", "GameConfig", "TinyYorkEnv", "TinyYorkVecEnv", "__version__", "encode",
-           "encode_batch", "env", "new_game", "raw_env", "render_rgb"]
+           "encode_batch", "env", "load_state", "new_game", "raw_env", "render_rgb", "save_state",
+           "validate_state"]
 
 ENV_ID = "TinyYork-v0"
 if ENV_ID not in gymnasium.registry:

@@ -4,6 +4,10 @@
     tiny-york eval --vs random greedy [--tom 5] --games 120
     tiny-york tournament --agents random greedy tomrules --games 20 [--size 2]
     tiny-york play --tom 5 [--tom B4] [--vs greedy] [--seed 1] [--seat 0]
+
+``ppo:PATH`` plays a policy file (``agents/ppo_agent.py``), loaded without running code from it;
+a stable-baselines3 checkpoint is refused unless ``--unsafe-unpickle`` is given. Output files
+are never written through a symbolic link: a link as ``--out`` or as one of its files is refused.
 """
 
 import argparse
@@ -41,13 +45,29 @@ EXIT_OK, EXIT_ERROR = 0, 2
 # ---------------------------------------------------------------- option types
 
 def agent_name(text):
-    """argparse type: a registry agent name such as 'greedy' or 'search:64'."""
-    from agents.registry import parse_agent_name
+    """argparse type: a registry agent name such as 'greedy', 'search:64' or 'ppo:PATH'; only the
+    name is case-insensitive (a path keeps its capitals)."""
+    from agents.registry import normalize_agent_name
     try:
-        parse_agent_name(text)
+        return normalize_agent_name(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from error
-    return text.strip().lower()
+
+
+UNSAFE_UNPICKLE_HELP = ("let ppo:PATH be a stable-baselines3 checkpoint (model.zip, checkpoints/*.zip): "
+                        "loading one UNPICKLES it, which runs code from the file; only for files you "
+                        "trust. Without it such files are refused; policy files (a run's policy.zip, "
+                        "training.export's output, the shipped model) never need it")
+
+
+def agent_specs(names, unsafe_unpickle):
+    """``names`` for the evaluation harness: each ``ppo`` name as a factory that may unpickle an
+    SB3 checkpoint when ``unsafe_unpickle``, the others unchanged."""
+    from agents.registry import AgentFactory, parse_agent_name
+    if not unsafe_unpickle:
+        return list(names)
+    return [AgentFactory(name, {"unsafe_unpickle": True}) if parse_agent_name(name)[0] == "ppo" else name
+            for name in names]
 
 
 def tom_spec(text):
@@ -95,8 +115,10 @@ def _add_run_options(parser, games_help):
     parser.add_argument("--games", type=positive, help=games_help)
     parser.add_argument("--seed", type=non_negative, default=0, help="base seed (default 0)")
     parser.add_argument("--workers", type=positive, default=1, help="processes (default 1)")
-    parser.add_argument("--out", default=DEFAULT_OUT, help=f"folder for CSV/JSON/PNG (default {DEFAULT_OUT})")
+    parser.add_argument("--out", default=DEFAULT_OUT, help=f"folder for CSV/JSON/PNG (default "
+                        f"{DEFAULT_OUT}); a symbolic link as the folder or one of its files is refused")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--unsafe-unpickle", action="store_true", help=UNSAFE_UNPICKLE_HELP)
 
 
 def build_parser():
@@ -130,6 +152,7 @@ def build_parser():
                       help="agent opponents")
     play.add_argument("--seed", type=non_negative, help="game seed (default: random, printed)")
     play.add_argument("--seat", type=non_negative, default=0, help="your seat among the agent seats")
+    play.add_argument("--unsafe-unpickle", action="store_true", help=UNSAFE_UNPICKLE_HELP)
     return parser
 
 
@@ -148,14 +171,16 @@ def run_eval(args, out):
     if args.vs:
         if len(args.vs) < 2 and not args.tom:
             raise ValueError("--vs needs 2-4 agents (or add --tom): e.g. --vs random greedy")
-        results = evaluate_vs_agents(args.vs, games=args.games or MATCH_GAMES, seed=args.seed,
+        results = evaluate_vs_agents(agent_specs(args.vs, args.unsafe_unpickle),
+                                     games=args.games or MATCH_GAMES, seed=args.seed,
                                      workers=args.workers, progress=progress, toms=args.tom)
     else:
         if args.tom:
             raise ValueError("--tom is for --vs; the ladder's Toms are chosen with --levels")
         results = combine_results(
-            evaluate_vs_toms(name, levels=args.levels, games=args.games or LADDER_GAMES, seed=args.seed,
-                             workers=args.workers, progress=progress) for name in args.agent)
+            evaluate_vs_toms(spec, levels=args.levels, games=args.games or LADDER_GAMES, seed=args.seed,
+                             workers=args.workers, progress=progress)
+            for spec in agent_specs(args.agent, args.unsafe_unpickle))
     print(format_table(results), file=out)
     paths = write_results(results, args.out)
     print("wrote " + ", ".join(str(p) for p in paths), file=out)
@@ -164,7 +189,8 @@ def run_eval(args, out):
 def run_tournament_command(args, out):
     """``tiny-york tournament``: print standings and matrix, write CSV/JSON."""
     from training.tournament import format_tournament, run_tournament, write_tournament
-    results = run_tournament(args.agents, games=args.games or TOURNAMENT_GAMES, seed=args.seed,
+    results = run_tournament(agent_specs(args.agents, args.unsafe_unpickle),
+                             games=args.games or TOURNAMENT_GAMES, seed=args.seed,
                              game_size=args.size, workers=args.workers, progress=not args.no_progress)
     print(format_tournament(results), file=out)
     paths = write_tournament(results, args.out)
@@ -218,18 +244,21 @@ def print_final(state, names, person, out):
     print("You win!" if best == person else f"Winner: P{best} {names[best]}.", file=out)
 
 
-def play_game_interactively(opponents, toms, seed, person, stdin, out):
+def play_game_interactively(opponents, toms, seed, person, stdin, out, unsafe_unpickle=False):
     """A person at agent seat ``person`` against agents ``opponents`` and ``toms``; reads choices
-    from ``stdin``, writes to ``out``. Returns the final state, or None when the person quit."""
+    from ``stdin``, writes to ``out``. Returns the final state, or None when the person quit.
+    ``unsafe_unpickle`` lets a ``ppo:PATH`` opponent be an SB3 checkpoint (runs code from it)."""
     from agents.base import choose_action
-    from agents.registry import make_agent
+    from training.evaluate import build_agent
     config = GameConfig(num_agents=1 + len(opponents), toms=tuple(toms))
     if not 0 <= person < config.num_agents:
         raise ValueError(f"--seat {person} is not an agent seat: choose 0-{config.num_agents - 1}")
     names = participant_names(config, person, opponents)
     seed = secrets.randbelow(PLAY_SEED_BOUND) if seed is None else seed
     seed_sequence = np.random.SeedSequence(seed)
-    agents = {seat: make_agent(names[seat], seed=int(s.generate_state(1)[0]))
+    specs = dict(zip((seat for seat in range(config.num_agents) if seat != person),
+                     agent_specs(opponents, unsafe_unpickle), strict=True))
+    agents = {seat: build_agent(specs[seat], int(s.generate_state(1)[0]))
               for seat, s in zip(range(config.num_agents), seed_sequence.spawn(config.num_agents),
                                  strict=True) if seat != person}
     rng = np.random.default_rng(seed)
@@ -275,7 +304,8 @@ def main(argv=None, stdin=None, stdout=None):
         else:
             if not args.tom and not args.vs:
                 raise ValueError("play needs at least one opponent: --tom LEVEL and/or --vs AGENT")
-            play_game_interactively(args.vs, args.tom, args.seed, args.seat, stdin, out)
+            play_game_interactively(args.vs, args.tom, args.seed, args.seat, stdin, out,
+                                    args.unsafe_unpickle)
     except ValueError as error:
         parser.exit(EXIT_ERROR, f"tiny-york {args.command}: error: {error}\n")
     return EXIT_OK

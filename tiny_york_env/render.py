@@ -5,7 +5,8 @@
 skyscrapers per participant in their colour and neutral in grey, the Mayor), the vessels still on
 the board as lines in their colours, the participants (points, dollars, skyscrapers, vessels,
 characters; final totals at the end), the press track 0-15 with its tokens, the revealed prestige
-tiles, the elevator display and whose turn it is. Hands and reserves are not drawn.
+tiles, the elevator display, each agent's reserve (its size and the face-up cards of character 3,
+which are public, R25) and whose turn it is. Hands and face-down reserve cards are not drawn.
 
 ``python -m tiny_york_env.render PATH`` writes a mid-game position as a PNG (docs/images/board.png).
 """
@@ -26,6 +27,7 @@ from .game.components import (
     NEUTRAL,
     NUM_BIDDING_ROUNDS,
     NUM_BOROUGHS,
+    NUM_CARD_TYPES,
     NUM_GAME_ROUNDS,
     NUM_PRESTIGE_TILES,
     NUM_TILE_VALUES,
@@ -54,6 +56,7 @@ from .game.state import (
     STATE_DTYPE,
     VESSEL_ON_BOARD,
 )
+from .game.text import BIDDING_STAGE_NAMES
 
 __all__ = ["PICTURE_SHAPE", "main", "mid_game_state", "render_rgb", "render_text", "save_png"]
 
@@ -152,8 +155,7 @@ def _header(c, rec):
         stage = STAGE_NAMES[int(rec["stage"])]
         title = ("Tiny York - setup" if rnd == 0 else
                  f"Tiny York - round {min(rnd, NUM_GAME_ROUNDS)}/{NUM_GAME_ROUNDS}, {stage}")
-        if rnd > 0 and 0 <= int(rec["bid_round"]) < NUM_BIDDING_ROUNDS and stage in (
-                "bidding", "evaluation", "bid start"):
+        if rnd > 0 and 0 <= int(rec["bid_round"]) < NUM_BIDDING_ROUNDS and stage in BIDDING_STAGE_NAMES:
             title += f", bidding round {int(rec['bid_round']) + 1} ({CARD_NAMES[rec['bid_round']]})"
         actor = int(rec["actor"])
         turn = f"To move: {_seat_name(rec, actor)} - {DECISION_NAMES[rec['decision']]}"
@@ -291,6 +293,29 @@ def _elevator(c, rec, y):
     return y
 
 
+def _faceup_words(rec, seat):
+    """'skyscrapers, press' for the face-up reserve cards of ``seat`` (character 3), or '-'."""
+    names = [CARD_NAMES[t] for t in range(NUM_CARD_TYPES)
+             for _ in range(int(rec["reserve_faceup"][seat, t]))]
+    return ", ".join(names) or "-"
+
+
+def _reserves(c, rec, y):
+    """Each agent's reserve: its size and its face-up cards (character 3, public, R25)."""
+    c.text((PANEL_X, y), "Reserves (face-up cards of character 3)", font=c.small)
+    y += 16
+    for seat in range(int(rec["num_seats"])):
+        if rec["is_tom"][seat]:
+            continue  # R5: Tom has no reserve
+        c.swatch(PANEL_X, y + 1, SEAT_RGB[seat])
+        size = int(rec["reserve_size"][seat])
+        c.text((PANEL_X + SWATCH + 5, y),
+               f"{seat_label(seat)}: reserve {size}, face up: {_faceup_words(rec, seat)}",
+               font=c.small)
+        y += ROW_H
+    return y
+
+
 def render_rgb(state):
     """The picture of one game state: uint8 array of shape ``PICTURE_SHAPE`` (600, 900, 3)."""
     rec = _rec(state)
@@ -303,7 +328,8 @@ def render_rgb(state):
     y = _participants(c, rec, MAP_Y)
     y = _press(c, rec, y)
     y = _prestige_and_vessels(c, rec, y)
-    _elevator(c, rec, y)
+    y = _elevator(c, rec, y)
+    _reserves(c, rec, y + 8)
     return np.asarray(c.image, dtype=np.uint8)
 
 

@@ -6,12 +6,18 @@ the games run in nor on ``workers``. Agents are played only through ``agents.bas
 
 ``evaluate_vs_toms`` / ``evaluate_vs_agents`` return an ``EvalResults``; ``format_table`` prints it,
 ``write_results`` saves CSV, JSON and (for the ladder) a PNG of win rate by Tom level.
+
+Every file the evaluation and training commands write goes through ``output_dir`` and
+``open_output``: a symbolic link planted where an output directory or file goes is refused
+(ValueError) instead of being written through.
 """
 
 import csv
+import errno
 import json
 import math
 import multiprocessing
+import os
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -383,6 +389,51 @@ def evaluate_vs_agents(agents, games=DEFAULT_GAMES, seed=0, workers=1, progress=
 
 # ---------------------------------------------------------------- output
 
+def refuse_symlink(path):
+    """``path`` as a Path; ValueError if it is a symbolic link (writing there would follow it)."""
+    path = Path(path)
+    if path.is_symlink():
+        raise ValueError(f"refusing to write {str(path)!r}: it is a symbolic link (to "
+                         f"{os.readlink(path)!r}); remove it or choose another output path")
+    return path
+
+
+def output_dir(path):
+    """The output directory ``path`` as a Path, created with its parents if missing; ValueError
+    if it is a symbolic link or not a directory."""
+    path = refuse_symlink(path)
+    path.mkdir(parents=True, exist_ok=True)
+    refuse_symlink(path)  # nothing swapped in meanwhile
+    if not path.is_dir():
+        raise ValueError(f"the output path {str(path)!r} is not a directory")
+    return path
+
+
+def open_output(path, mode="w", newline=None):
+    """``path`` opened for writing (``mode`` "w", "a" or "wb") without following a symbolic link
+    there (``O_NOFOLLOW``); ValueError if it is one."""
+    if mode not in ("w", "a", "wb"):
+        raise ValueError(f"open_output mode must be 'w', 'a' or 'wb', got {mode!r}")
+    path = refuse_symlink(path)
+    flags = (os.O_WRONLY | os.O_CREAT | (os.O_APPEND if mode == "a" else os.O_TRUNC)
+             | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        descriptor = os.open(path, flags, 0o666)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            refuse_symlink(path)
+        raise
+    if mode == "wb":
+        return os.fdopen(descriptor, mode)
+    return os.fdopen(descriptor, mode, newline=newline, encoding="utf-8")
+
+
+def write_output_text(path, text):
+    """Write ``text`` to ``path`` through ``open_output`` (a symbolic link there is refused)."""
+    with open_output(path) as handle:
+        handle.write(text)
+
+
 TABLE_COLUMNS = ("agent", "opponents", "games", "wins", "win rate [95% CI]", "mean score",
                  "mean margin", "s/game")
 
@@ -408,7 +459,7 @@ def format_table(results):
 def write_csv(results, path):
     """One CSV row per cell."""
     names = list(CellResult.__dataclass_fields__)
-    with open(path, "w", newline="") as handle:
+    with open_output(path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=names)
         writer.writeheader()
         for cell in results.cells:
@@ -417,7 +468,7 @@ def write_csv(results, path):
 
 def write_json(results, path):
     """Settings, cells and every game record as JSON."""
-    with open(path, "w") as handle:
+    with open_output(path) as handle:
         json.dump(results.to_dict(), handle, indent=1)
 
 
@@ -444,19 +495,23 @@ def plot_ladder(results, path):
     axes.grid(alpha=0.3)
     axes.legend()
     axes.set_title("Win rate against Tom by level")
-    figure.savefig(path, dpi=PLOT_DPI)
+    with open_output(path, "wb") as handle:
+        figure.savefig(handle, format="png", dpi=PLOT_DPI)
 
 
 def write_results(results, out_dir, stem=None):
     """Write ``<stem>.csv``, ``<stem>.json`` and, for the ladder, ``<stem>.png`` into ``out_dir``
-    (created); ``stem`` defaults to the kind. Returns the paths written."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    (created); ``stem`` defaults to the kind. Returns the paths written. A symbolic link as
+    ``out_dir`` or as one of the files is refused (ValueError) before anything is written."""
+    out = output_dir(out_dir)
     stem = stem or results.kind
     paths = [out / f"{stem}.csv", out / f"{stem}.json"]
+    if results.kind == "ladder":
+        paths.append(out / f"{stem}.png")
+    for path in paths:
+        refuse_symlink(path)
     write_csv(results, paths[0])
     write_json(results, paths[1])
     if results.kind == "ladder":
-        paths.append(out / f"{stem}.png")
         plot_ladder(results, paths[2])
     return paths

@@ -1,17 +1,20 @@
-"""Compact a trained MaskablePPO ``model.zip`` for shipping: ``python -m training.export SRC DST``.
+"""A compact policy file for shipping: ``python -m training.export SRC DST``.
 
-``model.save`` also writes what only a running training needs: Adam's moment estimates (twice
-the size of the weights) and the last rollout's observations (2 MB at 256 envs). The export
-keeps everything ``MaskablePPO.load`` and ``PPOAgent`` need (hyperparameters, spaces, the policy
-and value networks), stores the weights as float16 and the optimizer as a fresh Adam state: about
-a seventh of the size. Loading casts the weights back to float32 (``load_state_dict`` copies into
-the float32 parameters), so an exported file loads and plays like any other; training can go on
-from it (``train_ppo --init-from``), with Adam's moments starting afresh. Rounding to float16 can
-change a near-tie between two actions, so evaluate the exported file, not its source.
+SRC is a policy file (``agents.ppo_agent``'s format: ``card.json`` + ``policy.pt`` in a zip), such
+as the ``policy.zip`` that ``training.train_ppo``, ``training.imitate`` and ``training.selfplay``
+write in their ``--out`` directory (the directory itself may be given). DST, a ``.zip``, is the
+same policy with float16 weights (about half the size; loading casts them back to float32) and
+only what playing and further training need: the card (network, observation layout, number of
+actions, training steps) and the policy and value weights. Rounding to float16 can change a
+near-tie between two actions, so evaluate the exported file, not its source. ``DST.json`` beside
+it is the model card for people: the card, DST's size and SHA-256, the source, and with
+``--stage DIR`` (repeatable, in training order) each stage's ``config.json``, ``summary.json``
+and ``imitation.json``.
 
-With ``--stage DIR`` (repeatable, in training order) the export also writes ``DST`` with the
-suffix ``.json``: a model card holding each stage's ``config.json`` and ``summary.json``, the
-source file and the exported file's size and SHA-256.
+Nothing is unpickled: the source is read with ``json`` and ``torch.load(weights_only=True)``. A
+stable-baselines3 checkpoint (``model.zip``) as SRC is refused unless ``--unsafe-unpickle`` is
+given: then ``MaskablePPO.load`` reads it, which runs code named in its ``data`` member (trusted
+files only), and the current observation layout is recorded for it.
 """
 
 import argparse
@@ -20,38 +23,45 @@ import json
 import sys
 from pathlib import Path
 
-from agents.ppo_agent import MODEL_SUFFIX, load_model, resolve_model_path
+from agents.ppo_agent import (
+    POLICY_SUFFIX,
+    file_kind,
+    load_policy,
+    load_sb3_unsafe,
+    policy_from_model,
+    read_policy_file,
+    resolve_model_path,
+    sb3_refusal,
+    write_policy_file,
+)
+from training.evaluate import open_output, refuse_symlink, write_output_text
 
-# Attributes of a trained model that only a training in progress uses (the last rollout's
-# observations and episode starts, the recent episodes' statistics).
-TRAINING_ONLY_ATTRIBUTES = ("_last_obs", "_last_original_obs", "_last_episode_starts",
-                            "ep_info_buffer", "ep_success_buffer")
 STAGE_FILES = ("config.json", "summary.json", "imitation.json")  # what a card keeps of a stage
 CARD_SUFFIX = ".json"
+EXPORT_DTYPE = "float16"
 HASH_CHUNK_BYTES = 1 << 20
 
 
-def compact_parameters(model):
-    """The model's state dicts as ``model.save`` stores them, with float16 policy weights and a
-    fresh optimizer state (its hyperparameters, no moment estimates)."""
+def write_policy(path, card, state):
+    """Write a policy file at ``path`` (a symbolic link there is refused); returns ``path``."""
+    with open_output(path, "wb") as handle:
+        write_policy_file(handle, card, state)
+    return Path(path)
+
+
+def save_policy(model, path, weights_dtype="float32", **extra):
+    """Write the policy file of an in-memory MaskablePPO ``model`` (trained on the current
+    encoder) at ``path``; ``extra`` card entries (e.g. ``written_by``). Returns the card."""
+    card, state = policy_from_model(model, weights_dtype, **extra)
+    write_policy(path, card, state)
+    return card
+
+
+def compact_state(state):
+    """``state`` with floating-point tensors as float16."""
     import torch
-    policy = model.policy
-    weights = {name: tensor.detach().to(torch.float16) if tensor.is_floating_point() else tensor
-               for name, tensor in policy.state_dict().items()}
-    fresh = policy.optimizer_class(policy.parameters(), lr=policy.optimizer.param_groups[0]["lr"],
-                                   **policy.optimizer_kwargs)
-    return {"policy": weights, "policy.optimizer": fresh.state_dict()}
-
-
-def save_compact(model, path):
-    """Save ``model`` to ``path`` as ``model.save`` does, less what only training needs (module doc)."""
-    parameters = compact_parameters(model)
-    # model.save stores what get_parameters returns; the stand-in itself is not saved
-    model.get_parameters = lambda: parameters
-    try:
-        model.save(path, exclude=(*TRAINING_ONLY_ATTRIBUTES, "get_parameters"))
-    finally:
-        del model.get_parameters
+    return {name: tensor.to(torch.float16) if tensor.is_floating_point() else tensor
+            for name, tensor in state.items()}
 
 
 def file_sha256(path):
@@ -76,36 +86,54 @@ def read_stage(directory):
     return entry
 
 
-def export_model(source, destination, stages=()):
-    """Write the compact copy of ``source`` to ``destination`` (``.zip``), checked to load with
-    the same spaces; with ``stages``, also the model card next to it. Returns the card (a dict)."""
+def read_source(source, unsafe_unpickle=False):
+    """(card, state dict) of the policy at ``source``: a policy file, or with ``unsafe_unpickle``
+    a stable-baselines3 checkpoint (unpickled, its layout taken to be the current one)."""
+    if file_kind(source) == "policy":
+        return read_policy_file(source)
+    if not unsafe_unpickle:
+        raise sb3_refusal(source)
+    return policy_from_model(load_sb3_unsafe(source))
+
+
+def export_model(source, destination, stages=(), unsafe_unpickle=False):
+    """Write the float16 policy file of ``source`` to ``destination`` (``.zip``), checked to load
+    with the current encoder, and its model card ``destination.json``; returns the card (dict)."""
     source = resolve_model_path(source)
     destination = Path(destination)
-    if destination.suffix != MODEL_SUFFIX:
-        raise ValueError(f"the exported model must be a {MODEL_SUFFIX} file, got {str(destination)!r}")
+    if destination.suffix != POLICY_SUFFIX:
+        raise ValueError(f"the exported model must be a {POLICY_SUFFIX} file, got {str(destination)!r}")
     if destination.resolve() == source:
-        raise ValueError("export to another file than the source: the source keeps the full state")
+        raise ValueError("export to another file than the source: the source keeps the full weights")
+    card_path = destination.with_suffix(CARD_SUFFIX)
+    refuse_symlink(destination)
+    refuse_symlink(card_path)
     stage_entries = [read_stage(stage) for stage in stages]
-    model = load_model(source)
+    card, state = read_source(source, unsafe_unpickle)
+    card = {**card, "weights_dtype": EXPORT_DTYPE, "source": str(source)}
     destination.parent.mkdir(parents=True, exist_ok=True)
-    save_compact(model, destination)
-    load_model(destination)  # the exported file must load and fit the current spaces
-    card = {"model": destination.name, "bytes": destination.stat().st_size,
-            "sha256": file_sha256(destination), "source": str(source),
-            "source_bytes": source.stat().st_size, "timesteps": int(model.num_timesteps),
-            "stages": stage_entries}
-    if stage_entries:
-        destination.with_suffix(CARD_SUFFIX).write_text(json.dumps(card, indent=1) + "\n")
-    return card
+    write_policy(destination, card, compact_state(state))
+    load_policy(destination)  # the exported file loads and fits the current encoder and codec
+    full_card = {"model": destination.name, "bytes": destination.stat().st_size,
+                 "sha256": file_sha256(destination), **card,
+                 "source_bytes": source.stat().st_size, "stages": stage_entries}
+    write_output_text(card_path, json.dumps(full_card, indent=1) + "\n")
+    return full_card
 
 
 def build_parser():
     """The argparse parser of ``python -m training.export``."""
     p = argparse.ArgumentParser(prog="python -m training.export", description=__doc__.split("\n")[0])
-    p.add_argument("source", help="a model.zip written by training.train_ppo or training.imitate")
-    p.add_argument("destination", help="the compact .zip to write, e.g. agents/models/ppo.zip")
+    p.add_argument("source", help="a policy file (OUT/policy.zip of a training run, or that run's "
+                   "directory); a stable-baselines3 model.zip only with --unsafe-unpickle")
+    p.add_argument("destination", help="the compact .zip to write, e.g. agents/models/ppo.zip "
+                   "(its model card goes beside it as .json)")
     p.add_argument("--stage", action="append", default=[], metavar="DIR",
-                   help="a training stage's --out directory, in order; repeat (writes the card)")
+                   help="a training stage's --out directory, in order; repeat (kept in the card)")
+    p.add_argument("--unsafe-unpickle", action="store_true",
+                   help="accept a stable-baselines3 checkpoint as the source: reading it UNPICKLES "
+                        "its data member, which runs code from the file; only for files you trust. "
+                        "Without it such a file is refused")
     return p
 
 
@@ -114,11 +142,11 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        card = export_model(args.source, args.destination, args.stage)
+        card = export_model(args.source, args.destination, args.stage, args.unsafe_unpickle)
     except ValueError as error:
         parser.error(str(error))
     print(f"{args.destination}: {card['bytes']:,} bytes (source {card['source_bytes']:,}), "
-          f"{card['timesteps']:,} training steps, sha256 {card['sha256'][:12]}")
+          f"{card.get('timesteps', 0):,} training steps, sha256 {card['sha256'][:12]}")
     return 0
 
 

@@ -5,8 +5,10 @@ teacher (any registry name, e.g. ``greedy``) against one Tom per game, records e
 its seat (the seat's observation, legal mask and chosen action, and the discounted end-of-game
 reward that follows), then fits a fresh MaskablePPO policy of ``train_ppo``'s shape to it:
 masked cross-entropy on the actions, squared error of the value head on the returns. The result
-is an ordinary ``model.zip``: play it with ``PPOAgent`` or go on with reinforcement learning,
-``python -m training.train_ppo --init-from runs/bc/model.zip``.
+is an ordinary ``model.zip`` (stable-baselines3 checkpoint) with its policy file ``policy.zip``
+beside it: play that with ``PPOAgent`` (``ppo:runs/bc/policy.zip``) or go on with reinforcement
+learning, ``python -m training.train_ppo --init-from runs/bc/policy.zip``. A symbolic link in
+place of the output directory or one of its files is refused.
 
 Starting PPO from scratch against Tom, the learning seat almost never wins, so the "win" reward
 is all but silent; a cloned policy starts where the hand-written agents are.
@@ -22,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import choose_action
+from agents.ppo_agent import POLICY_FILE
 from agents.registry import make_agent, parse_agent_name
 from tiny_york_env.envs.rewards import final_rewards
 from tiny_york_env.game import (
@@ -34,7 +37,15 @@ from tiny_york_env.game import (
     new_game,
 )
 from tiny_york_env.observation import OBS_SIZE, encode
-from training.evaluate import derive_seed, positive_int
+from training.evaluate import (
+    derive_seed,
+    open_output,
+    output_dir,
+    positive_int,
+    refuse_symlink,
+    write_output_text,
+)
+from training.export import save_policy
 from training.train_ppo import (
     CONFIG_FILE,
     DEFAULT_GAMMA,
@@ -79,7 +90,7 @@ class Demonstrations:
         return len(self.actions)
 
     def save(self, path):
-        """Write the arrays to an ``.npz`` file."""
+        """Write the arrays to an ``.npz`` file (a path or a binary file object)."""
         np.savez_compressed(path, **asdict(self))
 
     @classmethod
@@ -202,6 +213,7 @@ class ImitationResult:
 
     model: object
     model_path: Path
+    policy_path: Path
     history: list
     evaluation: object | None
     decisions: int
@@ -213,7 +225,8 @@ def imitate(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES,
             value_weight=DEFAULT_VALUE_WEIGHT, net_arch=DEFAULT_NET_ARCH, gamma=DEFAULT_GAMMA,
             reward=DEFAULT_REWARD, eval_games=DEFAULT_EVAL_GAMES, eval_levels=DEFAULT_EVAL_LEVELS,
             demonstrations=None, torch_threads=None, progress=True):
-    """Clone ``teacher`` into a MaskablePPO policy saved as ``out/model.zip``; an ImitationResult.
+    """Clone ``teacher`` into a MaskablePPO policy saved as ``out/model.zip`` and ``out/policy.zip``;
+    an ImitationResult.
 
     ``demonstrations`` (a Demonstrations or an ``.npz`` path) skips the collection; otherwise
     they are collected and saved as ``out/demonstrations.npz``. ``eval_games`` > 0 evaluates
@@ -221,6 +234,7 @@ def imitate(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES,
     import torch
     start = time.perf_counter()
     out_dir = Path(out) if out is not None else RUNS_DIR / f"bc-{teacher.replace(':', '-')}"
+    refuse_symlink(out_dir)
     if (out_dir / MODEL_FILE).exists():
         raise ValueError(f"{str(out_dir)!r} already holds a {MODEL_FILE}; give another --out")
     # the shapes and hyperparameters of the model train_ppo will continue from
@@ -229,10 +243,13 @@ def imitate(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES,
                          batch_size=2, n_steps=2)
     if torch_threads is not None:
         torch.set_num_threads(positive_int(torch_threads, "torch_threads"))
-    out_dir.mkdir(parents=True, exist_ok=True)
+    output_dir(out_dir)
+    for name in (DEMOS_FILE, MODEL_FILE, POLICY_FILE, CONFIG_FILE, HISTORY_FILE):
+        refuse_symlink(out_dir / name)  # refused before the work, not after
     if demonstrations is None:
         demos = collect_demonstrations(teacher, levels, games, seed, gamma, reward, progress)
-        demos.save(out_dir / DEMOS_FILE)
+        with open_output(out_dir / DEMOS_FILE, "wb") as handle:
+            demos.save(handle)
     elif isinstance(demonstrations, Demonstrations):
         demos = demonstrations
     else:
@@ -241,8 +258,10 @@ def imitate(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES,
     model = make_model(config, env)
     history = fit_policy(model, demos, epochs, batch_size, learning_rate, value_weight, seed, progress)
     env.close()
-    model_path = out_dir / MODEL_FILE
-    model.save(model_path)
+    model_path, policy_path = out_dir / MODEL_FILE, out_dir / POLICY_FILE
+    with open_output(model_path, "wb") as handle:
+        model.save(handle)
+    save_policy(model, policy_path, written_by="training.imitate")
     evaluation = None
     if eval_games:
         from training.train_ppo import evaluate_policy_on_ladder
@@ -250,16 +269,16 @@ def imitate(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES,
                                                positive_int(eval_games, "eval_games"),
                                                derive_seed(seed, STREAM_EVAL), label="bc")
     seconds = time.perf_counter() - start
-    (out_dir / CONFIG_FILE).write_text(json.dumps({
+    write_output_text(out_dir / CONFIG_FILE, json.dumps({
         "teacher": teacher, "levels": list(levels), "games": int(len(np.unique(demos.games))),
         "seed": seed, "epochs": epochs, "batch_size": batch_size, "learning_rate": learning_rate,
         "value_weight": value_weight, "net_arch": list(net_arch), "gamma": gamma, "reward": reward},
         indent=1) + "\n")
-    (out_dir / HISTORY_FILE).write_text(json.dumps({
+    write_output_text(out_dir / HISTORY_FILE, json.dumps({
         "decisions": len(demos), "teacher_mean_reward": float(np.mean(demos.teacher_rewards)),
         "seconds": round(seconds, 1), "history": history,
         "evaluation": evaluation.outcomes() if evaluation else None}, indent=1) + "\n")
-    return ImitationResult(model, model_path, history, evaluation, len(demos), seconds)
+    return ImitationResult(model, model_path, policy_path, history, evaluation, len(demos), seconds)
 
 
 def build_parser():
@@ -283,7 +302,8 @@ def build_parser():
     p.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)),
                    help="Tom levels of the evaluation after training")
     p.add_argument("--torch-threads", type=int, help="torch's intra-op threads")
-    p.add_argument("--out", help="output directory (default runs/bc-<teacher>)")
+    p.add_argument("--out", help="output directory (default runs/bc-<teacher>); a symbolic link "
+                   "there, or in place of a file it gets, is refused")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -309,7 +329,7 @@ def main(argv=None):
     if result.evaluation is not None:
         from training.evaluate import format_table
         print(format_table(result.evaluation))
-    print(f"model: {result.model_path} ({result.seconds:.0f} s)")
+    print(f"policy: {result.policy_path} (SB3 checkpoint: {result.model_path}; {result.seconds:.0f} s)")
     return 0
 
 

@@ -10,8 +10,9 @@
 | seats | env i starts in seat ``i mod players`` and moves one seat on every game: all seats |
 | rewards | the learner's OWN agent only: the AEC env's reward of ``player_<seat>`` (0 until the end) |
 | pool | a snapshot of the policy at the start and every ``snapshot_every`` steps; oldest dropped |
-| | beyond ``pool_size``; saved as ``OUT/snapshots/snapshot_<step>.zip`` while in the pool |
-| output | ``OUT/model.zip``, ``OUT/config.json``, ``OUT/log.csv`` (training and evaluation rows) |
+| | beyond ``pool_size``; a policy file ``OUT/snapshots/snapshot_<step>.zip`` while in the pool |
+| output | ``OUT/policy.zip`` (policy file), ``OUT/model.zip`` (SB3 checkpoint), ``OUT/config.json``, |
+| | ``OUT/log.csv`` (training and evaluation rows); a planted symbolic link there is refused |
 
 **Why a single-agent env over the AEC env.** Self-play runs on the PettingZoo AEC env
 (``tiny_york_env.envs.aec.raw_env``): each learner env, ``SelfPlayEnv``, is a single-agent
@@ -35,6 +36,7 @@ evaluation plays the learner greedily (its most probable legal action).
 import argparse
 import csv
 import json
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -43,6 +45,7 @@ import gymnasium
 import numpy as np
 
 from agents.base import choose_action, uses_state
+from agents.ppo_agent import POLICY_FILE
 from tiny_york_env.envs.aec import raw_env
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
 from tiny_york_env.envs.single import (
@@ -54,7 +57,17 @@ from tiny_york_env.envs.single import (
 )
 from tiny_york_env.game import NUM_ACTIONS, GameConfig, final_scores, winner
 from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
-from training.evaluate import check_seed, derive_seed, evaluate_vs_agents, positive_int
+from training.evaluate import (
+    check_seed,
+    derive_seed,
+    evaluate_vs_agents,
+    open_output,
+    output_dir,
+    positive_int,
+    refuse_symlink,
+    write_output_text,
+)
+from training.export import save_policy
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # agent seats in a self-play game (Toms come on top, up to 4 in all)
 DEFAULT_PLAYERS = 2
@@ -108,7 +121,8 @@ class PolicyAgent:
     legal action (``deterministic``) or samples one from the masked distribution with its own
     generator. The same choice as ``agents.ppo_agent.PPOAgent`` over the same weights, about 4x
     faster (no torch distribution objects): opponents decide as often as the learner. Saved
-    models and snapshots load with ``PPOAgent(path)`` or ``make_agent("ppo:PATH")``."""
+    policy files (``OUT/policy.zip``, snapshots) load with ``PPOAgent(path)`` or
+    ``make_agent("ppo:PATH")``."""
 
     def __init__(self, policy, deterministic=True, label="policy", seed=None):
         self.policy = policy
@@ -512,8 +526,8 @@ class SelfPlayRun:
         self.started = time.perf_counter()
         self.last_step = 0
         if out is not None:
-            (out / SNAPSHOT_DIR).mkdir(parents=True, exist_ok=True)
-            with open(out / LOG_FILE, "w", newline="") as handle:
+            output_dir(out / SNAPSHOT_DIR)
+            with open_output(out / LOG_FILE, "w", newline="") as handle:
                 csv.writer(handle).writerow(LOG_COLUMNS)
 
     def _reset_counts(self):
@@ -528,12 +542,12 @@ class SelfPlayRun:
             self.bar = tqdm(total=self.config.total_steps, desc="self-play", unit="step")
 
     def take_snapshot(self, step):
-        """Freeze the current policy into the pool (and save it under OUT/snapshots/)."""
+        """Freeze the current policy into the pool (and save its policy file under OUT/snapshots/)."""
         label = f"{SNAPSHOT_PREFIX}{step:0{STEP_DIGITS}d}"
         path = None
         if self.out is not None:
             path = self.out / SNAPSHOT_DIR / f"{label}.zip"
-            self.model.save(path)
+            save_policy(self.model, path, written_by="training.selfplay", timesteps=int(step))
         agent = PolicyAgent(freeze_policy(self.model.policy), self.config.deterministic_opponents, label,
                             seed=derive_seed(self.config.seed, STREAM_SNAPSHOT, step))
         self.pool.add_snapshot(label, agent, step, path)
@@ -586,7 +600,7 @@ class SelfPlayRun:
             row["seconds"] = round(elapsed, 2)
             self.result.log.append(row)
         if self.out is not None:
-            with open(self.out / LOG_FILE, "a", newline="") as handle:
+            with open_output(self.out / LOG_FILE, "a", newline="") as handle:
                 writer = csv.DictWriter(handle, LOG_COLUMNS)
                 writer.writerows(rows)
         if self.bar is not None:
@@ -626,7 +640,8 @@ def build_vec_env(config, pool):
 
 def selfplay(out=None, progress=True, **options):
     """Train a MaskablePPO learner by self-play (options: the fields of SelfPlayConfig); with
-    ``out``, write model.zip, config.json, log.csv and snapshots/ there. Returns SelfPlayResult."""
+    ``out``, write policy.zip, model.zip, config.json, log.csv and snapshots/ there (a planted
+    symbolic link is refused). Returns SelfPlayResult."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -634,8 +649,10 @@ def selfplay(out=None, progress=True, **options):
     torch.set_num_threads(config.torch_threads)
     out = None if out is None else Path(out)
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / CONFIG_FILE).write_text(json.dumps(asdict(config), indent=2) + "\n")
+        output_dir(out)
+        for name in (CONFIG_FILE, LOG_FILE, SNAPSHOT_DIR, MODEL_FILE, POLICY_FILE):
+            refuse_symlink(out / name)  # refused before training, not after
+        write_output_text(out / CONFIG_FILE, json.dumps(asdict(config), indent=2) + "\n")
     pool = build_pool(config)
     vec_env = build_vec_env(config, pool)
     model = MaskablePPO("MlpPolicy", vec_env, n_steps=config.n_steps, n_epochs=config.n_epochs,
@@ -647,7 +664,9 @@ def selfplay(out=None, progress=True, **options):
     run.next_snapshot = config.snapshot_every
     model.learn(config.total_steps, callback=_callback_class()(run))
     if out is not None:
-        model.save(out / MODEL_FILE)
+        with open_output(out / MODEL_FILE, "wb") as handle:
+            model.save(handle)
+        save_policy(model, out / POLICY_FILE, written_by="training.selfplay")
     return run.result
 
 
@@ -700,7 +719,8 @@ def parse_args(argv=None):
                         help="snapshot opponents play their most probable action instead of sampling")
     parser.add_argument("--torch-threads", type=int, default=DEFAULT_TORCH_THREADS,
                         help="torch intra-op threads")
-    parser.add_argument("--out", default=None, help="output folder (model.zip, config.json, log.csv)")
+    parser.add_argument("--out", default=None, help="output folder (policy.zip, model.zip, config.json, "
+                        "log.csv, snapshots/); a symbolic link there is refused")
     parser.add_argument("--no-progress", action="store_false", dest="progress", help="no progress bar")
     return vars(parser.parse_args(argv))
 
@@ -708,14 +728,18 @@ def parse_args(argv=None):
 def main(argv=None):
     """Run self-play from the command line and print where the results went."""
     options = parse_args(argv)
-    result = selfplay(**options)
+    try:
+        result = selfplay(**options)
+    except ValueError as error:
+        print(f"python -m training.selfplay: error: {error}", file=sys.stderr)
+        sys.exit(2)
     print(f"{result.steps} steps in {result.train_seconds:.1f} s of training "
           f"({result.steps_per_second:.0f} steps/s), {result.eval_seconds:.1f} s of evaluation")
     for row in result.log:
         if row["step"] == result.steps and row["kind"] == "eval":
             print(f"  vs {row['opponent']}: win rate {row['win_rate']:.2f} over {row['games']} games")
     if options["out"]:
-        print(f"model, config, log and snapshots in {options['out']}")
+        print(f"policy file, model, config, log and snapshots in {options['out']}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ import csv
 import itertools
 import json
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
 
@@ -18,7 +17,10 @@ from .evaluate import (
     check_agent_spec,
     check_seed,
     format_rows,
+    open_output,
+    output_dir,
     positive_int,
+    refuse_symlink,
     rotation_jobs,
     run_jobs,
     unique_labels,
@@ -153,19 +155,21 @@ def format_tournament(results):
 
 
 def write_tournament(results, out_dir, stem="tournament"):
-    """Write ``<stem>.csv`` (standings), ``<stem>_matrix.csv`` and ``<stem>.json``; returns the paths."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    """Write ``<stem>.csv`` (standings), ``<stem>_matrix.csv`` and ``<stem>.json``; returns the paths.
+    A symbolic link as ``out_dir`` or as one of the files is refused (ValueError)."""
+    out = output_dir(out_dir)
     standings, matrix, full = out / f"{stem}.csv", out / f"{stem}_matrix.csv", out / f"{stem}.json"
-    with open(standings, "w", newline="") as handle:
+    for path in (standings, matrix, full):
+        refuse_symlink(path)
+    with open_output(standings, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(Standing.__dataclass_fields__))
         writer.writeheader()
         writer.writerows(asdict(s) for s in results.standings)
-    with open(matrix, "w", newline="") as handle:
+    with open_output(matrix, "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["agent", *results.labels])
         for label, row in zip(results.labels, results.matrix, strict=True):
             writer.writerow([label, *("" if x is None else f"{x:.6f}" for x in row)])
-    with open(full, "w") as handle:
+    with open_output(full) as handle:
         json.dump(results.to_dict(), handle, indent=1)
     return [standings, matrix, full]

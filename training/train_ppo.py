@@ -8,8 +8,15 @@ a win rate of at least ``--promote-at`` against the current level.
 The output directory holds ``config.json`` (the options), ``progress.csv`` (SB3's training log,
 also as TensorBoard event files: ``tensorboard --logdir OUT``), ``checkpoints/ppo_<steps>_steps.zip``,
 ``eval.csv`` (every periodic Tom-ladder evaluation, ``training/evaluate.py``, of the current
-policy wrapped as a ``PPOAgent``), ``summary.json`` (stages, steps, speed) and ``model.zip``,
-which ``PPOAgent`` / ``make_agent("ppo:DIR/model.zip")`` load.
+policy wrapped as a ``PPOAgent``), ``summary.json`` (stages, steps, speed), ``model.zip`` (the
+stable-baselines3 checkpoint, for ``MaskablePPO.load``) and ``policy.zip``, the policy file that
+``PPOAgent`` / ``make_agent("ppo:DIR/policy.zip")`` / ``training.export`` load without unpickling
+anything (``agents/ppo_agent.py``). A symbolic link planted in place of the output directory or
+one of these files is refused.
+
+``--init-from`` reads only tensors (``torch.load(weights_only=True)``): the weights of a policy
+file (widened to the current observation layout when it was trained on an older one) or the
+policy and optimizer tensors of a stable-baselines3 checkpoint; nothing is unpickled.
 """
 
 import argparse
@@ -22,11 +29,29 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from agents.ppo_agent import resolve_model_path
+from agents.ppo_agent import (
+    ERROR_EXCERPT_CHARS,
+    POLICY_FILE,
+    adapt_to_current_layout,
+    file_kind,
+    read_policy_file,
+    read_sb3_tensors,
+    resolve_model_path,
+)
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
 from tiny_york_env.game import GameConfig
 from tiny_york_env.game.config import NUM_TOM_LEVELS
-from training.evaluate import CellResult, derive_seed, evaluate_vs_toms, positive_int
+from training.evaluate import (
+    CellResult,
+    derive_seed,
+    evaluate_vs_toms,
+    open_output,
+    output_dir,
+    positive_int,
+    refuse_symlink,
+    write_output_text,
+)
+from training.export import save_policy
 
 DEFAULT_TOMS = (5,)
 DEFAULT_NUM_ENVS = 256
@@ -188,7 +213,15 @@ def make_config(toms=None, curriculum=None, curriculum_steps=None, promote_at=No
         eval_every, positive_int(eval_games, "eval_games"),
         check_levels(eval_levels, "eval_levels"), str(device),
         positive_int(torch_threads, "torch_threads"),
-        None if init_from is None else str(resolve_model_path(init_from)))
+        None if init_from is None else check_init_source(init_from))
+
+
+def check_init_source(path):
+    """The resolved path of a model to start from: a policy file or a stable-baselines3
+    checkpoint (ValueError for anything else, before any training starts)."""
+    path = resolve_model_path(path)
+    file_kind(path)
+    return str(path)
 
 
 # ---------------------------------------------------------------- callbacks
@@ -205,6 +238,7 @@ class CurrentPolicyFactory:
         self.model, self.label = model, label
 
     def __call__(self, seed):
+        """A PPOAgent over the live model (its weights as they are when it acts)."""
         from agents.ppo_agent import PPOAgent
         return PPOAgent(self.model, deterministic=True, seed=seed)
 
@@ -219,7 +253,7 @@ def append_eval_rows(path, timesteps, training_toms, results):
     """Append one row per evaluated level to the CSV at ``path`` (header when new)."""
     path = Path(path)
     new = not path.exists()
-    with open(path, "a", newline="") as handle:
+    with open_output(path, "a", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=EVAL_COLUMNS)
         if new:
             writer.writeheader()
@@ -309,7 +343,25 @@ def _make_callback_classes():
                 return False
             return True
 
-    return ProgressCallback, WinRateCallback, LadderEvalCallback
+    class CheckpointCallback(base):
+        """Every ``every`` calls (one per vectorized step), the model as
+        ``directory/ppo_<steps>_steps.zip``, written without following a planted link."""
+
+        def __init__(self, every, directory):
+            super().__init__()
+            self.every, self.directory = every, Path(directory)
+
+        def _init_callback(self):
+            output_dir(self.directory)
+
+        def _on_step(self):
+            if self.n_calls % self.every == 0:
+                path = self.directory / f"{CHECKPOINT_PREFIX}_{self.num_timesteps}_steps.zip"
+                with open_output(path, "wb") as handle:
+                    self.model.save(handle)
+            return True
+
+    return ProgressCallback, WinRateCallback, LadderEvalCallback, CheckpointCallback
 
 
 # ---------------------------------------------------------------- training
@@ -321,6 +373,7 @@ class TrainResult:
     model: object
     out_dir: Path
     model_path: Path
+    policy_path: Path
     config_path: Path
     progress_csv: Path
     eval_csv: Path | None
@@ -364,23 +417,51 @@ def make_model(config, env, verbose=0):
                         device=config.device, verbose=verbose,
                         policy_kwargs={"net_arch": list(config.net_arch)})
     if config.init_from is not None:
-        try:
-            model.set_parameters(config.init_from, exact_match=True, device=config.device)
-        except (RuntimeError, ValueError, KeyError) as error:
-            raise ValueError(f"cannot start from {config.init_from!r}: its network does not fit "
-                             f"net_arch {config.net_arch} (give the --net-arch it was trained "
-                             f"with): {error}") from error
+        load_initial_weights(model, config.init_from, config.net_arch)
     return model
 
 
+def initial_tensors(path):
+    """(policy state dict, optimizer state dict or None) to start from, read without unpickling:
+    a policy file's weights widened to the current observation layout, or the tensors of a
+    stable-baselines3 checkpoint."""
+    if file_kind(path) == "policy":
+        card, state = read_policy_file(path)
+        return adapt_to_current_layout(card, state), None
+    tensors = read_sb3_tensors(path)
+    return tensors["policy"], tensors["policy.optimizer"]
+
+
+def load_initial_weights(model, path, net_arch):
+    """Copy the weights at ``path`` (and a checkpoint's optimizer state) into ``model``;
+    ValueError when its network does not fit ``net_arch`` or the current encoder."""
+    import torch
+    state, optimizer = initial_tensors(path)
+    try:
+        model.policy.load_state_dict({name: tensor.to(torch.float32) for name, tensor in state.items()},
+                                     strict=True)
+        if optimizer is not None:
+            model.policy.optimizer.load_state_dict(optimizer)
+    except (RuntimeError, ValueError, KeyError) as error:
+        raise ValueError(f"cannot start from {path!r}: its network does not fit net_arch "
+                         f"{net_arch} and the current observation (give the --net-arch it was "
+                         f"trained with): {str(error)[:ERROR_EXCERPT_CHARS]}") from error
+
+
+OUTPUT_FILES = (CONFIG_FILE, PROGRESS_FILE, EVAL_FILE, SUMMARY_FILE, MODEL_FILE, POLICY_FILE,
+                CHECKPOINT_DIR)
+
+
 def _prepare_out_dir(config):
-    out_dir = Path(config.out)
+    out_dir = refuse_symlink(config.out)
     if (out_dir / MODEL_FILE).exists():
         raise ValueError(f"{str(out_dir)!r} already holds a trained {MODEL_FILE}; give another "
                          f"output directory (--out)")
-    out_dir.mkdir(parents=True, exist_ok=True)
+    output_dir(out_dir)
+    for name in OUTPUT_FILES:  # refused now, not after hours of training
+        refuse_symlink(out_dir / name)
     config_path = out_dir / CONFIG_FILE
-    config_path.write_text(json.dumps(asdict(config), indent=1) + "\n")
+    write_output_text(config_path, json.dumps(asdict(config), indent=1) + "\n")
     return out_dir, config_path
 
 
@@ -393,22 +474,22 @@ def train(progress=True, verbose=0, **options):
     ``n_steps``, ``batch_size``, ``n_epochs``, ``learning_rate``, ``gamma``, ``ent_coef``,
     ``net_arch``, ``reward`` ("win", "rank", "score"), ``out`` (directory), ``checkpoint_every``,
     ``eval_every``, ``eval_games``, ``eval_levels``, ``device``, ``torch_threads`` (set
-    process-wide with ``torch.set_num_threads``) and ``init_from`` (a model.zip whose weights
-    training starts from, same ``net_arch``)."""
+    process-wide with ``torch.set_num_threads``) and ``init_from`` (a policy file or an SB3
+    model.zip whose weights training starts from, same ``net_arch``; module doc)."""
     config = make_config(**options)
     import torch
     torch.set_num_threads(config.torch_threads)
     out_dir, config_path = _prepare_out_dir(config)
     callbacks = _callbacks_module()
-    progress_class, win_rate_class, eval_class = _make_callback_classes()
+    progress_class, win_rate_class, eval_class, checkpoint_class = _make_callback_classes()
     eval_path = out_dir / EVAL_FILE if config.eval_every else None
     checkpoint_dir = out_dir / CHECKPOINT_DIR if config.checkpoint_every else None
     bar = progress_class(config.total_steps, progress)
     evaluation = eval_class(config, eval_path) if config.eval_every else None
     callback_list = [bar, win_rate_class()]
     if checkpoint_dir:
-        callback_list.append(callbacks.CheckpointCallback(
-            max(1, config.checkpoint_every // config.num_envs), str(checkpoint_dir), CHECKPOINT_PREFIX))
+        callback_list.append(checkpoint_class(max(1, config.checkpoint_every // config.num_envs),
+                                              checkpoint_dir))
     if evaluation:
         callback_list.append(evaluation)
     callback = callbacks.CallbackList(callback_list)
@@ -441,14 +522,16 @@ def train(progress=True, verbose=0, **options):
         bar.bar.close()
         logger.close()
     seconds = time.perf_counter() - start
-    model_path = out_dir / MODEL_FILE
-    model.save(model_path)
-    result = TrainResult(model, out_dir, model_path, config_path, out_dir / PROGRESS_FILE,
-                         eval_path, checkpoint_dir, stages, seconds)
+    model_path, policy_path = out_dir / MODEL_FILE, out_dir / POLICY_FILE
+    with open_output(model_path, "wb") as handle:
+        model.save(handle)
+    save_policy(model, policy_path, written_by="training.train_ppo")
+    result = TrainResult(model, out_dir, model_path, policy_path, config_path,
+                         out_dir / PROGRESS_FILE, eval_path, checkpoint_dir, stages, seconds)
     summary = {"timesteps": model.num_timesteps, "seconds": round(seconds, 3),
                "steps_per_second": round(result.steps_per_second, 1), "stages": stages,
                "evaluations": evaluation.evaluations if evaluation else 0}
-    (out_dir / SUMMARY_FILE).write_text(json.dumps(summary, indent=1) + "\n")
+    write_output_text(out_dir / SUMMARY_FILE, json.dumps(summary, indent=1) + "\n")
     return result
 
 
@@ -479,7 +562,8 @@ def build_parser():
                    help="hidden layer widths")
     p.add_argument("--reward", choices=REWARD_KINDS, default="win",
                    help="reward at the end (README, Rewards)")
-    p.add_argument("--out", help="output directory (default runs/ppo-<timestamp>)")
+    p.add_argument("--out", help="output directory (default runs/ppo-<timestamp>); a symbolic link "
+                   "there, or in place of a file it gets, is refused")
     p.add_argument("--checkpoint-every", type=int, help="save a checkpoint every N steps")
     p.add_argument("--eval-every", type=int, help="evaluate on the Tom ladder every N steps")
     p.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES, help="games per level")
@@ -488,8 +572,10 @@ def build_parser():
     p.add_argument("--device", default=DEFAULT_DEVICE, help="torch device")
     p.add_argument("--torch-threads", type=int, default=DEFAULT_TORCH_THREADS,
                    help="torch intra-op threads (more help only on an idle many-core machine)")
-    p.add_argument("--init-from", help="start from this model.zip's weights (e.g. from "
-                   "python -m training.imitate); same --net-arch")
+    p.add_argument("--init-from", help="start from these weights: a policy file (OUT/policy.zip of "
+                   "python -m training.imitate or train_ppo, or training.export's output) or a "
+                   "stable-baselines3 model.zip (its policy and optimizer tensors); read with "
+                   "torch.load(weights_only=True), nothing unpickled; same --net-arch")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--verbose", action="store_true", help="print SB3's log tables")
     return p
@@ -514,7 +600,8 @@ def main(argv=None):
     except ValueError as error:
         parser.error(str(error))
     print(f"trained {result.model.num_timesteps} steps in {result.seconds:.0f} s "
-          f"({result.steps_per_second:.0f} steps/s); model: {result.model_path}")
+          f"({result.steps_per_second:.0f} steps/s); policy: {result.policy_path} "
+          f"(SB3 checkpoint: {result.model_path})")
     return 0
 
 

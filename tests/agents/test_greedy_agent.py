@@ -8,7 +8,7 @@ from agents.base import choose_action
 from agents.evaluation_features import NEG_INF, evaluate_view
 from agents.greedy_agent import GreedyAgent
 from agents.random_agent import RandomAgent
-from tests.game.scenario import bidding_round, give_character, pass_until, rec, set_cards
+from tests.game.scenario import bidding_round, give_character, pass_until, rec, resume, set_cards
 from tiny_york_env.game import (
     GameConfig,
     apply_action,
@@ -20,8 +20,8 @@ from tiny_york_env.game import (
     winner,
 )
 from tiny_york_env.game.actions import BID_CARD, BID_DONE, END_TURN, NUM_ACTIONS, USE_CHARACTER
-from tiny_york_env.game.components import PRESTIGE, SKYSCRAPERS, WILD
-from tiny_york_env.game.state import DEC_PHASE3
+from tiny_york_env.game.components import DOLLARS, ELEVATOR, PRESS, PRESTIGE, SKYSCRAPERS, WILD
+from tiny_york_env.game.state import DEC_DECLARE_BID_LAST, DEC_NONE, DEC_PHASE3, STAGE_BID_START
 
 CONFIGS = [GameConfig(2), GameConfig(3), GameConfig(4), GameConfig(1, toms=(5,)),
            GameConfig(2, toms=(1,)), GameConfig(3, toms=("C5",))]
@@ -30,6 +30,7 @@ MIN_DECISIONS = 250  # a few hundred decisions per configuration
 STRENGTH_GAMES = 40
 STRENGTH_THRESHOLD = 0.9  # the issue's bar against RandomAgent
 THREE_POINTS = 25  # character 25: +3 points in Phase III for 1 dollar
+BID_LAST = 18
 
 
 def play(config, seed, agents):
@@ -140,3 +141,37 @@ def test_beats_random_play():
         state, _ = play(GameConfig(2), 200 + game, agents)
         wins += winner(state) == seat
     assert wins / STRENGTH_GAMES >= STRENGTH_THRESHOLD
+
+
+def _declaration(hand):
+    """Seat 0 holds character 18 and 1 dollar at the start of the dollars round, with ``hand``;
+    the engine asks it to declare 18 (R11)."""
+    state = bidding_round(2, DOLLARS, seed=1, start_seat=0)
+    give_character(state, 0, BID_LAST)
+    r = rec(state)
+    r["dollars"][0] = 1
+    set_cards(state, 0, hand=hand)
+    r["stage"] = STAGE_BID_START
+    r["decision"] = DEC_NONE
+    resume(state)
+    assert r["decision"] == DEC_DECLARE_BID_LAST and r["actor"] == 0
+    return state
+
+
+@pytest.mark.parametrize("hand, uses", [
+    ({DOLLARS: 2}, True),  # cards of the round
+    ({PRESS: 2}, True),  # a pair of another type is a substitute (R10)
+    ({WILD: 1, ELEVATOR: 1}, True),  # a wild with another card
+    ({PRESS: 1, ELEVATOR: 1}, False),  # no bid possible: keep 18 for a later bidding round
+    ({}, False),
+])
+def test_declares_18_when_its_hand_can_bid(hand, uses):
+    """The rule at 18's declaration (module docstring): bid last when a bid is possible this
+    round, otherwise keep the tile; both answers score finitely, the preferred one higher."""
+    state = _declaration(hand)
+    agent = GreedyAgent(0)
+    values = agent.action_values(state.copy(), 0)
+    use = USE_CHARACTER + BID_LAST - 1
+    assert np.isfinite(values[use]) and np.isfinite(values[END_TURN])
+    action = choose_action(agent, state, np.random.default_rng(0))
+    assert action == (use if uses else END_TURN)

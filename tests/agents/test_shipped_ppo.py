@@ -1,13 +1,20 @@
-"""The trained policy shipped in agents/models/ppo.zip: loads, plays only legal actions, beats
-Tom 1 far more often than RandomAgent does, and meets issue 7's target against Tom 5."""
+"""The trained policy shipped in agents/models/ppo.zip: a policy file (loaded without unpickling
+and without stable-baselines3) that records the observation layout it was trained on, plays only
+legal actions, beats Tom 1 far more often than RandomAgent does, and meets issue 7's target
+against Tom 5."""
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
 
 import numpy as np
 import pytest
-
-pytest.importorskip("sb3_contrib")
+import torch  # noqa: F401  (required: make test installs the train extra)
 
 from agents.base import choose_action  # noqa: E402
-from agents.ppo_agent import DEFAULT_MODEL_PATH, PPOAgent  # noqa: E402
+from agents.ppo_agent import CARD_MEMBER, DEFAULT_MODEL_PATH, WEIGHTS_MEMBER, PPOAgent  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from tiny_york_env.game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game  # noqa: E402
 from training.evaluate import evaluate_vs_toms  # noqa: E402
@@ -17,12 +24,37 @@ MIN_WIN_RATE_GAP = 0.50  # measured at seed 7: 73.5% for the shipped agent, 0.0%
 TARGET_GAMES = 1000
 TARGET_WIN_RATE = 0.60  # issue 7: beat Tom 5 (B4) in at least 60% of 1,000 games; measured 79.3%
 MAX_MODEL_BYTES = 5 * 2 ** 20
+TRAINED_OBSERVATION_SIZE = 1899  # the encoder of git commit 0fc23df, which it was trained on
+CARD_PATH = DEFAULT_MODEL_PATH.with_suffix(".json")
 
 
 def test_the_model_is_shipped_small_and_loads_by_name():
     assert DEFAULT_MODEL_PATH.is_file()
     assert DEFAULT_MODEL_PATH.stat().st_size < MAX_MODEL_BYTES
     assert isinstance(make_agent("ppo"), PPOAgent)
+
+
+def test_the_shipped_file_is_a_policy_file_described_by_its_card():
+    with zipfile.ZipFile(DEFAULT_MODEL_PATH) as archive:
+        assert sorted(archive.namelist()) == sorted([CARD_MEMBER, WEIGHTS_MEMBER])  # nothing pickled
+        inner = json.loads(archive.read(CARD_MEMBER))
+    card = json.loads(CARD_PATH.read_text())
+    assert card["bytes"] == DEFAULT_MODEL_PATH.stat().st_size
+    assert {k: card[k] for k in inner} == inner  # the card beside it holds the file's own card
+    assert card["network"] == {"pi": [256, 256], "vf": [256, 256], "activation": "tanh"}
+    assert sum(size for _, size in card["observation_layout"]) == TRAINED_OBSERVATION_SIZE
+    assert card["stages"][-1]["summary"]["timesteps"] == card["timesteps"]
+
+
+def test_playing_the_shipped_agent_needs_no_stable_baselines3():
+    code = ("import sys, numpy as np; from agents.ppo_agent import PPOAgent; from tiny_york_env.game "
+            "import NUM_ACTIONS; from tiny_york_env.observation import OBS_SIZE; "
+            "PPOAgent().act(np.zeros(OBS_SIZE, np.float32), np.ones(NUM_ACTIONS, bool)); "
+            "print(sorted(m for m in sys.modules if m.startswith(('stable_baselines3', 'sb3_contrib', "
+            "'cloudpickle'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**os.environ, "TINY_YORK_JIT": "0"}, cwd=DEFAULT_MODEL_PATH.parents[2])
+    assert done.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("num_agents, toms", [(1, (5,)), (2, (12,)), (3, ()), (4, ())])

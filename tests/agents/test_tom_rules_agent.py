@@ -9,7 +9,7 @@ import pytest
 from agents.base import choose_action
 from agents.random_agent import RandomAgent
 from agents.tom_rules_agent import TomRulesAgent
-from tests.game.scenario import bidding_round, rec, set_cards, set_press
+from tests.game.scenario import bidding_round, give_character, rec, resume, set_cards, set_press
 from tiny_york_env.game import (
     GameConfig,
     apply_action,
@@ -36,16 +36,29 @@ from tiny_york_env.game.components import (
     DOLLARS,
     ELEVATOR_COLUMNS,
     NUM_ACTIVE_CHARACTERS,
+    NUM_BOROUGHS,
     NUM_VESSELS,
     PLANS,
     PRESS,
+    PRESTIGE,
     PRESTIGE_TILE_COLOUR,
     PRESTIGE_TILE_VALUE,
     VESSEL_COLOUR,
     WILD,
 )
 from tiny_york_env.game.legal import action_value
-from tiny_york_env.game.state import DEC_BID, DEC_ELEVATOR, DEC_PHASE3, DEC_PRESTIGE_TILE, VESSEL_ON_BOARD
+from tiny_york_env.game.state import (
+    DEC_BID,
+    DEC_DECLARE_BID_LAST,
+    DEC_ELEVATOR,
+    DEC_NONE,
+    DEC_PHASE3,
+    DEC_PRESTIGE_TILE,
+    PRESTIGE_IN_STACK,
+    PRESTIGE_REVEALED,
+    STAGE_BID_START,
+    VESSEL_ON_BOARD,
+)
 from tiny_york_env.game.tom import tom_bid, tom_prestige_move, tom_take_elevator
 
 CONFIGS = [GameConfig(2), GameConfig(3), GameConfig(4), GameConfig(1, toms=(5,)),
@@ -144,7 +157,7 @@ def check_never_pays(state, seat, agent):
     """No exchanges and no paid characters; END_TURN in Phase III."""
     action = choose_action(agent, state.copy(), np.random.default_rng(0))
     assert not EXCHANGE <= action < BID_CARD
-    if rec(state)["decision"] == DEC_PHASE3:
+    if rec(state)["decision"] in (DEC_PHASE3, DEC_DECLARE_BID_LAST):
         assert action == END_TURN
     if USE_CHARACTER <= action < USE_CHARACTER + NUM_ACTIVE_CHARACTERS:
         assert action == USE_CHARACTER + 3, "only the free character 4 is used"
@@ -234,23 +247,45 @@ def test_without_a_card_of_the_round_it_passes():
     assert bid_after_a_rival(1, False, {WILD: 3, DOLLARS: 2}) == [BID_DONE]
 
 
-def test_prestige_tile_of_one_colour_the_higher_value():
-    """R23 "give Tom that one with the higher value" holds in every played prestige move."""
-    seen = []
+ONE_COLOUR_TILES = [(0, 1), (1, 0), (6, 7), (7, 6)]  # yellow 2 and 4, brown 3 and 4 (components.md)
 
-    def record_tile(state, seat, agent):
-        r = rec(state)
-        if r["decision"] == DEC_PRESTIGE_TILE:
-            slot = choose_action(agent, state.copy(), np.random.default_rng(0)) - PRESTIGE_TILE
-            tiles = [t for t in r["prestige_revealed"] if t >= 0]
-            seen.append((int(r["prestige_revealed"][slot]), tiles))
 
-    for seed in range(3):
-        play(GameConfig(2), seed, [TomRulesAgent(seed), TomRulesAgent(seed + 1)], record_tile)
-    assert seen
-    for tile, tiles in seen:
-        same_colour = [t for t in tiles if PRESTIGE_TILE_COLOUR[t] == PRESTIGE_TILE_COLOUR[tile]]
-        assert PRESTIGE_TILE_VALUE[tile] == max(PRESTIGE_TILE_VALUE[t] for t in same_colour)
+@pytest.mark.parametrize("revealed", ONE_COLOUR_TILES)
+def test_prestige_tile_of_one_colour_the_higher_value(revealed):
+    """R23 / solo rules: "If there are 2 prestige tiles of the same color give Tom that one with
+    the higher value." The position is written into the record: the prestige round of round 1
+    with two revealed tiles of one colour (either slot order); seat 0 bids 2 prestige cards,
+    seat 1 one. Played through choose_action: the bonus winner takes and places the higher tile,
+    the runner-up the lower one."""
+    state = bidding_round(2, PRESTIGE, seed=3, start_seat=0)
+    r = rec(state)
+    assert PRESTIGE_TILE_COLOUR[revealed[0]] == PRESTIGE_TILE_COLOUR[revealed[1]]
+    high, low = sorted(revealed, key=lambda t: -PRESTIGE_TILE_VALUE[t])
+    assert PRESTIGE_TILE_VALUE[high] > PRESTIGE_TILE_VALUE[low]
+    rest = [t for t in range(len(r["prestige_loc"])) if t not in revealed]
+    r["prestige_stack"][:] = list(revealed) + rest
+    r["prestige_next"] = len(revealed)
+    r["prestige_loc"][:] = PRESTIGE_IN_STACK
+    r["prestige_loc"][list(revealed)] = PRESTIGE_REVEALED
+    r["prestige_revealed"][:] = revealed
+    set_cards(state, 0, hand={PRESTIGE: 2})
+    set_cards(state, 1, hand={PRESTIGE: 1})
+    for seat, cards in ((0, 2), (1, 1)):
+        assert current_player(state) == seat
+        for _ in range(cards):
+            apply_action(state, BID_CARD)
+        apply_action(state, BID_DONE)
+    agents, rng = [TomRulesAgent(0), TomRulesAgent(1)], np.random.default_rng(0)
+    for seat, tile in ((0, high), (1, low)):
+        assert r["decision"] == DEC_PRESTIGE_TILE and current_player(state) == seat
+        slot = int(np.flatnonzero(r["prestige_revealed"] == tile)[0])
+        action = choose_action(agents[seat], state, rng)
+        assert action == PRESTIGE_TILE + slot
+        while current_player(state) == seat and r["decision"] != DEC_BID:
+            apply_action(state, action)
+            action = choose_action(agents[seat], state, rng)
+        assert 0 <= r["prestige_loc"][tile] < NUM_BOROUGHS, "the tile is placed in a borough"
+    assert r["decision"] == DEC_BID and r["bid_round"] == PRESTIGE + 1
 
 
 def test_beats_random_play():
@@ -264,3 +299,19 @@ def test_beats_random_play():
         state, _ = play(GameConfig(2), 100 + game, agents)
         wins += winner(state) == seat
     assert wins / STRENGTH_GAMES >= STRENGTH_THRESHOLD
+
+
+def test_declines_character_18():
+    """Solo rules: Tom never pays for an ability; at 18's declaration before the bids (R11) the
+    agent answers END_TURN."""
+    state = bidding_round(2, DOLLARS, seed=1, start_seat=0)
+    give_character(state, 0, 18)
+    r = rec(state)
+    r["dollars"][0] = 2
+    set_cards(state, 0, hand={DOLLARS: 2})
+    r["stage"] = STAGE_BID_START
+    r["decision"] = DEC_NONE
+    resume(state)
+    assert r["decision"] == DEC_DECLARE_BID_LAST and r["actor"] == 0
+    assert legal_mask(state)[USE_CHARACTER + 18 - 1]
+    assert choose_action(TomRulesAgent(0), state, np.random.default_rng(0)) == END_TURN

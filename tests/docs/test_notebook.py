@@ -6,8 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "quickstart.ipynb"
 NOTEBOOK_TIMEOUT_S = 300
@@ -33,7 +31,6 @@ def test_notebook_has_no_stored_outputs():
 def test_notebook_runs_top_to_bottom(tmp_path):
     """Every code cell, in order, in one namespace, from another directory than the repo's:
     it imports everything from the installed package."""
-    pytest.importorskip("sb3_contrib")
     cells = notebook_code(NOTEBOOK)
     assert len(cells) >= 5
     script = tmp_path / "quickstart.py"

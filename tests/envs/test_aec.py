@@ -2,15 +2,21 @@
 
 import copy
 import pickle
+import subprocess
+import sys
+from pathlib import Path
 
+import gymnasium
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+import tiny_york_env
+from tests.envs.test_rewards import expected_rewards
 from tiny_york_env.envs import aec
 from tiny_york_env.envs.aec import env, raw_env
-from tiny_york_env.envs.rewards import REWARD_KINDS, final_rewards
+from tiny_york_env.envs.rewards import REWARD_KINDS
 from tiny_york_env.game import (
     NUM_ACTIONS,
     GameConfig,
@@ -32,6 +38,7 @@ SETUPS = {
     "1 agent + 3 Toms": {"num_agents": 1, "toms": (1, 12, "B4")},
 }
 AGENT_ONLY = ("2 agents", "3 agents", "4 agents")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 
@@ -115,7 +122,8 @@ def test_full_random_game_terminates_every_agent(name):
 @pytest.mark.parametrize("kind", REWARD_KINDS)
 @pytest.mark.parametrize("name", SETUPS)
 def test_rewards_zero_until_the_end_then_final_rewards(kind, name):
-    """No reward before the end; at the end each agent gets final_rewards for its seat, once."""
+    """No reward before the end; at the end each agent gets, once, its seat's reward worked out
+    by hand from the totals, the winner and the press order (tests/envs/test_rewards.py)."""
     kwargs = SETUPS[name]
     e = raw_env(reward=kind, **kwargs)
     e.reset(seed=21)
@@ -129,7 +137,7 @@ def test_rewards_zero_until_the_end_then_final_rewards(kind, name):
         else:
             assert reward == 0 and all(r == 0 for r in e.rewards.values())
             e.step(_random_action(obs, rng))
-    expected = final_rewards(e.game_state, kind)
+    expected = expected_rewards(e.game_state, kind)
     assert collected == {f"player_{s}": pytest.approx(expected[s]) for s in range(kwargs["num_agents"])}
     if kind in ("win", "rank") and name in AGENT_ONLY:
         assert sum(collected.values()) == pytest.approx(0.0)
@@ -225,7 +233,48 @@ def test_reset_seeds_are_reproducible():
     b.reset()
     assert a.game_state.tobytes() == b.game_state.tobytes()
     b.reset(seed=6)
-    assert a.game_state.tobytes() != b.game_state.tobytes()
+    assert _without_generator(a.game_state) != _without_generator(b.game_state)
+    assert not np.array_equal(a.game_state["draw_pile"], b.game_state["draw_pile"])
+    c = raw_env(seed=6)
+    c.reset()
+    assert c.game_state.tobytes() == b.game_state.tobytes()
+
+
+def _without_generator(state):
+    """The record's bytes with the random generator's words zeroed: what the seed laid out."""
+    record = state.copy()
+    record["rng"] = 0
+    return record.tobytes()
+
+
+def test_another_seed_gives_another_game():
+    """Different seeds lay out different games (cards, tiles, the start stack), not only a
+    different generator state, and play on differently."""
+    games = []
+    for seed in range(6):
+        e = raw_env(num_agents=3)
+        e.reset(seed=seed)
+        games.append(_without_generator(e.game_state))
+    assert len(set(games)) == len(games)
+    ends = []
+    for seed in (1, 2):
+        e = raw_env(num_agents=3)
+        play_to_end(e, seed=seed)
+        ends.append(_without_generator(e.game_state))
+    assert ends[0] != ends[1]
+
+
+def test_ids_are_registered_by_the_package():
+    """``import tiny_york_env`` registers the Gymnasium id (no test registers it) and exposes the
+    PettingZoo env under its versioned name."""
+    code = ("import gymnasium, tiny_york_env; spec = gymnasium.spec('TinyYork-v0'); "
+            "print(spec.entry_point); print(type(gymnasium.make('TinyYork-v0').unwrapped).__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=ROOT).stdout.split()
+    assert out == ["tiny_york_env.envs.single:TinyYorkEnv", "TinyYorkEnv"]
+    assert tiny_york_env.ENV_ID == "TinyYork-v0" and tiny_york_env.ENV_ID in gymnasium.registry
+    assert raw_env.metadata["name"] == "tiny_york_v0" == aec.ENV_NAME
+    assert tiny_york_env.env is env and tiny_york_env.raw_env is raw_env
 
 
 def test_deepcopy_and_pickle_play_on_independently():

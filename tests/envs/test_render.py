@@ -46,7 +46,14 @@ def test_main_writes_a_png(tmp_path):
         np.testing.assert_array_equal(np.asarray(image.convert("RGB")), render_rgb(mid_game_state()))
 
 
-def test_readme_picture_exists():
-    """docs/images/board.png, made by main(), is in the repository at the documented size."""
+def test_readme_picture_is_a_fresh_render():
+    """docs/images/board.png is what ``python -m tiny_york_env.render docs/images/board.png``
+    draws now (README "Picture"): the default mid-game position, pixel for pixel. When the engine
+    or the renderer changes, that command redraws it."""
     with Image.open(ROOT / "docs" / "images" / "board.png") as image:
         assert image.size == (PICTURE_SHAPE[1], PICTURE_SHAPE[0])
+        shipped = np.asarray(image.convert("RGB"))
+    fresh = render_rgb(mid_game_state())
+    differing = int((shipped != fresh).any(axis=2).sum())
+    assert differing == 0, (f"{differing} pixels of docs/images/board.png differ from a fresh render; "
+                            "redraw it with python -m tiny_york_env.render docs/images/board.png")

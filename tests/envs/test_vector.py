@@ -9,15 +9,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+from stable_baselines3.common.vec_env import VecCheckNan, VecMonitor
 
-pytest.importorskip("stable_baselines3")
-
-from stable_baselines3.common.vec_env import VecCheckNan, VecMonitor  # noqa: E402
-
-from tiny_york_env.envs.single import SEED_STRIDE, TinyYorkEnv, next_seed  # noqa: E402
-from tiny_york_env.envs.vector import TinyYorkVecEnv  # noqa: E402
-from tiny_york_env.game import NUM_ACTIONS, legal_mask, new_game  # noqa: E402
-from tiny_york_env.observation import OBS_SIZE, encode  # noqa: E402
+from tests.envs.test_rewards import expected_rewards
+from tiny_york_env.envs.single import SEED_STRIDE, TinyYorkEnv, next_seed
+from tiny_york_env.envs.vector import TinyYorkVecEnv
+from tiny_york_env.game import NUM_ACTIONS, legal_mask, new_game
+from tiny_york_env.observation import OBS_SIZE, encode
 
 
 def random_actions(masks, rng):
@@ -32,8 +33,9 @@ def random_actions(masks, rng):
 ])
 def test_matches_single_envs_step_for_step(toms, reward, num_envs, steps):
     """Observations, rewards, dones, masks and end-of-game infos equal those of ``num_envs``
-    single envs seeded ``s + i`` and given the same actions, through several auto-resets."""
-    seed = 1000
+    single envs seeded ``s + i`` and given the same actions, through several auto-resets; each
+    final reward is also the one worked out by hand from the finished game (test_rewards.py)."""
+    seed, kind = 1000, reward  # ``reward`` is reused below for the single env's step result
     vec = TinyYorkVecEnv(num_envs, toms=toms, reward=reward, seed=seed)
     singles = [TinyYorkEnv(toms=toms, reward=reward) for _ in range(num_envs)]
     obs = vec.reset()
@@ -54,6 +56,7 @@ def test_matches_single_envs_step_for_step(toms, reward, num_envs, steps):
             assert dones[i] == terminated
             if terminated:
                 resets += 1
+                assert rewards[i] == pytest.approx(expected_rewards(env.state, kind)[env.seat], abs=1e-6)
                 np.testing.assert_array_equal(infos[i]["terminal_observation"], single_obs)
                 np.testing.assert_array_equal(infos[i]["final_scores"], info["final_scores"])
                 assert infos[i]["winner"] == info["winner"]
@@ -83,6 +86,23 @@ def test_seeding():
     unseeded.reset()
     first, second = unseeded.get_attr("game_seed")
     assert second == first + 1
+
+
+def test_another_seed_gives_another_game():
+    """Each env of a batch plays its own game, and another seed gives other games: the laid-out
+    records (generator words left out) and the learner's first observations differ."""
+    a, b = TinyYorkVecEnv(3, seed=40), TinyYorkVecEnv(3, seed=50)
+    obs_a, obs_b = a.reset(), b.reset()
+    for obs in (obs_a, obs_b):
+        assert len({row.tobytes() for row in obs}) == 3
+    assert all(not np.array_equal(x, y) for x, y in zip(obs_a, obs_b, strict=True))
+    layouts = set()
+    for vec in (a, b):
+        for state in vec.get_attr("state"):
+            state = state.copy()
+            state["rng"] = 0
+            layouts.add(state.tobytes())
+    assert len(layouts) == 6
 
 
 def test_illegal_action_names_the_env_and_changes_nothing():
@@ -125,9 +145,6 @@ def test_misuse():
 
 
 def test_vecenv_methods_for_sb3_and_sb3_contrib():
-    pytest.importorskip("sb3_contrib")
-    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
-
     vec = TinyYorkVecEnv(4, seed=0)
     vec.reset()
     wrapped = VecMonitor(vec)
@@ -174,7 +191,6 @@ def test_observations_are_fresh_arrays():
 @pytest.fixture
 def one_torch_thread():
     """Tiny networks: extra torch threads only wait on each other, badly so on a busy machine."""
-    torch = pytest.importorskip("torch")
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     yield
@@ -182,9 +198,6 @@ def one_torch_thread():
 
 
 def test_maskable_ppo_trains_on_the_vecenv(one_torch_thread):
-    pytest.importorskip("sb3_contrib")
-    from sb3_contrib import MaskablePPO
-
     vec = VecMonitor(TinyYorkVecEnv(8, seed=0))
     model = MaskablePPO("MlpPolicy", vec, n_steps=64, batch_size=128, n_epochs=1, seed=0,
                         policy_kwargs={"net_arch": [32]}, device="cpu")

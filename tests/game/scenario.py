@@ -1,5 +1,7 @@
-"""Building positions for rule scenarios: reach a decision, then set the fields a rulebook
-example talks about. Tests read and write the record through ``rec(state)``."""
+"""Building positions for rule scenarios: reach a decision through the public verbs, then write
+the fields a rulebook example talks about straight into the record (``rec(state)``), and let the
+engine's ``advance`` kernel run on from there (``resume``). Tests using these helpers say in their
+docstrings which parts of a position are written and which are played."""
 
 import numpy as np
 
@@ -60,9 +62,12 @@ def clear_skyscrapers(state, neutral=0):
 
 def bidding_round(num_agents, bid_round, seed=0, start_seat=0, characters=False):
     """A game in round 1 at the start of bidding round ``bid_round`` (0 = press ... 5 =
-    skyscrapers), ``start_seat`` bidding first and the others clockwise (R3). Hands are as
-    dealt; tests overwrite what they need before the first bid. Characters are stripped
-    unless ``characters`` (base-game examples assume none act)."""
+    skyscrapers), ``start_seat`` bidding first and the others clockwise (R3). Played through the
+    verbs up to the first bid (lowest legal action each time); then the bidding round, its start
+    seat and order are written into the record (the earlier bidding rounds are skipped, not
+    played) and the engine runs on to the first bid. Hands are as dealt; tests overwrite what
+    they need before the first bid. Characters are stripped unless ``characters`` (base-game
+    examples assume none act)."""
     state = new_game(GameConfig(num_agents=num_agents), seed=seed)
     play_until(state, lambda r: r["decision"] == DEC_BID)
     if not characters:
@@ -88,7 +93,8 @@ def resume(state):
 
 
 def strip_characters(state):
-    """Remove every owned character tile from the game, so base-game rules act alone."""
+    """Remove every owned character tile from the game (written into the record), so
+    base-game rules act alone."""
     r = rec(state)
     for tile in range(C.NUM_TILES):
         if r["tile_loc"][tile] == S.LOC_OWNED:
@@ -98,7 +104,8 @@ def strip_characters(state):
 
 def give_character(state, seat, character, start=False):
     """Give ``seat`` a tile of ``character`` (a start tile if ``start``) taken from wherever it
-    lies, keeping the elevator stacks and display consistent; returns the tile id."""
+    lies, written into the record, keeping the elevator stacks and display consistent; returns
+    the tile id."""
     r = rec(state)
     candidates = [t for t in range(C.NUM_TILES)
                   if C.TILE_CHARACTER[t] == character and bool(C.TILE_IS_START[t]) == start
@@ -126,7 +133,8 @@ def give_character(state, seat, character, start=False):
 
 
 def phase1_pick(num_agents, seed=0, characters=False):
-    """A game at the first pick of Phase I in round 1 (characters stripped unless asked)."""
+    """A game at the first pick of Phase I in round 1, played there through the verbs (lowest
+    legal action); the drafted characters are then removed from the record unless asked."""
     state = new_game(GameConfig(num_agents=num_agents), seed=seed)
     play_until(state, lambda r: r["decision"] == S.DEC_PICK_PAIR)
     if not characters:

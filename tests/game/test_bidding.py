@@ -4,7 +4,7 @@ order (R3)."""
 
 import pytest
 
-from tests.game.scenario import bidding_round, clear_skyscrapers, play_until, rec, set_cards
+from tests.game.scenario import bidding_round, clear_skyscrapers, play_until, rec, set_cards, strip_characters
 from tiny_york_env.game import GameConfig, apply_action, legal_actions, new_game
 from tiny_york_env.game.actions import (
     BID_CARD,
@@ -304,8 +304,9 @@ def test_exchange_swaps_one_hand_card_for_one_reserve_card():
 
 
 def test_at_most_reserve_size_exchanges_per_bidding_turn():
-    """R9 with the engine's bound: at most ``reserve_size`` exchanges per bidding turn (enough to
-    reach any split of hand and reserve). After two exchanges none is offered and one is
+    """R9 with the engine's bound (P1): ``reserve_size`` exchanges per bidding turn, afresh after
+    a refill of the reserve (tests/game/test_character12.py), enough to reach any split of hand
+    and reserve. After two exchanges none is offered and one is
     refused with the state unchanged; a seat with a 3-card reserve (character 3, R8) gets 3."""
     state = bidding_round(2, PRESS, start_seat=0)
     set_cards(state, 0, hand={DOLLARS: 2, ELEVATOR: 2}, reserve={PRESS: 1, WILD: 1})
@@ -405,6 +406,7 @@ def test_first_bidding_round_starts_with_the_press_leader_then_clockwise():
     in clockwise direction!" (R3)"""
     state = new_game(GameConfig(num_agents=3), seed=5)
     play_until(state, lambda r: r["decision"] == DEC_PICK_PAIR)
+    strip_characters(state)  # a base-game example: no character 18 changes the order
     _press(state, spaces=[1, 3, 2], heights=[3, 2, 1])
     play_until(state, lambda r: r["decision"] == DEC_BID)
     r = rec(state)

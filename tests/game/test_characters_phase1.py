@@ -351,20 +351,25 @@ def test_character_3_bigger_reserve_for_the_rest_of_the_game():
     assert r["draw_count"] == rec(before)["draw_count"] - 1
     assert r["dollars"][seat] == 0
     _assert_paid(before, state, seat, tiles[3][0], 3)
+    faceup = _counts()
+    faceup[SKYSCRAPERS] = 1  # "place it faceup in your reserve" (R25, P24)
+    assert r["reserve_faceup"][seat].tolist() == faceup.tolist()
     assert _changed(before, state) == {"points", "dollars", "tile_used", "tile_dollar", "reserve",
-                                       "reserve_size", "draw_count", "draw_pile"}
+                                       "reserve_faceup", "reserve_size", "draw_count", "draw_pile"}
     _assert_conserved(state)
     # On the seat's bidding turn: three exchanges, not two.
     pass_until(state, lambda r: r["decision"] == DEC_BID and r["actor"] == seat)
     r = rec(state)
     assert r["reserve_size"][seat] == 3 and r["reserve"][seat].sum() == 3
     assert r["exchanges_left"] == 3
-    set_cards(state, seat, hand={PRESS: 3}, reserve={DOLLARS: 1, ELEVATOR: 1, PLANS: 1})
+    assert r["reserve_faceup"][seat].tolist() == faceup.tolist()
+    set_cards(state, seat, hand={PRESS: 3}, reserve={DOLLARS: 1, ELEVATOR: 1, SKYSCRAPERS: 1})
     _arrange_draw_pile(state)
-    for t in (DOLLARS, ELEVATOR, PLANS):
+    for t in (DOLLARS, ELEVATOR, SKYSCRAPERS):
         apply_action(state, EXCHANGE + PRESS * NUM_CARD_TYPES + t)
     assert not any(EXCHANGE <= a < EXCHANGE + NUM_CARD_TYPES ** 2 for a in _legal(state))
     assert rec(state)["reserve"][seat].sum() == 3
+    assert rec(state)["reserve_faceup"][seat].sum() == 0  # the face-up card left the reserve
     _assert_conserved(state)
 
 

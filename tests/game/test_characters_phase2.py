@@ -69,7 +69,8 @@ from tiny_york_env.game.state import (
 
 OWNER, OTHER, THIRD = 0, 1, 2
 PHASE_II_CHARACTERS = tuple(range(12, 23))
-BID_CHARACTERS = tuple(range(12, 21))  # offered on the bidding turn (R11); 21, 22 are not
+# Offered on the bidding turn (R11); 21 and 22 are not, 18 is declared before the first bid.
+BID_CHARACTERS = tuple(c for c in range(12, 21) if c != 18)
 
 
 # --- private helpers -----------------------------------------------------------------------
@@ -406,7 +407,8 @@ def test_15_cannot_match_a_card_played_with_13():
 def test_15_refilled_card_may_be_exchanged_at_once_and_played():
     """Addendum 15 note: "You may exchange the refilled card immediately with a card from you
     hand and play it this round." docs: 15 refills the reserve, "which may then be exchanged
-    again" - one more exchange even after the turn's exchanges are used up."""
+    again" - the refill gives a fresh allowance even after the turn's exchanges are used up
+    (P1)."""
     state, (tile,) = _bid_turn(PRESS, [15], hands={OWNER: {PRESS: 1, DOLLARS: 1}},
                                reserves={OWNER: {PRESS: 1, PLANS: 1}}, top=(PRESS,))
     r = rec(state)
@@ -482,38 +484,7 @@ def test_17_alone_makes_a_prestige_bid():
 
 
 # --- 18 --------------------------------------------------------------------------------------
-def test_18_dollar_bid_last_and_no_other_18_this_bidding_round():
-    """Addendum 18: "Take 1 dollar from the supply. This character changes the bidding order for
-    the current bidding round (only), making you the last player. No other player may play
-    character 18 in the current bidding round." (R11; docs: "your turn resumes at the end")."""
-    state, (tile,) = _bid_turn(PRESS, [18], hands={OWNER: {PRESS: 2}, OTHER: {PRESS: 1}},
-                               dollars=1, num_agents=3)
-    r = rec(state)
-    other_tile = give_character(state, OTHER, 18)
-    r["dollars"][OTHER] = 1
-    apply_action(state, BID_CARD)
-    apply_action(state, _use(18))
-    _assert_paid(state, [tile], 1, gained=1)
-    assert r["dollars"][OWNER] == 1
-    assert list(r["order"][:3]) == [OTHER, THIRD, OWNER]
-    assert r["decision"] == DEC_BID and r["actor"] == OTHER
-    assert r["bid_value"][OWNER] == 1
-    _assert_conserved(state)
-    _assert_refused(state, _use(18))  # seat 1's own 18: one use per bidding round
-    apply_action(state, BID_CARD)
-    apply_action(state, BID_DONE)
-    _pass(state, THIRD)
-    assert r["decision"] == DEC_BID and r["actor"] == OWNER
-    _assert_refused(state, _use(18))
-    apply_action(state, BID_CARD)
-    apply_action(state, BID_DONE)
-    assert r["bid_value"][OWNER] == 0  # the press round is over; the next one begins
-    assert r["bid_round"] == DOLLARS
-    # "for the current bidding round (only)": clockwise again from the bonus winner (seat 0).
-    assert list(r["order"][:3]) == [OWNER, OTHER, THIRD]
-    _pass(state, OWNER)
-    assert r["actor"] == OTHER and 18 in _uses(state)
-    assert r["tile_dollar"][other_tile] == 0
+# Character 18 is declared before the first bid of a bidding round: tests/game/test_character18.py.
 
 
 # --- 19 --------------------------------------------------------------------------------------
@@ -801,8 +772,9 @@ def test_22_needs_a_dollar_and_played_cards():
 # --- every bidding-turn character: cost, once per round, dollar, phase ---------------------
 def test_rich_position_offers_every_bidding_character():
     """Control for the tests below: in the prestige round, with a prestige card bid from the
-    hand, one in the reserve, cards in the hand and press spaces behind, each of 12-20 is
-    offered (R11); 21 and 22 are not offered during the bid."""
+    hand, one in the reserve, cards in the hand and press spaces behind, each of 12-17, 19 and
+    20 is offered (R11); 21 and 22 are not offered during the bid, nor is 18 (declared before
+    the first bid)."""
     state, _ = _rich_prestige_turn(list(PHASE_II_CHARACTERS), dollars=1)
     assert _uses(state) == set(BID_CHARACTERS)
 
@@ -823,11 +795,8 @@ def test_one_tile_is_used_once_per_round_and_pays_one_dollar(c):
     r = rec(state)
     apply_action(state, _use(c))
     _resolve(state)
-    if c == 18:  # the turn passes and comes back at the end
-        assert r["actor"] == OTHER
-        _pass(state, OTHER)
     assert r["decision"] == DEC_BID and r["actor"] == OWNER
-    _assert_paid(state, [tile], 2, gained=1 if c == 18 else 0)
+    _assert_paid(state, [tile], 2)
     _assert_conserved(state)
     _assert_refused(state, _use(c))
 
@@ -851,23 +820,6 @@ def test_second_copy_is_usable_separately(c):
     _assert_paid(state, tiles, 3)
     _assert_conserved(state)
     _assert_refused(state, _use(c))
-
-
-def test_second_copy_of_18_in_a_later_bidding_round():
-    """Addendum 18: one use per bidding round ("No other player may play character 18 in the
-    current bidding round"); a second tile is usable in the next bidding round."""
-    state, tiles = _bid_turn(PRESS, [18, 18], hands={OWNER: {}}, dollars=1)
-    r = rec(state)
-    apply_action(state, _use(18))
-    assert r["actor"] == OTHER
-    _pass(state, OTHER)
-    assert r["actor"] == OWNER and r["bid_round"] == PRESS
-    _assert_refused(state, _use(18))
-    apply_action(state, BID_DONE)
-    assert r["bid_round"] == DOLLARS and r["actor"] == OWNER
-    apply_action(state, _use(18))
-    assert list(r["order"][:2]) == [OTHER, OWNER]
-    _assert_paid(state, tiles, 1, gained=2)
 
 
 @pytest.mark.parametrize("c", (17, 19))

@@ -1,4 +1,4 @@
-"""``determinize``: a seat's view of a game, everything it may not know resampled (R25, D1-D3).
+"""``determinize``: a seat's view of a game, everything it may not know resampled (R25, D1-D7).
 
 Mid-game states of 2-4 agents, with and without Toms, at every stage of the game; every seat's
 view of each is checked against the original.
@@ -14,6 +14,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.game.scenario import (
+    give_character,
+    play_until,
+    rec,
+    resume,
+    set_cards,
+    set_press,
+    strip_characters,
+)
 from tests.game.test_invariants import check_states, play_checked
 from tiny_york_env.game import (
     STATE_DTYPE,
@@ -27,7 +36,8 @@ from tiny_york_env.game import (
 )
 from tiny_york_env.game import components as C
 from tiny_york_env.game import state as S
-from tiny_york_env.game.determinize import revealed_start_stack_count
+from tiny_york_env.game.actions import BID_CARD, BID_DONE, USE_CHARACTER
+from tiny_york_env.game.determinize import revealed_start_stack_count, tom_wild_cap
 from tiny_york_env.game.jit import JIT_ENABLED
 from tiny_york_env.observation import encode
 
@@ -72,12 +82,13 @@ def seats_of(state):
 
 
 def unseen_counts(state, seat):
-    """Per type: the cards ``seat`` cannot see (draw pile, discard, others' hands and reserves)."""
+    """Per type: the cards ``seat`` cannot see (draw pile, discard, others' hands and face-down
+    reserve cards; face-up ones of character 3 are public, D7)."""
     counts = np.bincount(state["draw_pile"][: int(state["draw_count"])], minlength=C.NUM_CARD_TYPES)
     counts = counts + state["discard"]
     for other in seats_of(state):
         if other != seat:
-            counts = counts + state["hand"][other] + state["reserve"][other]
+            counts = counts + state["hand"][other] + state["reserve"][other] - state["reserve_faceup"][other]
     return counts
 
 
@@ -113,6 +124,7 @@ def test_public_state_and_own_cards_are_kept():
             # sizes: every hand, reserve, the draw and discard piles (R25: sizes are public)
             assert np.array_equal(view["hand"].sum(1), state["hand"].sum(1))
             assert np.array_equal(view["reserve"].sum(1), state["reserve"].sum(1))
+            assert (view["reserve"] >= view["reserve_faceup"]).all(), "face-up cards stay (D7)"
             assert view["discard"].sum() == state["discard"].sum()
             count = int(state["draw_count"])
             assert (view["draw_pile"][count:] == S.EMPTY).all(), "cards drawn earlier still show"
@@ -205,8 +217,8 @@ def test_a_hidden_card_moved_elsewhere_does_not_show():
     other = (seat + 1) % 3
     twin = state.copy()
     card = int(np.flatnonzero(twin["hand"][other])[0])
-    top = int(twin["draw_count"]) - 1
-    # swap a card of the other seat's hand with the top of the draw pile
+    # swap a card of the other seat's hand with the highest pile card of another type
+    top = max(k for k in range(int(twin["draw_count"])) if twin["draw_pile"][k] != card)
     twin["hand"][other][card] -= 1
     twin["hand"][other][int(twin["draw_pile"][top])] += 1
     twin["draw_pile"][top] = card
@@ -298,3 +310,120 @@ def test_the_real_record_keeps_no_drawn_card_in_the_pile():
         count = int(state["draw_count"])
         assert (state["draw_pile"][count:] == S.EMPTY).all()
         assert (state["draw_pile"][:count] != S.EMPTY).all()
+
+
+# --- D7: character 3's face-up reserve cards are public ------------------------------------
+FACEUP_SEEDS = 60
+
+
+def _faceup_position():
+    """A 3-agent game at a bidding turn; seat 1's reserve holds a press card face up (character
+    3, R25) and one face-down card."""
+    state = new_game(GameConfig(num_agents=3), seed=5)
+    play_until(state, lambda r: r["decision"] == S.DEC_BID)
+    r = rec(state)
+    moved = {C.PRESS: 1, C.DOLLARS: 1}  # taken from the draw pile, the old reserve put there
+    pile = list(r["draw_pile"][: int(r["draw_count"])])
+    for t, n in enumerate(r["reserve"][1]):
+        pile += [t] * int(n)  # the old reserve goes back into the pile
+    for t, n in moved.items():
+        for _ in range(n):
+            pile.remove(t)
+    r["draw_pile"][:] = S.EMPTY
+    r["draw_pile"][: len(pile)] = pile
+    r["draw_count"] = len(pile)
+    set_cards(state, 1, reserve=moved)
+    r["reserve_size"][1] = 2
+    r["reserve_faceup"][1, C.PRESS] = 1
+    return state
+
+
+def test_face_up_reserve_cards_stay_and_the_rest_is_resampled():
+    """D7: every view keeps seat 1's face-up press card in its reserve; the face-down card is
+    dealt from the unseen pool, so it differs between seeds."""
+    state = _faceup_position()
+    observer = 0
+    faceup = state["reserve_faceup"].copy()
+    hidden_cards = set()
+    for seed in range(FACEUP_SEEDS):
+        view = determinize(state, observer, seed)
+        assert np.array_equal(view["reserve_faceup"], faceup)
+        assert view["reserve"][1, C.PRESS] >= 1 and view["reserve"][1].sum() == 2
+        rest = view["reserve"][1] - faceup[1]
+        hidden_cards.add(int(np.flatnonzero(rest)[0]))
+        assert np.array_equal(unseen_counts(view, observer), unseen_counts(state, observer))
+    assert len(hidden_cards) >= 3, "the face-down card is resampled"
+    own = determinize(state, 1, SEED_A)
+    assert np.array_equal(own["reserve"][1], state["reserve"][1])
+
+
+def test_the_face_up_card_shows_the_face_down_one_does_not():
+    """R25 and D7: games differing in which card of seat 1's reserve is face up give seat 0
+    different views and observations; games differing only in the face-down card do not."""
+    state = _faceup_position()
+    flipped = state.copy()
+    flipped["reserve_faceup"][1] = 0
+    flipped["reserve_faceup"][1, C.DOLLARS] = 1
+    assert determinize(state, 0, SEED_A).tobytes() != determinize(flipped, 0, SEED_A).tobytes()
+    assert not np.array_equal(encode(state, 0), encode(flipped, 0))
+    swapped = state.copy()  # seat 1's face-down dollars card changes place with a pile card
+    k = max(i for i in range(int(swapped["draw_count"])) if swapped["draw_pile"][i] != C.DOLLARS)
+    card = int(swapped["draw_pile"][k])
+    swapped["reserve"][1, C.DOLLARS] -= 1
+    swapped["reserve"][1, card] += 1
+    swapped["draw_pile"][k] = C.DOLLARS
+    assert swapped.tobytes() != state.tobytes()
+    assert determinize(swapped, 0, SEED_A).tobytes() == determinize(state, 0, SEED_A).tobytes()
+
+
+# --- D4 with character 18 ------------------------------------------------------------------
+TOM = 2
+CAP_SEEDS = 200
+
+
+def _tom_bid_before_the_18_user():
+    """Agents 0, 1 and Tom 2 (mode A: no draw before the bids) in the dollars round, bidding
+    clockwise from seat 0. Seat 0 declares 18 and bids last (P17); seat 1 bids 3; Tom, with one
+    dollars card and one wild, cannot beat it and adds no wild (R21). Seat 0 is to bid."""
+    state = new_game(GameConfig(num_agents=2, toms=("A5",)), seed=2)
+    play_until(state, lambda r: r["decision"] == S.DEC_PICK_PAIR)
+    strip_characters(state)
+    give_character(state, 0, 18)
+    r = rec(state)
+    r["dollars"][:2] = 1
+    set_press(state, [0, 2, 1])
+    set_cards(state, 0, hand={C.DOLLARS: 1})
+    set_cards(state, 1, hand={C.DOLLARS: 3})
+    set_cards(state, TOM, hand={C.DOLLARS: 1, C.WILD: 1, C.ELEVATOR: 3})
+    r["bid_round"] = C.DOLLARS
+    r["bid_start"] = 0
+    r["stage"] = S.STAGE_BID_START
+    r["decision"] = S.DEC_NONE
+    resume(state)
+    assert r["decision"] == S.DEC_DECLARE_BID_LAST and r["actor"] == 0
+    apply_action(state, USE_CHARACTER + 18 - 1)
+    assert list(r["order"][:3]) == [1, TOM, 0]
+    apply_action(state, BID_CARD)
+    apply_action(state, BID_CARD)
+    apply_action(state, BID_CARD)
+    apply_action(state, BID_DONE)
+    assert r["decision"] == S.DEC_BID and r["actor"] == 0
+    assert r["bid_value"][TOM] == 1 and r["hand"][TOM, C.WILD] == 1
+    return state
+
+
+def test_toms_wild_cap_still_holds_when_18_sends_an_agent_last():
+    """D4 with P17: 18 is declared before the first bid, so the bids Tom had to beat are those
+    before him in the bidding order, the 18 user excluded. Seat 1's 3 (ahead of Tom on the press
+    track) needed 3 wilds; Tom added none, so he holds at most 2 wilds (building plans
+    included), and no view gives him more."""
+    state = _tom_bid_before_the_18_user()
+    assert tom_wild_cap(rec(state), TOM) == 2
+    most = 0
+    for seed in range(CAP_SEEDS):
+        view = determinize(state, 0, seed)
+        wilds = int(view["hand"][TOM, C.WILD] + view["hand"][TOM, C.PLANS])
+        assert wilds <= 2, f"seed {seed}: Tom holds {wilds} wilds"
+        assert view["hand"][TOM, C.PRESS] == 0 and view["hand"][TOM, C.DOLLARS] == 0
+        most = max(most, wilds)
+    assert most == 2, "the cap binds in some view"

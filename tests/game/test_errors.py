@@ -141,9 +141,12 @@ def test_new_games_rejects_bad_seeds():
         new_games(GameConfig(), [1, -1])
 
 
-def test_new_game_accepts_numpy_and_huge_seeds():
+def test_new_game_accepts_numpy_seeds_and_refuses_seeds_past_the_range():
     assert new_game(GameConfig(), np.int64(7)).tobytes() == new_game(GameConfig(), 7).tobytes()
-    assert new_game(GameConfig(), 2**70).dtype == STATE_DTYPE
+    assert new_game(GameConfig(), 2**63 - 1).dtype == STATE_DTYPE
+    for bad in (2**63, 2**70):  # never wrapped onto another seed's game
+        with pytest.raises(ValueError, match=r"below 2\*\*63"):
+            new_game(GameConfig(), bad)
 
 
 # --- apply_action -------------------------------------------------------------------------

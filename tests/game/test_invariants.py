@@ -109,12 +109,14 @@ DECISION_BLOCKS = {
     S.DEC_CHARACTER_PAIR: ("PICK_PAIR",),
     S.DEC_CHARACTER_BOROUGH: ("CHARACTER_BOROUGH",),
     S.DEC_CHARACTER_STEPS: ("CHARACTER_STEPS",),
+    S.DEC_DECLARE_BID_LAST: ("END_TURN",),
 }
 # Which characters each decision may offer with USE_CHARACTER (R8, R11, R18; the docs table).
 CHARACTERS_AT = {
     S.DEC_PICK_PAIR: (1, 2, 3, 4, 5, 6, 7, 9, 10, 11),
     S.DEC_AFTER_PICK: (8,),
-    S.DEC_BID: (12, 13, 14, 15, 16, 17, 18, 19, 20),
+    S.DEC_BID: (12, 13, 14, 15, 16, 17, 19, 20),
+    S.DEC_DECLARE_BID_LAST: (18,),  # R11: declared before the first bid of a bidding round
     S.DEC_AFTER_EVALUATION: (22,),
     S.DEC_PHASE3: (23, 24, 25, 26, 27),
 }
@@ -126,7 +128,7 @@ for _d, _names in DECISION_BLOCKS.items():
 for _d, _chars in CHARACTERS_AT.items():
     ALLOWED[_d, USE_CHARACTER + np.array(_chars) - 1] = True
 # Decisions that exist only to offer characters: the engine asks them only when one is usable.
-CHARACTER_TURNS = (S.DEC_AFTER_PICK, S.DEC_AFTER_EVALUATION, S.DEC_PHASE3)
+CHARACTER_TURNS = (S.DEC_AFTER_PICK, S.DEC_AFTER_EVALUATION, S.DEC_PHASE3, S.DEC_DECLARE_BID_LAST)
 CHARACTER_DECISIONS = (S.DEC_CHARACTER_CARD, S.DEC_CHARACTER_TILE, S.DEC_CHARACTER_ELEVATOR,
                        S.DEC_CHARACTER_PAIR_CARD, S.DEC_CHARACTER_PAIR, S.DEC_CHARACTER_BOROUGH,
                        S.DEC_CHARACTER_STEPS)
@@ -198,7 +200,7 @@ def _phases(st):
     ability = np.isin(dec, CHARACTER_DECISIONS)
     phase1 = (np.isin(dec, (S.DEC_START_STACK, S.DEC_PICK_PAIR, S.DEC_AFTER_PICK))
               | ability & np.isin(ctx, (S.CTX_PICK, S.CTX_AFTER_PICK)))
-    phase2 = (np.isin(dec, (S.DEC_BID, S.DEC_AFTER_EVALUATION) + EVALUATION_DECISIONS)
+    phase2 = (np.isin(dec, (S.DEC_BID, S.DEC_DECLARE_BID_LAST, S.DEC_AFTER_EVALUATION) + EVALUATION_DECISIONS)
               | ability & np.isin(ctx, (S.CTX_BID, S.CTX_AFTER_EVALUATION)))
     phase3 = (dec == S.DEC_PHASE3) | (dec == S.DEC_GAME_OVER) | ability & (ctx == S.CTX_PHASE3)
     return phase1, phase2, phase3
@@ -543,8 +545,36 @@ def check_progress(st):
         check_final(st[over])
 
 
+def _borough_value(r, b):
+    """Base value tile plus the value of every prestige tile lying in borough ``b`` (rulebook
+    final scoring: "the total of the base tile plus all prestige tiles in that borough")."""
+    placed = r["prestige_loc"] == b
+    return int(r["borough_base"][b]) + int(C.PRESTIGE_TILE_VALUE[placed].sum())
+
+
+def _majority_lines(r):
+    """R20 on one record, by hand: (MAX_SEATS, NUM_BOROUGHS) majority points. In each borough the
+    participants and the neutral player are ranked by skyscrapers there, ties by press order
+    with the neutral token counted (higher space, then higher in the stack); 1st gets the
+    borough's value, each next rank half the previous rounded up; a token without a skyscraper
+    there gets nothing; the neutral player's points are virtual."""
+    n = int(r["num_seats"])
+    tokens = [*range(n), C.NEUTRAL]
+    out = np.zeros((C.MAX_SEATS, C.NUM_BOROUGHS), dtype=np.int64)
+    for b in range(C.NUM_BOROUGHS):
+        ranked = sorted(tokens, key=lambda t, b=b: (-int(r["skyscrapers"][b, t]), -int(r["press_space"][t]),
+                                                    -int(r["press_height"][t])))
+        value = _borough_value(r, b)
+        for token in ranked:
+            if token != C.NEUTRAL and r["skyscrapers"][b, token] > 0:
+                out[token, b] = value
+            value = -(-value // 2)
+    return out
+
+
 def check_final(st):
-    """End of game (R20): breakdown lines add up, the winner has the highest total."""
+    """End of game (R20): breakdown lines add up, the winner has the highest total, and each
+    borough's majority line is the one worked out by hand (``_majority_lines``)."""
     lines = st["score_lines"].astype(np.int64)
     active = _seat_active(st)
     _expect((lines * ~active[:, :, None] == 0).all((1, 2)), "score lines for an empty seat", st)
@@ -553,6 +583,9 @@ def check_final(st):
     _expect((w >= 0) & (w < st["num_seats"]), "winner out of range", st, w)
     _expect(totals[np.arange(len(st)), np.clip(w, 0, C.MAX_SEATS - 1)] == totals.max(1),
             "the winner does not have the highest total", st, totals)
+    best = [min(_press_order(r), key=lambda s, t=t: -t[s]) for r, t in zip(st, totals, strict=True)]
+    _expect(w == np.array(best), "R20: the winner is the highest total, ties to the one ahead in press order",
+            st, np.stack([w, np.array(best)], 1))
     _expect(((lines[:, :, S.SCORE_TRACK] == st["points"]) | ~active).all(1), "track line != points", st)
     sky = st["skyscrapers"][:, :, : C.MAX_SEATS].astype(np.int64)
     everywhere = (sky > 0).all(1)
@@ -578,6 +611,10 @@ def check_final(st):
         _expect(((scored == 0) | (sky[:, b, :] > 0)).all(1), f"borough {b} scored without a skyscraper", st)
         top = st["borough_base"][:, b:b + 1] + st["borough_prestige"][:, b:b + 1]
         _expect(((scored >= 0) & (scored <= top)).all(1), f"borough {b} scored more than its value", st)
+    want_boroughs = np.array([_majority_lines(r) for r in st]).reshape(len(st), C.MAX_SEATS, C.NUM_BOROUGHS)
+    have_boroughs = lines[:, :, S.SCORE_BOROUGH:S.SCORE_BOROUGH + C.NUM_BOROUGHS]
+    _expect((have_boroughs == want_boroughs).all((1, 2)), "R20: borough majority lines", st,
+            [np.stack([h, w]).tolist() for h, w in zip(have_boroughs, want_boroughs, strict=True)])
     value = np.zeros((len(st), C.MAX_SEATS), dtype=np.int64)
     loc, owner = st["tile_loc"], st["tile_owner"].astype(np.int64)
     gi, ti = np.nonzero(loc == S.LOC_OWNED)
@@ -1442,10 +1479,20 @@ def test_same_seed_same_new_game_different_seed_different(num_agents):
     again = [new_game(cfg, s).tobytes() for s in seeds]
     assert first == again
     assert len(set(first)) == len(seeds)
-    # the seed decides the shuffles, not only the generator words
-    a, b = new_game(cfg, seeds[0]), new_game(cfg, seeds[1])
-    assert a["draw_pile"].tobytes() != b["draw_pile"].tobytes()
-    assert new_game(cfg, None).tobytes() != new_game(cfg, None).tobytes()
+    # the seed decides the shuffles, not only the generator words: every seed lays out another
+    # game (draw pile, tiles, start stacks, the press stack) once the generator words are zeroed
+    laid_out = [_without_generator(new_game(cfg, s)) for s in seeds]
+    assert len(set(laid_out)) == len(seeds)
+    piles = {new_game(cfg, s)["draw_pile"].tobytes() for s in seeds}
+    assert len(piles) == len(seeds)
+    assert _without_generator(new_game(cfg, None)) != _without_generator(new_game(cfg, None))
+
+
+def _without_generator(state):
+    """A record's bytes with the random generator's words zeroed."""
+    record = state.copy()
+    record["rng"] = 0
+    return record.tobytes()
 
 
 def test_same_seed_same_actions_same_game():
@@ -1463,6 +1510,12 @@ def test_same_seed_same_actions_same_game():
         for k, a in enumerate(actions):
             apply_action(replay, a)
             assert replay.tobytes() == trace[k + 1], f"replay diverged at action {k}"
+        # another seed, the same choice rule (first legal action): another game
+        other, first = new_game(cfg, 124), new_game(cfg, 123)
+        for state in (other, first):
+            while not is_terminal(state):
+                apply_action(state, int(legal_actions(state)[0]))
+        assert _without_generator(other) != _without_generator(first)
 
 
 def test_different_configs_differ():
@@ -1861,6 +1914,41 @@ def test_final_check_catches_a_wrong_tom_score():
     state.reshape(1)[0]["score_lines"][1, S.SCORE_CHARACTERS] += 1
     with pytest.raises(AssertionError, match="R24"):
         check_states(state.reshape(1))
+
+
+@pytest.mark.parametrize("num_agents", AGENT_COUNTS)
+def test_final_check_catches_a_wrong_majority_line(num_agents):
+    """One point less on a losing seat's majority line (still in range, the winner unchanged):
+    the range checks let it through, the hand-computed R20 ranks catch it."""
+    state = _tom_state(GameConfig(num_agents=num_agents), 7,
+                       lambda r: int(r["decision"]) == S.DEC_GAME_OVER)
+    games = state.reshape(1)
+    check_final(games)
+    r = games[0]
+    lines = r["score_lines"][:, S.SCORE_BOROUGH:S.SCORE_BOROUGH + C.NUM_BOROUGHS]
+    seat, b = next((s, b) for s in range(num_agents) for b in range(C.NUM_BOROUGHS)
+                   if s != int(r["winner"]) and lines[s, b] > 0)
+    r["score_lines"][seat, S.SCORE_BOROUGH + b] -= 1
+    with pytest.raises(AssertionError, match="borough majority lines"):
+        check_final(games)
+
+
+def test_majority_lines_by_hand_follow_the_rulebook_example():
+    """The hand computation itself on the rulebook's Brooklyn example: value 8 + 4 + 2 = 14;
+    Yellow 14, Red 7 (ahead of the tied neutral player, whose 4 are virtual), Blue 2."""
+    state = new_game(GameConfig(num_agents=3), 0)
+    r = state.reshape(1)[0]
+    brooklyn, yellow_4, blue_2 = 1, 1, 8
+    r["skyscrapers"][:] = 0
+    r["skyscrapers"][brooklyn, [0, 1, 2, C.NEUTRAL]] = [3, 4, 1, 3]
+    r["borough_base"][brooklyn] = 8
+    r["prestige_loc"][:] = S.PRESTIGE_IN_STACK
+    r["prestige_loc"][[yellow_4, blue_2]] = brooklyn
+    r["press_space"][[0, 1, 2, C.NEUTRAL]] = [9, 3, 2, 7]
+    assert list(_majority_lines(r)[:3, brooklyn]) == [7, 14, 2]
+    r["press_space"][0] = 5  # the neutral token now ahead of Red: Red drops to 4
+    assert list(_majority_lines(r)[:3, brooklyn]) == [4, 14, 2]
+    assert _majority_lines(r)[:3].sum() == 20
 
 
 def test_tom_takes_the_leftmost_tile_when_the_first_slot_of_his_row_is_empty():

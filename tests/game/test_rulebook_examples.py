@@ -1,26 +1,54 @@
-"""Rule scenarios: one test per worked example in the rulebook's base-game chapters
-("Cards and their related actions", "Ending the Game and Final Scoring").
+"""Rule scenarios: one test per worked example in the rulebook (the plain text, the layout
+edition and the French edition print the same examples): setup step 16, "Important Terms",
+Phase I, "General rules for bidding rounds", "Cards and their related actions" and "Ending the
+Game and Final Scoring".
 
-Colours of the examples map to seats: Red = seat 0, Yellow = seat 1, Blue = seat 2. Each test
-builds the example's position with the scenario helpers, plays the example's actions through the
-public verbs and checks the rulebook's outcome exactly.
+Colours of the examples map to seats: Red = seat 0, Yellow = seat 1, Blue = seat 2. How a test
+reaches its position is said in its docstring:
+
+* "through the verbs": ``new_game`` with a seed whose setup already is the example's (found by
+  scanning seeds), then ``apply_action`` only; at most the hands (and, to keep base-game rules
+  alone, the start characters) are written into the record;
+* otherwise the scenario helpers write the example's position into the record (``bidding_round``
+  puts a game at the start of a bidding round; press tokens, hands and boroughs are set
+  directly), and the example's actions are then played through ``apply_action`` and
+  ``legal_actions``; final scoring positions are played to the end of round 5 the same way, so
+  the engine's own game end scores them.
+
+Each test checks the rulebook's outcome exactly.
 """
+
+import itertools
 
 import numpy as np
 import pytest
 
-from tests.game.scenario import bidding_round, clear_skyscrapers, rec, set_cards
-from tiny_york_env.game import apply_action, legal_actions
+from tests.game.scenario import bidding_round, clear_skyscrapers, pass_until, rec, set_cards, strip_characters
+from tiny_york_env.game import (
+    GameConfig,
+    apply_action,
+    current_player,
+    is_terminal,
+    legal_actions,
+    new_game,
+    score_breakdown,
+    winner,
+)
 from tiny_york_env.game.actions import (
     BID_CARD,
     BID_DONE,
+    BID_PAIR,
+    BID_WILD,
+    BID_WILD_PAIR,
     BUILD_STOP,
     ELEVATOR_TAKE,
+    PICK_PAIR,
     PRESTIGE_BOROUGH,
     PRESTIGE_FORFEIT,
     PRESTIGE_TILE,
     PRESTIGE_VESSEL,
     SELL_FROM,
+    START_STACK,
 )
 from tiny_york_env.game.components import (
     BRONX,
@@ -28,11 +56,15 @@ from tiny_york_env.game.components import (
     DOLLARS,
     ELEVATOR,
     ELEVATOR_COLUMNS,
+    HAND_DRAW_PHASE0,
     JERSEY_CITY,
     MANHATTAN,
     NEUTRAL,
     NUM_BOROUGHS,
+    NUM_CARD_TYPES,
+    NUM_GAME_ROUNDS,
     NUM_PRESTIGE_TILES,
+    NUM_START_STACKS,
     NUM_TILE_VALUES,
     NUM_TILES,
     PLANS,
@@ -47,16 +79,18 @@ from tiny_york_env.game.components import (
     TILE_IS_START,
     TILE_VALUE,
     VESSEL_COLOUR,
+    WILD,
 )
-from tiny_york_env.game.scoring import final_scoring
 from tiny_york_env.game.state import (
     DEC_BID,
     DEC_BUILD,
     DEC_ELEVATOR,
+    DEC_GAME_OVER,
     DEC_PICK_PAIR,
     DEC_PRESTIGE_BOROUGH,
     DEC_PRESTIGE_TILE,
     DEC_PRESTIGE_VESSEL,
+    DEC_START_STACK,
     EMPTY,
     LOC_DISPLAY,
     LOC_OWNED,
@@ -69,6 +103,9 @@ from tiny_york_env.game.state import (
     SCORE_BOROUGH_BONUS,
     SCORE_CHARACTERS,
     SCORE_END_CHARACTERS,
+    STACK_REMOVED,
+    STACK_REVEALED,
+    STACK_TAKEN,
     VESSEL_ON_BOARD,
 )
 
@@ -79,6 +116,10 @@ BROWN_SUBWAY_BRONX_QUEENS = 6
 BROWN_SUBWAY_MANHATTAN_BROOKLYN = 7
 GREY_TILE_3 = 5  # default edition: grey tiles are worth 2 (tile 4) and 3 (tile 5)
 BROWN_TILE_4 = 7  # brown tiles are worth 3 (tile 6) and 4 (tile 7)
+SEQUENCE_A = 0  # sequence tiles A..E, X are 0..5; the Mayor is on A in round 1
+SEED_SCAN = 2_000  # seeds tried to find a setup that already is an example's
+BID_PARTS = ({BID_CARD, BID_WILD, BID_DONE} | {BID_PAIR + t for t in range(NUM_CARD_TYPES)}
+             | {BID_WILD_PAIR + t for t in range(WILD)})
 
 
 # --- private helpers -----------------------------------------------------------------------
@@ -140,6 +181,259 @@ def _present_in(state, seat, boroughs):
     r = rec(state)
     for b in boroughs:
         r["skyscrapers"][b, seat] = 1
+
+
+def _new_game_where(num_agents, wanted):
+    """The first seeded ``new_game`` whose fresh record satisfies ``wanted(rec)``."""
+    for seed in range(SEED_SCAN):
+        state = new_game(GameConfig(num_agents=num_agents), seed=seed)
+        if wanted(rec(state)):
+            return state
+    raise AssertionError(f"no seed below {SEED_SCAN} gives the wanted setup")
+
+
+def _start_stack(r):
+    """The participants stacked on the start space, top first (setup 14F: random order)."""
+    n = int(r["num_seats"])
+    assert list(r["press_space"][:n]) == [0] * n
+    return tuple(sorted(range(n), key=lambda s: -int(r["press_height"][s])))
+
+
+def _to_first_bid(state):
+    """Through the verbs from setup to the first bid of round 1: the lowest start stack and pair
+    for everyone. The start characters are removed once drafted, so base-game rules act alone."""
+    pass_until(state, lambda r: r["decision"] == DEC_PICK_PAIR)
+    strip_characters(state)
+    pass_until(state, lambda r: r["decision"] == DEC_BID)
+    return state
+
+
+def _pass_to(state, bid_round):
+    """Every bidder passes until bidding round ``bid_round`` of this game round asks its first bid."""
+    r = rec(state)
+    while not (r["bid_round"] == bid_round and r["decision"] == DEC_BID and not r["bid_done"].any()):
+        assert r["decision"] == DEC_BID
+        apply_action(state, BID_DONE)
+
+
+def _bid_parts(state):
+    """The legal actions that add to a bid or finish it."""
+    return _mask(state) & BID_PARTS
+
+
+def _play_to_the_end(state):
+    """Everybody passes what is left of round 5; the engine's game end runs the final scoring."""
+    pass_until(state, lambda r: r["decision"] == DEC_GAME_OVER)
+    assert is_terminal(state)
+    return rec(state)
+
+
+# --- Setup step 16 and "Important Terms" -------------------------------------------------------
+DRAFT_STACKS = [*itertools.permutations((RED, YELLOW, BLUE)), (0, 1), (1, 0), (3, 1, 0, 2), (2, 0, 3, 1)]
+
+
+@pytest.mark.parametrize("stack", DRAFT_STACKS, ids=[
+    "rulebook-example" if s == (RED, YELLOW, BLUE) else "-".join(map(str, s)) for s in DRAFT_STACKS])
+def test_start_characters_are_chosen_from_the_bottom_of_the_stack_up(stack):
+    """Setup step 16: "In reverse order on the Press Track (bottom to top), players select 1 set
+    of 2 start characters"; "Important Terms", example: "Blue is last in the stack and chooses
+    first. Yellow and Red follow." R4: participants + 1 stacks revealed (French edition: "un
+    nombre de piles égal au nombre de joueurs plus un"), the rest leave the game (step 17).
+    Through the verbs: a seed whose random start stack (top first) is ``stack``."""
+    n = len(stack)
+    state = _new_game_where(n, lambda r: _start_stack(r) == stack)
+    r = rec(state)
+    revealed = [k for k in range(NUM_START_STACKS) if r["start_stack_status"][k] == STACK_REVEALED]
+    assert len(revealed) == n + 1
+    for turn, seat in enumerate(reversed(stack)):
+        assert r["decision"] == DEC_START_STACK and current_player(state) == seat
+        assert _mask(state) == {START_STACK + k for k in revealed}
+        k = revealed.pop(turn % len(revealed))
+        low, high = (int(t) for t in r["start_stacks"][k])
+        apply_action(state, START_STACK + k)
+        assert r["start_stack_status"][k] == STACK_TAKEN
+        for tile in (low, high):
+            assert r["tile_loc"][tile] == LOC_OWNED and r["tile_owner"][tile] == seat
+    for k in range(NUM_START_STACKS):
+        if r["start_stack_status"][k] != STACK_TAKEN:
+            assert r["start_stack_status"][k] == STACK_REMOVED
+            assert all(r["tile_loc"][t] == LOC_REMOVED for t in r["start_stacks"][k])
+    for seat in range(n):
+        assert sorted(int(TILE_VALUE[t]) for t in _owned(state, seat)) == [1, 5]
+    assert r["decision"] == DEC_PICK_PAIR
+
+
+def test_press_track_example_red_ahead_of_yellow_ahead_of_blue():
+    """"Important Terms", Press Track: "Players are ranked on the Press Track based on the
+    highest number, then from top to bottom if multiple players are on the same number."
+    Example: "red is ahead of yellow, who is ahead of blue." Through the verbs (only the hands
+    are written): Blue, Yellow, Red stacked on the start space, top first; in the press round
+    Red bids 3 (+1 bonus), Yellow and Blue 1 each. Evaluated in press order, Blue reaches 1,
+    Yellow lands on top of Blue, Red reaches 4. The next game round shows the ranking: Phase I
+    picks run Blue, Yellow, Red (last to first, twice) and Red starts the bidding (R2, R3, R6)."""
+    state = _new_game_where(3, lambda r: _start_stack(r) == (BLUE, YELLOW, RED))
+    _to_first_bid(state)
+    r = rec(state)
+    assert r["bid_round"] == PRESS and current_player(state) == BLUE  # the press leader starts
+    _hands(state, PRESS, [3, 1, 1])
+    _round(state, [3, 1, 1])
+    assert list(r["press_space"][:3]) == [4, 1, 1]
+    assert r["press_height"][YELLOW] > r["press_height"][BLUE], "Yellow lands on top of Blue"
+    pass_until(state, lambda q: q["round"] == 2 and q["decision"] == DEC_PICK_PAIR)
+    for seat in [BLUE, YELLOW, RED] * 2:
+        assert r["decision"] == DEC_PICK_PAIR and current_player(state) == seat
+        apply_action(state, min(_mask(state)))
+    assert r["decision"] == DEC_BID and r["bid_round"] == PRESS and current_player(state) == RED
+
+
+def test_ties_example_red_gets_the_bonus_being_ahead_on_the_press_track():
+    """"Important Terms", Ties: "Ties are broken in favor of the player the who is farther ahead
+    on the Press Track. This applies: when checking for the bonus in a bidding round [...] the
+    neutral press token does not count." Example: "Red receives the bonus, because their press
+    marker is further ahead on the track." The press tokens are written into the record (Red on
+    2 below the neutral token's 7, Yellow on 1); Yellow bids 2 dollar cards first, Red 2 last:
+    Red gets 2 + 1, Yellow 2, Blue 1, and Red starts the next bidding round."""
+    state = bidding_round(3, DOLLARS, start_seat=YELLOW)
+    _press(state, spaces=[2, 1, 0], heights=[3, 2, 1], neutral=7)
+    _hands(state, DOLLARS, [2, 2, 1])
+    before = rec(state)["dollars"][:3].copy()
+    _round(state, [2, 2, 1])
+    r = rec(state)
+    assert list(r["dollars"][:3] - before) == [3, 2, 1]
+    assert r["bid_round"] == ELEVATOR and current_player(state) == RED
+
+
+def test_points_track_example_blue_gains_3_points():
+    """"Important Terms", Points track, example: "Blue gains 3 points; his score marker
+    advances 3 steps further on the points track." Through the verbs (only the hands are
+    written): Blue bids 3 prestige cards, the others pass; Blue forfeits the prestige tile, so
+    the 3 points are all he gains (rulebook "5 - Prestige": points equal to the bidding value)."""
+    state = _to_first_bid(_new_game_where(3, lambda r: True))
+    r = rec(state)
+    _hands(state, PRESTIGE, [0, 0, 3])
+    _pass_to(state, PRESTIGE)
+    points = r["points"][:3].copy()
+    _round(state, [0, 0, 3])
+    assert r["decision"] == DEC_PRESTIGE_TILE and current_player(state) == BLUE
+    apply_action(state, PRESTIGE_FORFEIT)
+    assert list(r["points"][:3] - points) == [0, 0, 3]
+    assert r["bid_round"] == SKYSCRAPERS
+
+
+def test_majority_example_red_first_yellow_second_blue_last():
+    """"Important Terms", Ties: "when checking majorities during the final scoring (number of
+    skyscrapers). Here the neutral press token counts." Example: "Red has the majority, Yellow
+    is second, and Blue is last." The position is written into the record: in Queens (value 8)
+    Red has 3 skyscrapers, Yellow and Blue 2 each with Yellow ahead on the press track; round 5
+    is played out: Red 8, Yellow 4, Blue 2 (R20: each rank half the previous, rounded up)."""
+    state = _scoring_position()
+    r = rec(state)
+    r["skyscrapers"][QUEENS, :3] = [3, 2, 2]
+    r = _play_to_the_end(state)
+    assert list(r["score_lines"][:3, SCORE_BOROUGH + QUEENS]) == [8, 4, 2]
+    assert [line["total"] for line in score_breakdown(state)] == [8, 4, 2]
+    assert winner(state) == RED
+
+
+# --- Phase 0 and Phase I ------------------------------------------------------------------------
+@pytest.mark.parametrize("stack, pairs", [((1, 0), 5), ((RED, YELLOW, BLUE), 7), ((0, 2, 1), 7),
+                                          ((2, 0, 3, 1), 9)])
+def test_phase1_pairs_taken_last_to_first_one_at_a_time_then_seven_cards_in_hand(stack, pairs):
+    """Phase 0: "Each player draws 3 cards", then "4 players: 9 pairs, 3 players: 7 pairs, 2
+    players: 5 pairs" (example: "7 pairs for three players"). Phase I: "In reverse player order
+    of the Press Track, each player takes 1 pair of cards from the display. Repeat until each
+    player has taken 2 pairs of cards." "At the end of phase I you should have 7 cards in hand."
+    R6: the pair left over is discarded. Through the verbs: a seed whose start stack (top first)
+    is ``stack``; the start characters are removed after the draft, so none acts in Phase I."""
+    n = len(stack)
+    state = _new_game_where(n, lambda r: _start_stack(r) == stack)
+    pass_until(state, lambda r: r["decision"] == DEC_PICK_PAIR)
+    strip_characters(state)
+    r = rec(state)
+    assert list(r["hand"][:n].sum(axis=1)) == [HAND_DRAW_PHASE0] * n
+    on_display = {p: [int(c) for c in r["pairs"][p]] for p in range(len(r["pairs"]))
+                  if r["pairs"][p, 0] != EMPTY}
+    assert sorted(on_display) == list(range(pairs))
+    assert all(EMPTY not in cards for cards in on_display.values())
+    hands = r["hand"][:n].copy()
+    discard = r["discard"].copy()
+    for turn, seat in enumerate(list(reversed(stack)) * 2):
+        assert r["decision"] == DEC_PICK_PAIR and current_player(state) == seat
+        assert _mask(state) == {PICK_PAIR + p for p in on_display}
+        p = sorted(on_display)[(3 * turn) % len(on_display)]
+        for card in on_display.pop(p):
+            hands[seat, card] += 1
+        apply_action(state, PICK_PAIR + p)
+        assert list(r["hand"][seat]) == list(hands[seat])
+    assert len(on_display) == 1
+    left = np.bincount(next(iter(on_display.values())), minlength=NUM_CARD_TYPES)
+    assert list(r["discard"] - discard) == list(left)
+    assert list(r["hand"][:n].sum(axis=1)) == [7] * n
+    assert r["decision"] == DEC_BID and current_player(state) == stack[0]
+
+
+# --- General rules for bidding rounds -----------------------------------------------------------
+def test_bidding_example_one_skyscraper_card_plus_one_wild_is_two():
+    """"General rules for bidding rounds", examples: "1 skyscraper card + 1 wild card = 2
+    skyscraper cards" and "Wild cards may not be played on their own." Through the verbs (only
+    the hands are written): in the skyscraper round Red plays 1 skyscraper card and 1 wild and
+    builds 2; Yellow holds a lone wild and can only pass; Blue bids 3 and builds 3 + 1 bonus."""
+    state = _to_first_bid(_new_game_where(3, lambda r: True))
+    r = rec(state)
+    set_cards(state, RED, hand={SKYSCRAPERS: 1, WILD: 1})
+    set_cards(state, YELLOW, hand={WILD: 1})
+    set_cards(state, BLUE, hand={SKYSCRAPERS: 3})
+    _pass_to(state, SKYSCRAPERS)
+    mayor = int(r["mayor"])
+    sky = r["skyscrapers"][mayor, :3].copy()
+    while r["bid_round"] == SKYSCRAPERS and r["decision"] == DEC_BID:
+        seat = current_player(state)
+        if seat == RED:
+            assert _bid_parts(state) == {BID_CARD, BID_DONE}  # no lone wild
+            apply_action(state, BID_CARD)
+            assert BID_WILD in _bid_parts(state)
+            apply_action(state, BID_WILD)
+            assert r["bid_value"][RED] == 2
+            apply_action(state, BID_DONE)
+        elif seat == YELLOW:
+            assert _bid_parts(state) == {BID_DONE}
+            apply_action(state, BID_DONE)
+        else:
+            _bid(state, BLUE, 3)
+    assert list(r["skyscrapers"][mayor, :3] - sky) == [2, 0, 4]
+
+
+def test_bidding_example_elevator_wild_and_press_card_is_one_one_more_wild_two():
+    """"General rules for bidding rounds", examples: "In the "Elevator" bidding round a wild card
+    and a press card counts as one elevator card." "You can play an additional wild card to gain
+    2 elevator cards in total." Through the verbs (only the hands are written): Red plays wild +
+    press (1), then a wild (2); Yellow bids 3 elevator cards and wins the bonus; Red is then
+    offered exactly the shown characters of value 2 or less, Yellow those of value 4 or less."""
+    state = _to_first_bid(_new_game_where(3, lambda r: True))
+    r = rec(state)
+    set_cards(state, RED, hand={WILD: 2, PRESS: 1})
+    set_cards(state, YELLOW, hand={ELEVATOR: 3})
+    set_cards(state, BLUE, hand={})
+    _pass_to(state, ELEVATOR)
+    while r["bid_round"] == ELEVATOR and r["decision"] == DEC_BID:
+        seat = current_player(state)
+        if seat == RED:
+            assert _bid_parts(state) == {BID_WILD_PAIR + PRESS, BID_PAIR + WILD, BID_DONE}
+            apply_action(state, BID_WILD_PAIR + PRESS)
+            assert r["bid_value"][RED] == 1
+            apply_action(state, BID_WILD)
+            assert r["bid_value"][RED] == 2
+            apply_action(state, BID_DONE)
+        else:
+            _bid(state, seat, 3 if seat == YELLOW else 0)
+    assert list(r["hand"][RED]) == [0] * NUM_CARD_TYPES
+    limits = {RED: 2, YELLOW: 4}
+    while r["decision"] == DEC_ELEVATOR:
+        seat = current_player(state)
+        assert _mask(state) == _expected_elevator_mask(state, limits.pop(seat))
+        apply_action(state, min(_mask(state)))
+    assert limits == {}
+    assert r["bid_round"] == PLANS
 
 
 # --- 1 Press -------------------------------------------------------------------------------
@@ -435,6 +729,31 @@ def test_prestige_with_empty_board_sells_a_skyscraper_into_the_tile_borough():
 
 
 # --- 6 Skyscrapers -------------------------------------------------------------------------
+def test_skyscrapers_example_mayor_in_manhattan_blue_4_red_and_yellow_2():
+    """Rulebook "6 - Skyscrapers", example (layout and French editions): "Blue played the most
+    cards and receives the highest bid bonus. The Mayor is in Manhattan, so Blue places 4
+    skyscrapers there. Red and Yellow place 2 skyscrapers each into Manhattan." Through the
+    verbs (only the hands are written): a seed with sequence tile A on Manhattan, so Phase 0 of
+    round 1 brings the Mayor there; everybody passes the first five bidding rounds; Blue bids 3
+    skyscraper cards, Red and Yellow 2 each. Every skyscraper comes from the player boards and
+    nothing else on the board moves."""
+    state = _new_game_where(3, lambda r: r["borough_sequence"][MANHATTAN] == SEQUENCE_A)
+    _to_first_bid(state)
+    r = rec(state)
+    assert r["round"] == 1 and r["mayor"] == MANHATTAN
+    _hands(state, SKYSCRAPERS, [2, 2, 3])
+    _pass_to(state, SKYSCRAPERS)
+    sky = r["skyscrapers"].copy()
+    boards = r["board_skyscrapers"][:3].copy()
+    assert list(boards) == [4, 4, 4]
+    _round(state, [2, 2, 3])
+    built = r["skyscrapers"] - sky
+    assert list(built[MANHATTAN, :3]) == [2, 2, 4]
+    assert built.sum() == 8, "nothing is built anywhere else, no neutral skyscraper moves"
+    assert list(boards - r["board_skyscrapers"][:3]) == [2, 2, 4]
+    assert r["round"] == 2 and r["decision"] == DEC_PICK_PAIR
+
+
 def test_skyscrapers_bid_plus_bonus_built_in_mayors_borough_from_the_board():
     """Rulebook "6 - Skyscrapers": "Each player takes a number of skyscrapers from their player
     board equal to their bidding value, building them in the borough currently visited by the
@@ -595,24 +914,32 @@ def test_borough_bonus_at_the_end_3_for_everyone_in_all_six():
     _present_in(state, RED, range(NUM_BOROUGHS))
     _present_in(state, YELLOW, range(NUM_BOROUGHS))
     _present_in(state, BLUE, range(NUM_BOROUGHS - 1))
-    final_scoring(rec(state))
+    _play_to_the_end(state)
     assert list(r["score_lines"][:3, SCORE_BOROUGH_BONUS]) == [3, 3, 0]
 
 
 # --- Final scoring -------------------------------------------------------------------------
 def _scoring_position(num_agents=3):
-    """A position to score: no characters, skyscrapers, vessels, points, dollars or reserve;
-    press tokens spread out so that seat order is press order, the neutral token last."""
-    state = bidding_round(num_agents, PRESS)
+    """A position to score, written into the record: the skyscraper bidding round of round 5
+    with empty hands; no characters, skyscrapers, vessels, points, dollars, reserve or revealed
+    prestige tiles; press tokens spread out so that seat order is press order, the neutral token
+    last. ``_play_to_the_end`` then lets everybody pass, and the engine's game end scores it."""
+    state = bidding_round(num_agents, SKYSCRAPERS)
     r = rec(state)
+    r["round"] = NUM_GAME_ROUNDS
     clear_skyscrapers(state, neutral=0)
     for tile in range(NUM_TILES):
         if r["tile_loc"][tile] == LOC_OWNED:
             r["tile_loc"][tile] = LOC_REMOVED
             r["tile_owner"][tile] = NO_SEAT
+    for k, tile in enumerate(r["prestige_revealed"]):
+        if tile != EMPTY:
+            r["prestige_loc"][tile] = PRESTIGE_REMOVED
+            r["prestige_revealed"][k] = EMPTY
     r["points"][:] = 0
     r["dollars"][:] = 0
     r["board_skyscrapers"][:] = 0
+    r["hand"][:] = 0
     r["reserve"][:] = 0
     r["vessel_owner"][:] = VESSEL_ON_BOARD
     r["borough_prestige"][:] = 0
@@ -652,7 +979,7 @@ def test_final_scoring_example_brooklyn_14_7_virtual_4_and_2():
     r["skyscrapers"][BROOKLYN, :3] = [3, 4, 1]
     r["skyscrapers"][BROOKLYN, NEUTRAL] = 3
     _press(state, spaces=[9, 3, 2], heights=[3, 2, 1], neutral=7)  # Red ahead of Black
-    final_scoring(rec(state))
+    _play_to_the_end(state)
     assert list(r["score_lines"][:3, SCORE_BOROUGH + BROOKLYN]) == [7, 14, 2]
     for b in range(NUM_BOROUGHS):
         if b != BROOKLYN:
@@ -670,7 +997,7 @@ def test_final_scoring_example_with_black_ahead_of_red_on_the_press_track():
     r["skyscrapers"][BROOKLYN, :3] = [3, 4, 1]
     r["skyscrapers"][BROOKLYN, NEUTRAL] = 3
     _press(state, spaces=[5, 3, 2], heights=[3, 2, 1], neutral=7)
-    final_scoring(rec(state))
+    _play_to_the_end(state)
     assert list(r["score_lines"][:3, SCORE_BOROUGH + BROOKLYN]) == [4, 14, 2]
 
 
@@ -688,7 +1015,7 @@ def test_character_30_example_seven_characters_15_plus_5_brown_lantern():
     r["skyscrapers"][BROOKLYN, BLUE] = 5
     r["skyscrapers"][QUEENS, BLUE] = 3  # green lantern: not counted by character 30
     r["skyscrapers"][BROOKLYN, RED] = 4  # another seat's skyscrapers: not counted
-    final_scoring(rec(state))
+    _play_to_the_end(state)
     assert r["score_lines"][BLUE, SCORE_CHARACTERS] == 15
     assert r["score_lines"][BLUE, SCORE_END_CHARACTERS] == 5
     assert (r["score_lines"][BLUE, SCORE_CHARACTERS]

@@ -1,16 +1,37 @@
 """Rule scenarios for the final scoring (rulebook "Ending the Game and Final Scoring", addendum
 characters 28-42, R20). Each test builds a position with nothing in it but what the rule talks
-about, runs ``final_scoring`` on the record and checks the score lines exactly."""
+about, runs ``final_scoring`` on the record and checks the score lines exactly. The set
+characters 37-42 score in the order best for their owner (P8); ``_order_value`` scores one
+given order, so a test can show what the other orders would have given."""
 
 import numpy as np
+import pytest
 
-from tests.game.scenario import bidding_round, clear_skyscrapers, play_until, rec, set_cards
-from tiny_york_env.game import apply_action, final_scores, is_terminal, winner
+from tests.game.scenario import (
+    bidding_round,
+    clear_skyscrapers,
+    give_character,
+    play_until,
+    rec,
+    set_cards,
+    strip_characters,
+)
+from tiny_york_env.game import (
+    GameConfig,
+    apply_action,
+    final_scores,
+    is_terminal,
+    new_game,
+    score_breakdown,
+    winner,
+)
 from tiny_york_env.game.actions import BID_DONE
+from tiny_york_env.game.api import end_character_points
 from tiny_york_env.game.components import (
     BRONX,
     BROOKLYN,
     DOLLARS,
+    FIRST_END_GAME_CHARACTER,
     JERSEY_CITY,
     MANHATTAN,
     NEUTRAL,
@@ -18,13 +39,16 @@ from tiny_york_env.game.components import (
     NUM_TILES,
     PRESS,
     QUEENS,
+    SET_DOLLARS,
+    SET_POINTS,
+    SET_SKYSCRAPERS,
     SKYSCRAPERS,
     STATEN_ISLAND,
     TILE_CHARACTER,
     TILE_IS_START,
     WILD,
 )
-from tiny_york_env.game.scoring import final_scoring
+from tiny_york_env.game.scoring import final_scoring, goods, half_rounded_up, score_set_order
 from tiny_york_env.game.state import (
     DEC_BID,
     LOC_OWNED,
@@ -295,79 +319,202 @@ def test_character_36_one_point_per_character_in_the_company():
     assert lines[0, SCORE_CHARACTERS] == 2 + 1 + 5
 
 
-def test_set_characters_in_ascending_order_and_sets_leave_before_the_rest_line():
-    """Addendum 37-42: 5 points per vessel set (37-39), 6 per mixed set (40-42), "Return any
-    evaluated vessels / the evaluated sets to the general supply". R20: "37-42 each take as many
-    sets as they can, in that order, and the sets leave the board", before the rest line.
-    Seat 0: taxi, bus, boat, 5 dollars, 4 board skyscrapers.
-      37 taxi+bus: 1 set (5); 39 boat+taxi: no taxi left (0); 40 vessel+2 dollars: boat (6);
-      41 2 dollars+2 skyscrapers: 1 set (6), leaving 1 dollar and 2 skyscrapers; 42 vessel+2
-      skyscrapers: no vessel left (0). End characters 17; rest ceil((1 + 2) / 2) = 2."""
+def _own_vessels(state, seat, vessels):
+    for v in vessels:
+        rec(state)["vessel_owner"][v] = seat
+
+
+def _order_value(state, seat, order):
+    """The end-character and rest lines that set characters ``order`` would give ``seat`` if they
+    scored in exactly that order (R20's sets, without choosing the order)."""
+    r = rec(state)
+    have = goods(r, seat)
+    points = np.zeros(len(SET_POINTS), dtype=np.int64)
+    end = score_set_order(np.array(order, dtype=np.int64), len(order), have, points)
+    return int(end), int(half_rounded_up(have[SET_DOLLARS] + have[SET_SKYSCRAPERS]))
+
+
+def _end_row(state, seat):
+    """``seat``'s end_character_points row as {character: points}, zeros left out."""
+    row = rec(state)["end_character_points"][seat]
+    return {FIRST_END_GAME_CHARACTER + k: int(p) for k, p in enumerate(row) if p}
+
+
+def test_set_characters_take_the_order_best_for_their_owner_the_issue_example():
+    """Addendum 41 "2 dollars + 2 skyscrapers" and 42 "any vessel + 2 skyscrapers", 6 points a
+    set, sets returned to the supply; R20: "in the order that gives their owner the most points"
+    (P8). A bus and a streetcar, 10 dollars, 5 board skyscrapers:
+      41 then 42: 41 takes min(10 / 2, 5 / 2) = 2 sets (12), leaving 6 dollars and 1 skyscraper;
+        42 needs 2 skyscrapers (0). End characters 12, rest ceil((6 + 1) / 2) = 4: 16.
+      42 then 41: 42 takes min(2 vessels, 5 / 2) = 2 sets (12), leaving 10 dollars, 1 skyscraper;
+        41 needs 2 skyscrapers (0). End characters 12, rest ceil((10 + 1) / 2) = 6: 18.
+    The engine takes 42 first."""
     state = _position(3)
     r = rec(state)
-    r["vessel_owner"][TAXI_MANHATTAN_BRONX] = 0
-    r["vessel_owner"][BUS_MANHATTAN_JERSEY] = 0
-    r["vessel_owner"][BOAT_MANHATTAN_STATEN] = 0
+    _own_vessels(state, 1, (BUS_MANHATTAN_JERSEY, STREETCAR_BROOKLYN_QUEENS))
+    r["dollars"][1] = 10
+    r["board_skyscrapers"][1] = 5
+    _give(state, 1, 41)
+    _give(state, 1, 42)
+    assert _order_value(state, 1, [41, 42]) == (12, 4)
+    assert _order_value(state, 1, [42, 41]) == (12, 6)
+    lines = _score(state)
+    assert [lines[1, SCORE_END_CHARACTERS], lines[1, SCORE_REST]] == [12, 6]
+    assert _end_row(state, 1) == {42: 12}
+    assert lines[1, SCORE_CHARACTERS] == 4 + 4
+    # The record's goods are not consumed by scoring (the lines only).
+    assert r["dollars"][1] == 10 and r["board_skyscrapers"][1] == 5
+
+
+def test_ascending_order_stays_when_no_order_beats_it():
+    """Addendum 40 "any vessel + 2 dollars" and 41 "2 dollars + 2 skyscrapers" (6 points a set;
+    R20, P8). Two vessels, 7 dollars, 4 board skyscrapers:
+      40 then 41: 40 takes min(2, 7 / 2) = 2 sets (12, 3 dollars left); 41 takes min(3 / 2, 4 / 2)
+        = 1 set (6, 1 dollar and 2 skyscrapers left); rest ceil(3 / 2) = 2: 20.
+      41 then 40: 41 takes min(7 / 2, 4 / 2) = 2 sets (12, 3 dollars, no skyscraper left); 40
+        takes min(2, 3 / 2) = 1 set (6, 1 dollar left); rest ceil(1 / 2) = 1: 19."""
+    state = _position(3)
+    r = rec(state)
+    _own_vessels(state, 2, (BUS_BROOKLYN_STATEN, BOAT_JERSEY_BROOKLYN))
+    r["dollars"][2] = 7
+    r["board_skyscrapers"][2] = 4
+    _give(state, 2, 41)
+    _give(state, 2, 40)
+    assert _order_value(state, 2, [40, 41]) == (18, 2)
+    assert _order_value(state, 2, [41, 40]) == (18, 1)
+    lines = _score(state)
+    assert [lines[2, SCORE_END_CHARACTERS], lines[2, SCORE_REST]] == [12 + 6, 2]
+    assert _end_row(state, 2) == {40: 12, 41: 6}
+
+
+def test_five_set_characters_in_their_best_order_and_sets_leave_before_the_rest_line():
+    """Addendum 37-42: 5 points per vessel set (37-39), 6 per mixed set (40-42), "Return any
+    evaluated vessels / the evaluated sets to the general supply"; R20 and P8: the best order,
+    before the rest line. Seat 0: taxi, bus, boat, 5 dollars, 4 board skyscrapers.
+      Ascending: 37 taxi+bus (5); 39 boat+taxi: no taxi (0); 40 boat + 2 dollars (6); 41 2
+        dollars + 2 skyscrapers (6), leaving 1 dollar, 2 skyscrapers; 42: no vessel (0). 17 + 2.
+      40 first: 2 sets (12, 1 vessel and 1 dollar left); 37, 39 and 41 find no set; 42 takes the
+        last vessel and 2 skyscrapers (6). 18 + ceil((1 + 2) / 2) = 20, the best (42 first also
+        makes 20, 12 + 6 + ceil(3 / 2); P8 keeps the first best order, 40, 37, 39, 41, 42)."""
+    state = _position(3)
+    r = rec(state)
+    _own_vessels(state, 0, (TAXI_MANHATTAN_BRONX, BUS_MANHATTAN_JERSEY, BOAT_MANHATTAN_STATEN))
     r["dollars"][0] = 5
     r["board_skyscrapers"][0] = 4
     for c in (42, 41, 40, 39, 37):
         _give(state, 0, c)
+    assert _order_value(state, 0, [37, 39, 40, 41, 42]) == (17, 2)
+    assert _order_value(state, 0, [40, 37, 39, 41, 42]) == (18, 2)
+    assert _order_value(state, 0, [42, 37, 39, 40, 41]) == (18, 2)
     lines = _score(state)
-    assert lines[0, SCORE_END_CHARACTERS] == 5 + 0 + 6 + 6 + 0
-    assert lines[0, SCORE_REST] == 2
+    assert [lines[0, SCORE_END_CHARACTERS], lines[0, SCORE_REST]] == [18, 2]
+    assert _end_row(state, 0) == {40: 12, 42: 6}
     assert lines[0, SCORE_CHARACTERS] == 3 + 1 + 4 + 4 + 4
-    # The record's goods are not consumed by scoring (the lines only).
-    assert r["dollars"][0] == 5 and r["board_skyscrapers"][0] == 4
 
 
-def test_vessels_evaluated_by_37_to_39_are_not_reused_by_40_or_42():
-    """Addendum 37-39: "Return any evaluated vessels to the general supply." R20: the sets leave
-    the board, so a vessel counted in a 37-39 set is no longer "any 1 vessel" for 40 or 42.
-    (a) Taxi + bus, 2 dollars, characters 37 and 40: 37 scores 5 and returns both vessels; 40
-    finds no vessel (0); the 2 dollars stay for the rest line (1).
-    (b) Two streetcars + two subways, 6 board skyscrapers, 38 and 42: 38 scores 2 sets (10);
-    42 finds no vessel (0); rest ceil(6 / 2) = 3."""
+def test_vessels_evaluated_by_a_set_are_not_reused_and_the_better_order_wins():
+    """Addendum 37-39: "Return any evaluated vessels to the general supply." R20: a vessel in one
+    set is no longer "any 1 vessel" for another.
+    (a) Taxi + bus, 2 dollars, 37 and 40: 37 first scores 5 and leaves 2 dollars (rest 1): 6; 40
+    first scores 6 with one vessel and 37 finds no pair (rest 0): 6 too; P8 keeps ascending.
+    (b) Two streetcars + two subways, 6 board skyscrapers, 38 and 42: 38 first scores 2 sets
+    (10), 42 finds no vessel, rest ceil(6 / 2) = 3: 13; 42 first takes min(4, 6 / 2) = 3 sets
+    (18) and 38 finds one vessel, rest 0: 18, the engine's choice."""
     state = _position(3)
     r = rec(state)
-    r["vessel_owner"][TAXI_MANHATTAN_QUEENS] = 0
-    r["vessel_owner"][BUS_BROOKLYN_STATEN] = 0
+    _own_vessels(state, 0, (TAXI_MANHATTAN_QUEENS, BUS_BROOKLYN_STATEN))
     r["dollars"][0] = 2
     _give(state, 0, 37)
     _give(state, 0, 40)
-    for v in (STREETCAR_BROOKLYN_QUEENS, STREETCAR_JERSEY_STATEN, SUBWAY_BRONX_QUEENS,
-              SUBWAY_MANHATTAN_BROOKLYN):
-        r["vessel_owner"][v] = 1
+    _own_vessels(state, 1, (STREETCAR_BROOKLYN_QUEENS, STREETCAR_JERSEY_STATEN, SUBWAY_BRONX_QUEENS,
+                            SUBWAY_MANHATTAN_BROOKLYN))
     r["board_skyscrapers"][1] = 6
     _give(state, 1, 38)
     _give(state, 1, 42)
+    assert _order_value(state, 0, [40, 37]) == (6, 0)
+    assert _order_value(state, 1, [38, 42]) == (10, 3)
     lines = _score(state)
     assert [lines[0, SCORE_END_CHARACTERS], lines[0, SCORE_REST]] == [5, 1]
-    assert [lines[1, SCORE_END_CHARACTERS], lines[1, SCORE_REST]] == [10, 3]
+    assert [lines[1, SCORE_END_CHARACTERS], lines[1, SCORE_REST]] == [18, 0]
+    assert _end_row(state, 0) == {37: 5}
+    assert _end_row(state, 1) == {42: 18}
 
 
-def test_set_characters_40_to_42_in_ascending_order_each_taking_all_it_can():
-    """R20: "37-42 each take as many sets as they can, in that order, and the sets leave the
-    board", before the rest line. One vessel, 4 dollars, 2 board skyscrapers; 40, 41, 42:
-    40 takes vessel + 2 dollars (6), 41 takes 2 dollars + 2 skyscrapers (6), 42 finds nothing
-    (0); rest 0. (42 first would score 6 and leave 4 dollars: rest 2.) Without 40 and 41, 42
-    alone with 4 vessels and 6 skyscrapers takes min(4, 6 / 2) = 3 sets (18), rest 0."""
+def test_any_vessel_is_the_kind_later_set_characters_miss_least():
+    """P8: each "any vessel" returned is the kind the set characters still to score need least.
+    Two taxis, two buses, a streetcar and a boat, 8 dollars, 3 board skyscrapers; 37 and 40.
+      37 first: 2 taxi+bus sets (10); 40 takes the streetcar and the boat (12), 4 dollars left;
+        rest ceil((4 + 3) / 2) = 4: 26.
+      40 first: 4 sets (24) with the streetcar, the boat, one taxi and one bus, so 37 still
+        finds a taxi+bus set (5); rest ceil(3 / 2) = 2: 31. (Returning both taxis first would
+        leave 37 nothing: 26.)"""
+    state = _position(2)
+    r = rec(state)
+    _own_vessels(state, 0, (TAXI_MANHATTAN_BRONX, TAXI_MANHATTAN_QUEENS, BUS_MANHATTAN_JERSEY,
+                            BUS_BROOKLYN_STATEN, STREETCAR_BROOKLYN_QUEENS, BOAT_MANHATTAN_STATEN))
+    r["dollars"][0] = 8
+    r["board_skyscrapers"][0] = 3
+    _give(state, 0, 37)
+    _give(state, 0, 40)
+    assert _order_value(state, 0, [37, 40]) == (22, 4)
+    assert _order_value(state, 0, [40, 37]) == (29, 2)
+    lines = _score(state)
+    assert [lines[0, SCORE_END_CHARACTERS], lines[0, SCORE_REST]] == [29, 2]
+    assert _end_row(state, 0) == {37: 5, 40: 24}
+
+
+def test_a_second_copy_of_a_set_character_finds_nothing_left():
+    """P8: the first copy takes every set it can, so a second copy of the same character scores
+    0 in any order; the breakdown sums the copies. (a) The issue example with both copies of 41:
+    still 42 first, end characters 12, rest 6. (b) Both copies of 40 with three vessels and 8
+    dollars: the first takes min(3, 8 / 2) = 3 sets (18), the second finds no vessel; rest
+    ceil(2 / 2) = 1."""
     state = _position(3)
     r = rec(state)
-    r["vessel_owner"][BOAT_MANHATTAN_STATEN] = 2
+    _own_vessels(state, 0, (BUS_MANHATTAN_JERSEY, STREETCAR_BROOKLYN_QUEENS))
+    r["dollars"][0] = 10
+    r["board_skyscrapers"][0] = 5
+    for c in (41, 42, 41):
+        _give(state, 0, c)
+    _own_vessels(state, 2, (TAXI_MANHATTAN_BRONX, SUBWAY_BRONX_QUEENS, BOAT_JERSEY_BROOKLYN))
+    r["dollars"][2] = 8
+    _give(state, 2, 40)
+    _give(state, 2, 40)
+    assert _order_value(state, 0, [41, 41, 42]) == (12, 4)
+    assert _order_value(state, 0, [42, 41, 41]) == (12, 6)
+    assert _order_value(state, 2, [40, 40]) == (18, 1)
+    lines = _score(state)
+    assert [lines[0, SCORE_END_CHARACTERS], lines[0, SCORE_REST]] == [12, 6]
+    assert [lines[2, SCORE_END_CHARACTERS], lines[2, SCORE_REST]] == [18, 1]
+    assert lines[0, SCORE_CHARACTERS] == 3 * 4
+    assert _end_row(state, 0) == {42: 12}
+    assert _end_row(state, 2) == {40: 18}
+
+
+def test_set_characters_40_to_42_each_taking_all_it_can():
+    """R20: each takes as many sets as it can. One vessel, 4 dollars, 2 board skyscrapers; 40,
+    41, 42. Ascending: 40 vessel + 2 dollars (6), 41 2 dollars + 2 skyscrapers (6), 42 nothing:
+    12, rest 0. 42 first: 6, then 40 finds no vessel and 41 no skyscrapers: 6 + rest 2 = 8; no
+    order makes more than 12. Without 40 and 41, 42 alone with 4 vessels and 6 skyscrapers takes
+    min(4, 6 / 2) = 3 sets (18), rest 0."""
+    state = _position(3)
+    r = rec(state)
+    _own_vessels(state, 2, (BOAT_MANHATTAN_STATEN,))
     r["dollars"][2] = 4
     r["board_skyscrapers"][2] = 2
     for c in (42, 41, 40):
         _give(state, 2, c)
+    assert _order_value(state, 2, [42, 40, 41]) == (6, 2)
     lines = _score(state)
     assert lines[2, SCORE_END_CHARACTERS] == 12
     assert lines[2, SCORE_REST] == 0
     assert lines[2, SCORE_CHARACTERS] == 12
+    assert _end_row(state, 2) == {40: 6, 41: 6}
 
     state = _position(3)
     r = rec(state)
-    for v in (STREETCAR_BROOKLYN_QUEENS, STREETCAR_JERSEY_STATEN, SUBWAY_BRONX_QUEENS,
-              SUBWAY_MANHATTAN_BROOKLYN):
-        r["vessel_owner"][v] = 1
+    _own_vessels(state, 1, (STREETCAR_BROOKLYN_QUEENS, STREETCAR_JERSEY_STATEN, SUBWAY_BRONX_QUEENS,
+                            SUBWAY_MANHATTAN_BROOKLYN))
     r["board_skyscrapers"][1] = 6
     _give(state, 1, 42)
     lines = _score(state)
@@ -375,21 +522,64 @@ def test_set_characters_40_to_42_in_ascending_order_each_taking_all_it_can():
     assert lines[1, SCORE_REST] == 0
 
 
-def test_sets_of_two_copies_of_one_character_and_dollar_sets():
-    """Addendum 40 and 41 (6 points per set; R20 ascending order). Two vessels and 7 dollars,
-    4 board skyscrapers: 40 takes 2 sets (12, 3 dollars left), 41 takes 1 set (6, 1 dollar and
-    2 skyscrapers left); rest ceil(3 / 2) = 2."""
+def test_end_character_points_rows_sum_to_the_end_characters_line():
+    """R20's end-game line is the sum of what each character 28-42 scored (end_character_points,
+    copies together). Seat 0: 30 (brown lantern: Brooklyn, 4 skyscrapers), both copies of 35 (2
+    boroughs with 3+: 4 each), 36 (7 characters), 40 and 42 with one vessel, 2 dollars, 2 board
+    skyscrapers (one set for one of them, ascending: 40). Seat 1: 33 on press space 3 (2).
+    Seat 2: no end-game character. Scoring again after 36 changes hands rewrites the rows."""
     state = _position(3)
     r = rec(state)
-    r["vessel_owner"][BUS_BROOKLYN_STATEN] = 2
-    r["vessel_owner"][BOAT_JERSEY_BROOKLYN] = 2
-    r["dollars"][2] = 7
-    r["board_skyscrapers"][2] = 4
-    _give(state, 2, 41)
-    _give(state, 2, 40)
+    r["skyscrapers"][BROOKLYN, 0] = 4
+    r["skyscrapers"][MANHATTAN, 0] = 3
+    _give(state, 0, 30)
+    _give(state, 0, 35)
+    _give(state, 0, 35)
+    tile_36 = _give(state, 0, 36)
+    _give(state, 0, 40)
+    _give(state, 0, 42)
+    _give(state, 0, 6)
+    _own_vessels(state, 0, (BOAT_MANHATTAN_STATEN,))
+    r["dollars"][0] = 2
+    r["board_skyscrapers"][0] = 2
+    _press(state, spaces=[4, 3, 2], heights=[3, 2, 1], neutral=0)
+    _give(state, 1, 33)
+    _give(state, 2, 6)
     lines = _score(state)
-    assert lines[2, SCORE_END_CHARACTERS] == 12 + 6
-    assert lines[2, SCORE_REST] == 2
+    assert _end_row(state, 0) == {30: 4, 35: 8, 36: 7, 40: 6}
+    assert _end_row(state, 1) == {33: 2}
+    assert _end_row(state, 2) == {}
+    assert list(lines[:, SCORE_END_CHARACTERS]) == [25, 2, 0]
+    assert list(r["end_character_points"][:3].sum(axis=1)) == list(lines[:, SCORE_END_CHARACTERS])
+    r["tile_owner"][tile_36] = 2
+    lines = _score(state)
+    assert _end_row(state, 0) == {30: 4, 35: 8, 40: 6}
+    assert _end_row(state, 2) == {36: 2}
+    assert list(r["end_character_points"][:3].sum(axis=1)) == list(lines[:, SCORE_END_CHARACTERS])
+
+
+def test_tom_scores_nothing_for_set_characters_in_any_order():
+    """R24: "end-game abilities (28-42) give Tom nothing" - also 41 and 42 with the issue's
+    goods (a bus, a streetcar, 10 dollars, 5 board skyscrapers). His dollars go on his
+    characters instead: values 4 and 4, two rounds of dollars double both (16), 6 dollars left;
+    rest ceil((6 + 5) / 2) = 6. His end_character_points row is cleared."""
+    state = new_game(GameConfig(num_agents=1, toms=("A6",)), seed=3)
+    play_until(state, lambda r: r["decision"] == DEC_BID)
+    strip_characters(state)
+    r = rec(state)
+    tom = next(s for s in range(int(r["num_seats"])) if r["is_tom"][s])
+    r["vessel_owner"][:] = VESSEL_ON_BOARD
+    _own_vessels(state, tom, (BUS_MANHATTAN_JERSEY, STREETCAR_BROOKLYN_QUEENS))
+    r["dollars"][tom] = 10
+    r["board_skyscrapers"][tom] = 5
+    give_character(state, tom, 41)
+    give_character(state, tom, 42)
+    r["end_character_points"][tom] = 7  # stale numbers must not survive
+    final_scoring(r)
+    assert r["score_lines"][tom, SCORE_END_CHARACTERS] == 0
+    assert r["score_lines"][tom, SCORE_CHARACTERS] == 16
+    assert r["score_lines"][tom, SCORE_REST] == 6
+    assert not r["end_character_points"][tom].any()
 
 
 # --- the winner --------------------------------------------------------------------------------
@@ -446,3 +636,31 @@ def test_final_scoring_runs_after_round_five_with_all_lines():
     assert lines.tolist() == expected.tolist()
     assert list(final_scores(state)) == list(expected.sum(axis=1))
     assert winner(state) == 1
+
+
+def test_end_character_points_api_per_seat_after_the_game_ends():
+    """API ``end_character_points``: per seat, each end-game character it owns -> what it scored
+    (R20, P8), only once the game is over. The issue's example played to the end: seat 0 owns
+    36 (3 characters), 41 and 42 with a bus, a streetcar, 10 dollars and 5 board skyscrapers
+    (42 first: 12, 41 nothing, rest 6); seat 1 owns no end-game character."""
+    state = bidding_round(2, SKYSCRAPERS)
+    play_until(state, lambda r: r["round"] == 5 and r["bid_round"] == SKYSCRAPERS
+               and r["decision"] == DEC_BID)
+    _strip(state)
+    r = rec(state)
+    for seat in range(2):
+        set_cards(state, seat, hand={})
+    _own_vessels(state, 0, (BUS_MANHATTAN_JERSEY, STREETCAR_BROOKLYN_QUEENS))
+    r["dollars"][0] = 10
+    r["board_skyscrapers"][0] = 5
+    for c in (41, 42, 36):
+        _give(state, 0, c)
+    _give(state, 1, 6)
+    with pytest.raises(ValueError, match="not over"):
+        end_character_points(state)
+    while not is_terminal(state):
+        apply_action(state, BID_DONE)
+    assert end_character_points(state) == [{36: 3, 41: 0, 42: 12}, {}]
+    breakdown = score_breakdown(state)
+    assert breakdown[0]["end-game characters"] == 15
+    assert breakdown[0]["rest (dollars + skyscrapers) / 2"] == 6

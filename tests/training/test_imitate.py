@@ -4,9 +4,7 @@ import json
 
 import numpy as np
 import pytest
-
-pytest.importorskip("sb3_contrib")
-
+import sb3_contrib  # noqa: F401  (required: make test installs the train extra)
 import torch  # noqa: E402
 
 from agents.base import choose_action  # noqa: E402
@@ -100,35 +98,38 @@ def test_fitting_lowers_the_imitation_loss(demos):
 
 
 def test_clone_is_a_playable_ppo_agent(cloned):
-    assert cloned.model_path.name == "model.zip"
+    assert cloned.model_path.name == "model.zip" and cloned.policy_path.name == "policy.zip"
     history = json.loads((cloned.model_path.parent / HISTORY_FILE).read_text())
     assert history["decisions"] == cloned.decisions and len(history["history"]) == 2
-    agent = PPOAgent(cloned.model_path)
+    agent = PPOAgent(cloned.policy_path)
     state = new_game(GameConfig(num_agents=1, toms=(5,)), seed=4)
     rng = np.random.default_rng(0)
     while not is_terminal(state):
         apply_action(state, choose_action(agent, state, rng))  # raises on an illegal action
 
 
-def test_ppo_starts_from_the_cloned_weights(cloned, tmp_path):
+@pytest.mark.parametrize("source", ["policy_path", "model_path"])
+def test_ppo_starts_from_the_cloned_weights(cloned, tmp_path, source):
+    """From the policy file or from the SB3 checkpoint (its tensors only): the same weights."""
+    path = getattr(cloned, source)
     config = make_config(toms=(5,), net_arch=SMALL_NET, num_envs=2, n_steps=2, batch_size=4,
-                         init_from=cloned.model_path)
+                         init_from=path)
     env = make_vec_env(config, config.stages[0], 0)
     started = make_model(config, env).policy.state_dict()
     env.close()
     for name, tensor in cloned.model.policy.state_dict().items():
         assert torch.equal(started[name], tensor), name
     result = train(toms=(5,), net_arch=SMALL_NET, num_envs=4, n_steps=16, batch_size=32,
-                   n_epochs=1, total_steps=64, init_from=str(cloned.model_path),
+                   n_epochs=1, total_steps=64, init_from=str(path),
                    out=tmp_path / "ppo", progress=False)
-    assert json.loads((tmp_path / "ppo" / "config.json").read_text())["init_from"].endswith("model.zip")
+    assert json.loads((tmp_path / "ppo" / "config.json").read_text())["init_from"].endswith(path.name)
     assert result.model.num_timesteps >= 64
 
 
 def test_init_from_another_network_shape_is_a_clear_error(cloned, tmp_path):
     with pytest.raises(ValueError, match="does not fit net_arch"):
         train(toms=(5,), net_arch=(16, 16), num_envs=2, n_steps=4, batch_size=4, total_steps=8,
-              init_from=str(cloned.model_path), out=tmp_path / "x", progress=False)
+              init_from=str(cloned.policy_path), out=tmp_path / "x", progress=False)
     with pytest.raises(ValueError, match="no PPO model file"):
         make_config(init_from=tmp_path / "missing.zip")
 
@@ -140,7 +141,8 @@ def test_command_line_clones_and_reports(tmp_path, demos, capsys):
                    "--no-progress"])
     printed = capsys.readouterr().out
     assert status == 0 and f"{len(demos)} decisions" in printed and "Tom 1 (A6)" in printed
-    assert (tmp_path / "cli" / "model.zip").is_file()
+    assert (tmp_path / "cli" / "model.zip").is_file() and (tmp_path / "cli" / "policy.zip").is_file()
+    assert f"policy: {tmp_path / 'cli' / 'policy.zip'}" in printed
 
 
 @pytest.mark.parametrize("argv, message", [

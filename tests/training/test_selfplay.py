@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sb3_contrib import MaskablePPO
 
-from agents.ppo_agent import PPOAgent
+from agents.ppo_agent import POLICY_FILE, PPOAgent
 from tiny_york_env.envs.aec import raw_env
 from tiny_york_env.envs.single import next_seed
 from tiny_york_env.game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game
@@ -305,7 +305,9 @@ def _positions(count, players=2, seed=0):
 def test_save_load_gives_the_same_actions(two_player_run):
     out, result = two_player_run
     loaded = MaskablePPO.load(out / MODEL_FILE, device="cpu")
-    from_file = PPOAgent(out / MODEL_FILE)
+    from_file = PPOAgent(out / POLICY_FILE)
+    with pytest.raises(ValueError, match="stable-baselines3 checkpoint"):
+        PPOAgent(out / MODEL_FILE)  # the SB3 checkpoint is not unpickled unless opted into
     fast = PolicyAgent(freeze_policy(result.model.policy))
     for observation, mask in _positions(60):
         live, _ = result.model.predict(observation, action_masks=mask, deterministic=True)

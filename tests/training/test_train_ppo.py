@@ -1,15 +1,14 @@
-"""MaskablePPO training against Tom and PPOAgent: output files, curriculum stages, save/load
-equality, legal play through ``choose_action``, the registry name and option errors."""
+"""MaskablePPO training against Tom and PPOAgent: output files (the SB3 checkpoint and the policy
+file), curriculum stages, save/load equality, legal play through ``choose_action``, the registry
+name, SB3 checkpoints refused unless unpickling is opted into, and option errors."""
 
 import csv
 import json
 
+import gymnasium  # noqa: E402
 import numpy as np
 import pytest
-
-pytest.importorskip("sb3_contrib")
-
-import gymnasium  # noqa: E402
+import sb3_contrib  # noqa: F401  (required: make test installs the train extra)
 from sb3_contrib import MaskablePPO  # noqa: E402
 
 import training.train_ppo as train_ppo  # noqa: E402
@@ -62,6 +61,7 @@ def observation_batch(num_envs=BATCH_OBSERVATIONS, steps=30, seed=11):
 def test_smoke_run_writes_model_config_logs_checkpoints_and_eval(trained):
     assert trained.model.num_timesteps >= SMOKE_STEPS
     assert trained.model_path.is_file() and trained.model_path.name == "model.zip"
+    assert trained.policy_path.is_file() and trained.policy_path.name == "policy.zip"
     config = json.loads(trained.config_path.read_text())
     assert config["num_envs"] == SMOKE["num_envs"] and config["stages"] == [["A6"]]
     assert config["net_arch"] == [32] and config["reward"] == "win"
@@ -115,15 +115,27 @@ def test_save_then_load_gives_the_same_actions(trained):
     loaded = MaskablePPO.load(trained.model_path, device="cpu")
     after, _ = loaded.predict(obs, action_masks=masks, deterministic=True)
     np.testing.assert_array_equal(before, after)
-    agent = PPOAgent.load(trained.model_path)
+    agent = PPOAgent.load(trained.policy_path)
+    assert agent.card["timesteps"] == trained.model.num_timesteps and agent.index is None
     assert [agent.act(o, m) for o, m in zip(obs, masks, strict=True)] == before.tolist()
     assert all(masks[i, a] for i, a in enumerate(before))
+    unpickled = PPOAgent(trained.model_path, unsafe_unpickle=True)  # opted in: SB3's own loader
+    assert [unpickled.act(o, m) for o, m in zip(obs, masks, strict=True)] == before.tolist()
+
+
+def test_the_sb3_checkpoint_is_refused_without_the_opt_in(trained):
+    with pytest.raises(ValueError, match="stable-baselines3 checkpoint: loading it would unpickle"
+                                         r".*play '.*policy\.zip', written beside it.*unsafe_unpickle=True"):
+        PPOAgent(trained.model_path)
+    checkpoint = next(trained.checkpoint_dir.glob("ppo_*_steps.zip"))
+    with pytest.raises(ValueError, match="stable-baselines3 checkpoint"):
+        make_agent(f"ppo:{checkpoint}")
 
 
 def test_seeded_stochastic_agent_repeats_and_stays_legal(trained):
     obs, masks = observation_batch()
-    first = PPOAgent(trained.model_path, deterministic=False, seed=5)
-    again = PPOAgent(trained.model_path, deterministic=False, seed=5)
+    first = PPOAgent(trained.policy_path, deterministic=False, seed=5)
+    again = PPOAgent(trained.policy_path, deterministic=False, seed=5)
     picks = [first.act(o, m) for o, m in zip(obs, masks, strict=True)]
     assert picks == [again.act(o, m) for o, m in zip(obs, masks, strict=True)]
     assert all(masks[i, a] for i, a in enumerate(picks))
@@ -146,13 +158,17 @@ def test_agent_plays_only_legal_actions_through_choose_action(trained):
 
 
 def test_registry_ppo_path_makes_a_ppo_agent_and_plays_the_ladder(trained):
-    spec = f"ppo:{trained.model_path}"
-    assert parse_agent_name(spec) == ("ppo", {"path_or_model": str(trained.model_path)})
-    assert "Run" in str(trained.model_path)  # the path keeps its case through the registry
+    spec = f"ppo:{trained.policy_path}"
+    assert parse_agent_name(spec) == ("ppo", {"path_or_model": str(trained.policy_path)})
+    assert "Run" in str(trained.policy_path)  # the path keeps its case through the registry
     agent = make_agent(spec, seed=2)
     assert isinstance(agent, PPOAgent) and agent.deterministic
     results = evaluate_vs_toms(spec, levels=[1], games=2, seed=0, progress=False)
     assert results.cells[0].games == 2
+    by_directory = make_agent(f"ppo:{trained.out_dir}")  # a run directory means its policy.zip
+    obs, masks = observation_batch(4)
+    assert [by_directory.act(o, m) for o, m in zip(obs, masks, strict=True)] == [
+        agent.act(o, m) for o, m in zip(obs, masks, strict=True)]
 
 
 # ---------------------------------------------------------------- errors
@@ -179,8 +195,10 @@ def test_model_of_another_observation_size_is_refused(tmp_path):
     with pytest.raises(ValueError, match=r"observes shape \(10,\).*another encoder version"):
         check_model_spaces(model)
     model.save(tmp_path / "old.zip")
-    with pytest.raises(ValueError, match="another encoder version"):
+    with pytest.raises(ValueError, match="stable-baselines3 checkpoint"):
         PPOAgent(tmp_path / "old.zip")
+    with pytest.raises(ValueError, match="another encoder version"):
+        PPOAgent(tmp_path / "old.zip", unsafe_unpickle=True)
 
 
 def test_not_a_model_is_refused():

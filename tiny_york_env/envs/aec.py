@@ -5,11 +5,16 @@
 | Import | `from tiny_york_env import env, raw_env` (or `tiny_york_env.envs.aec`) |
 | Agents | `player_0` .. `player_{n-1}` = agent seats 0..n-1 (`num_agents` 1-4); Toms are not agents |
 | Action space | `Discrete(264)`, the engine's flat action table (docs/actions.md) in every phase |
-| Observation space | `Dict(observation=Box(0, inf, (1899,), float32),` |
+| Observation space | `Dict(observation=Box(0, inf, (1929,), float32),` |
 | | `     action_mask=Box(0, 1, (264,), int8))` |
 | Rewards | 0 until the end, then `final_rewards(state, reward)[seat]`: "win", "rank" or "score" |
 | Termination | all agents at the end of the final scoring; never truncated |
 | Illegal action | `ValueError` with the engine's message, nothing changed; no penalty, also in `env()` |
+| Misuse | `raw_env`: `ValueError` for step/observe/last before reset, a step after every agent |
+| | stepped `None`, an unknown agent; `env()` keeps PettingZoo's wrapper errors and warnings |
+| Seeding | `reset(seed=s)`, `s` in 0..2**63-1 (others: `ValueError`); seedless resets draw from it |
+| Reset options | none: `None`/`{}`; a dict's keys are ignored with a `UserWarning`, other values are a |
+| | `ValueError`; for other Toms build a new env (PettingZoo's api_test passes an options dict) |
 | Render modes | "ansi" (render_text), "human" (prints it), "rgb_array" (600 x 900 x 3 uint8) |
 | Version | `tiny_york_v0` |
 
@@ -31,6 +36,9 @@ speed it calls the compiled kernels behind the engine verbs directly (apply, mas
 illegal action then goes through ``apply_action``, which raises the engine's message.
 """
 
+import warnings
+from collections.abc import Mapping
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -39,6 +47,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..game import NUM_ACTIONS, GameConfig, apply_action, final_scores, new_game, render_text, winner
+from ..game.api import SEED_LIMIT, check_seed
 from ..game.kernels import apply_kernel, legal_mask_kernel
 from ..game.state import DEC_GAME_OVER
 from ..observation import OBS_SIZE, encode_batch_kernel
@@ -47,7 +56,17 @@ from .rewards import check_reward_kind, final_rewards
 ENV_NAME = "tiny_york_v0"
 AGENT_PREFIX = "player_"
 RENDER_MODES = ("human", "ansi", "rgb_array")
-SEED_DRAW_LIMIT = 2 ** 63  # seeds drawn for seedless resets after a seeded one
+
+
+def _check_no_options(options):
+    """ValueError unless ``options`` is None or a dict; a warning names any keys (all ignored)."""
+    if options is None:
+        return
+    if not isinstance(options, Mapping):
+        raise ValueError(f"reset options must be None or a dict (raw_env has none), got {options!r}")
+    if options:
+        warnings.warn(f"raw_env.reset takes no options; ignoring {sorted(map(str, options))} "
+                      "(build a new env for other Toms)", UserWarning, stacklevel=3)
 
 
 def env(**kwargs):
@@ -118,8 +137,10 @@ class raw_env(AECEnv):
     }
 
     def __init__(self, num_agents=2, toms=(), reward="win", render_mode=None, seed=None):
-        """A new environment; ``seed`` is the first ``reset``'s seed when that reset names none."""
+        """A new environment; ``seed`` (0..2**63-1) is the first ``reset``'s seed when that reset
+        names none."""
         super().__init__()
+        seed = None if seed is None else check_seed(seed)
         self.config = GameConfig(num_agents=num_agents, toms=toms)
         self.reward_kind = check_reward_kind(reward)
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -155,13 +176,16 @@ class raw_env(AECEnv):
 
     # --- the game -----------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
-        """A new game. A seed gives the same game every time and seeds the seedless resets after it."""
+        """A new game. A seed (0..2**63-1) gives the same game every time and seeds the seedless
+        resets after it. There are no options: a dict's keys are ignored with a warning."""
+        seed = None if seed is None else check_seed(seed)
+        _check_no_options(options)
         if seed is None and self._first_seed is not None:
             seed, self._first_seed = self._first_seed, None
         if seed is not None:
             game_seed = seed
         elif self._seed_rng is not None:
-            game_seed = int(self._seed_rng.integers(SEED_DRAW_LIMIT))
+            game_seed = int(self._seed_rng.integers(SEED_LIMIT))
         else:
             game_seed = None  # fresh entropy
         self._bind(new_game(self.config, game_seed))
@@ -198,9 +222,26 @@ class raw_env(AECEnv):
         if self._state is not None:
             self._bind(self._state)
 
+    def _refuse(self, verb):
+        """The ValueError for ``verb`` before the first reset or after every agent's dead step."""
+        if self._state is None:
+            raise ValueError(f"call reset() before {verb}(): there is no game yet")
+        raise ValueError(f"{verb}(): the game is over and every agent has stepped None "
+                         "(PettingZoo's dead steps); call reset() to play again")
+
+    def last(self, observe=True):
+        """The selected agent's (observation, cumulative reward, terminated, truncated, info)."""
+        if self._state is None or not self.agents:
+            self._refuse("last")
+        return super().last(observe)
+
     def observe(self, agent):
         """The agent's view and, on its turn, its legal actions (int8); computed on each call."""
-        seat = self._seat[agent]
+        if self._state is None:
+            self._refuse("observe")
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}")
         obs = np.empty((1, OBS_SIZE), dtype=np.float32)
         encode_batch_kernel(self._batch, self._seat_rows[seat], obs)
         if agent == self.agent_selection and self._decision.item() != DEC_GAME_OVER:
@@ -213,6 +254,8 @@ class raw_env(AECEnv):
 
     def step(self, action):
         """Apply the selected agent's action; after the end, each agent steps ``None`` once."""
+        if self._state is None or not self.agents:
+            self._refuse("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -10,7 +10,9 @@
 | rewards | 0 until the end, then ``final_rewards(state, reward)[seat]``: "win", "rank", "score" |
 | episode end | ``terminated`` at the final scoring; never truncated |
 | illegal action | the engine's ``ValueError``, state unchanged (also for a step after the end) |
-| seeding | ``reset(seed=s)`` plays seed ``s``, each later ``reset()`` ``next_seed`` of the last |
+| seeding | ``reset(seed=s)``, ``s`` in 0..2**63-1, plays seed ``s``; each later ``reset()`` |
+| | ``next_seed`` of the last; other seeds are refused (``ValueError``), never wrapped |
+| reset options | ``None`` or a dict with ``"toms"`` and/or ``"seat"``: kept for the later games too |
 | render modes | ``"ansi"`` (``render_text``), ``"rgb_array"`` (``render.render_rgb``, when present) |
 | version | v0 |
 
@@ -28,6 +30,7 @@ these envs step for step. The Box's upper bound is ``observation.OBSERVATION_HIG
 
 import importlib
 import importlib.util
+from collections.abc import Mapping
 
 import gymnasium
 import numpy as np
@@ -46,18 +49,19 @@ from ..game import (
     render_text,
     winner,
 )
+from ..game.api import SEED_LIMIT, check_seed
 from ..game.jit import jit
 from ..observation import OBS_SIZE, OBSERVATION_HIGH, encode
 from .rewards import check_reward_kind, final_rewards
 
 ENV_ID = "TinyYork-v0"
 DEFAULT_TOMS = (5,)
-SEED_LIMIT = 2 ** 63  # the engine's seeds are non-negative and below this
 # The step from one game's seed to the next (golden-ratio Weyl step, odd, below SEED_LIMIT):
 # env i of a batch seeded s plays s + i, then s + i + SEED_STRIDE, ..., so batches never collide.
 SEED_STRIDE = 0x1E3779B97F4A7C15
 _SEED_WRAP = SEED_LIMIT - SEED_STRIDE  # fits int64, unlike SEED_LIMIT, so compiled code can use it
 RENDER_MODULE = "tiny_york_env.render"
+RESET_OPTIONS = ("toms", "seat")
 
 
 @jit
@@ -69,10 +73,11 @@ def next_seed(seed):
 
 
 def next_game_seed(seed, previous, np_random):
-    """The seed of a reset's game: ``seed`` if given, else ``next_seed(previous)`` after an earlier
-    game, else a draw from ``np_random`` (the env's generator)."""
+    """The seed of a reset's game: ``seed`` if given (ValueError unless it is in 0..2**63-1), else
+    ``next_seed(previous)`` after an earlier game, else a draw from ``np_random`` (the env's
+    generator)."""
     if seed is not None:
-        return int(seed)
+        return check_seed(seed)
     if previous is not None:
         return int(next_seed(previous))
     return int(np_random.integers(SEED_LIMIT))
@@ -83,6 +88,31 @@ def check_agent_seat(seat, num_agents, detail=""):
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_agents:
         raise ValueError(f"seat must be an agent seat 0..{num_agents - 1}{detail}, got {seat!r}")
     return int(seat)
+
+
+def check_reset_options(options, allowed):
+    """``options`` as a dict; ValueError unless it is None or a dict whose keys are in ``allowed``."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ValueError(f"reset options must be None or a dict with keys from {list(allowed)}, "
+                         f"got {options!r}")
+    unknown = [key for key in options if key not in allowed]
+    if unknown:
+        raise ValueError(f"unknown reset options {unknown}; allowed: {list(allowed)}")
+    return dict(options)
+
+
+def _check_opponents(opponents):
+    """The opponents as a tuple; ValueError unless each has ``act(observation, action_mask)``."""
+    if isinstance(opponents, (str, bytes)) or not hasattr(opponents, "__iter__"):
+        raise ValueError(f"opponents must be a sequence of agents with act(observation, "
+                         f"action_mask), one per other agent seat; got {opponents!r}")
+    opponents = tuple(opponents)
+    for k, opponent in enumerate(opponents):
+        if not callable(getattr(opponent, "act", None)):
+            raise ValueError(f"opponent {k} has no act(observation, action_mask) method")
+    return opponents
 
 
 def observation_space():
@@ -122,28 +152,29 @@ class TinyYorkEnv(gymnasium.Env):
     }
 
     def __init__(self, toms=DEFAULT_TOMS, opponents=(), seat=0, reward="win", render_mode=None):
-        self.opponents = tuple(opponents)
-        for k, opponent in enumerate(self.opponents):
-            if not callable(getattr(opponent, "act", None)):
-                raise ValueError(f"opponent {k} has no act(observation, action_mask) method")
+        self.opponents = _check_opponents(opponents)
         self.reward_kind = check_reward_kind(reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, "
                              f"got {render_mode!r}")
         self.render_mode = render_mode
-        self._configure(toms, seat)
+        self._configure(*self._setup(toms, seat))
         self.observation_space = observation_space()
         self._mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
         self.action_space = LegalDiscrete(NUM_ACTIONS, self._mask)
         self._state = None
         self._game_seed = None
 
-    def _configure(self, toms, seat):
-        """Set the game setup; ValueError (from GameConfig or here) when it is not a valid one."""
-        config = GameConfig(num_agents=1 + len(self.opponents), toms=tuple(toms))
-        self.seat = check_agent_seat(seat, config.num_agents,
-                                     f" (1 learning seat + {len(self.opponents)} opponents)")
-        self.config = config
+    def _setup(self, toms, seat):
+        """The checked (GameConfig, seat) for ``toms`` and ``seat``; ValueError (from GameConfig
+        or here) when they are not a valid setup. Changes nothing."""
+        config = GameConfig(num_agents=1 + len(self.opponents), toms=toms)
+        return config, check_agent_seat(seat, config.num_agents,
+                                        f" (1 learning seat + {len(self.opponents)} opponents)")
+
+    def _configure(self, config, seat):
+        """Use the checked setup ``config`` and learning ``seat`` (from ``_setup``)."""
+        self.config, self.seat = config, seat
         others = [s for s in range(config.num_agents) if s != self.seat]
         self._opponent_of_seat = dict(zip(others, self.opponents, strict=True))
 
@@ -159,14 +190,14 @@ class TinyYorkEnv(gymnasium.Env):
 
     def reset(self, *, seed=None, options=None):
         """Start a game: seed ``seed``, else the next seed of the chain; ``options`` may set
-        ``toms`` and ``seat`` for this game and the following ones."""
+        ``toms`` and ``seat`` for this game and the following ones. A bad seed or option is a
+        ValueError that changes nothing."""
+        seed = None if seed is None else check_seed(seed)
+        options = check_reset_options(options, RESET_OPTIONS)
+        setup = (self._setup(options.get("toms", self.config.toms), options.get("seat", self.seat))
+                 if options else (self.config, self.seat))
         super().reset(seed=seed)
-        options = dict(options or {})
-        unknown = set(options) - {"toms", "seat"}
-        if unknown:
-            raise ValueError(f"unknown reset options {sorted(unknown)}; allowed: 'toms', 'seat'")
-        if options:
-            self._configure(options.get("toms", self.config.toms), options.get("seat", self.seat))
+        self._configure(*setup)
         self._game_seed = next_game_seed(seed, self._game_seed, self.np_random)
         self._state = new_game(self.config, self._game_seed)
         self._view_rng = np.random.default_rng(self._game_seed)  # the planning opponents' views

@@ -10,7 +10,10 @@
 | rewards | 0 until a game ends, then ``final_rewards(state, reward)[0]`` |
 | episode end | ``done``, and the game restarts at once; ``infos[i]["terminal_observation"]`` |
 | illegal action | ``ValueError`` naming the env index; no game changes |
-| seeding | ``seed(s)``: game i plays ``s + i`` at the next ``reset()``, then ``next_seed`` chains |
+| seeding | ``seed(s)``, ``s`` in 0..2**63-1 (else ``ValueError``): game i plays ``s + i`` (mod |
+| | 2**63, as the chain wraps) at the next ``reset()``, then ``next_seed`` chains |
+| reset options | none: ``set_options`` refuses any non-empty options (the Toms are fixed) |
+| copies | ``copy.deepcopy`` and pickle give an independent env that plays on identically |
 | version | v0 |
 
 Fixed Python opponents are ``TinyYorkEnv``'s job: here every non-learning seat is a Tom, so a
@@ -30,7 +33,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from ..game import NUM_ACTIONS, STATE_DTYPE, GameConfig, apply_action, render_text
-from ..game.api import tom_arrays
+from ..game.api import SEED_LIMIT, check_seed, tom_arrays
 from ..game.jit import jit
 from ..game.kernels import new_game_kernel
 from ..game.legal import fill_legal_mask
@@ -38,11 +41,12 @@ from ..game.rules import apply_unchecked
 from ..game.state import DEC_GAME_OVER
 from ..observation import OBS_SIZE, encode_record
 from .rewards import check_reward_kind, final_rewards
-from .single import DEFAULT_TOMS, RENDER_MODULE, SEED_LIMIT, next_seed, observation_space
+from .single import DEFAULT_TOMS, RENDER_MODULE, next_seed, observation_space
 
 LEARNING_SEAT = 0  # Toms take the seats after the agents (GameConfig), so the one agent is seat 0
 SETTABLE_ATTRS = ("reward_kind",)
 PER_GAME_METHODS = ("action_masks", "render")
+BYTE_VIEWS = {"_raw": "_states", "_ended_raw": "_ended_states"}  # view -> the records it shows
 
 
 @jit
@@ -109,7 +113,7 @@ class TinyYorkVecEnv(VecEnv):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         num_envs = int(num_envs)
-        self.config = GameConfig(num_agents=1, toms=tuple(toms))
+        self.config = GameConfig(num_agents=1, toms=toms)
         self.reward_kind = check_reward_kind(reward)
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
@@ -117,18 +121,34 @@ class TinyYorkVecEnv(VecEnv):
         self.num_envs = num_envs  # get_attr, called by VecEnv.__init__, needs these two
         self._tom_arrays = tom_arrays(self.config)
         self._states = np.zeros(num_envs, dtype=STATE_DTYPE)
-        self._raw = _byte_view(self._states)
         self._game_seeds = np.full(num_envs, -1, dtype=np.int64)  # -1: no game yet
         self._masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
         self._dones = np.zeros(num_envs, dtype=np.bool_)
         self._ended = np.zeros(num_envs, dtype=np.int64)
         self._ended_states = np.zeros(num_envs, dtype=STATE_DTYPE)
-        self._ended_raw = _byte_view(self._ended_states)
+        self._bind_views()
         self._ended_obs = np.zeros((num_envs, OBS_SIZE), dtype=np.float32)
         self._actions = None
         super().__init__(num_envs, observation_space(), spaces.Discrete(NUM_ACTIONS))
         if seed is not None:
             self.seed(seed)
+
+    def _bind_views(self):
+        """The byte views the compiled code writes through, on this env's own record arrays."""
+        for view, records in BYTE_VIEWS.items():
+            setattr(self, view, _byte_view(getattr(self, records)))
+
+    def __getstate__(self):
+        """Pickle and deepcopy without the byte views (a copy would lose their link to the records)."""
+        data = self.__dict__.copy()
+        for view in BYTE_VIEWS:
+            data.pop(view, None)
+        return data
+
+    def __setstate__(self, data):
+        """Restore, re-linking the byte views to the copied records."""
+        self.__dict__.update(data)
+        self._bind_views()
 
     def _engine_args(self):
         c = self.config
@@ -142,7 +162,7 @@ class TinyYorkVecEnv(VecEnv):
         base = None
         for i in range(self.num_envs):
             if self._seeds[i] is not None:
-                self._game_seeds[i] = int(self._seeds[i]) % SEED_LIMIT
+                self._game_seeds[i] = check_seed(self._seeds[i])
             elif fresh[i]:
                 if base is None:
                     base = int(np.random.randint(0, np.iinfo(np.uint32).max, dtype=np.uint32))
@@ -214,8 +234,13 @@ class TinyYorkVecEnv(VecEnv):
         """Nothing to release: the games live in numpy arrays."""
 
     def seed(self, seed=None):
-        """At the next ``reset()`` game i plays seed ``seed + i`` (random base when None)."""
-        return super().seed(seed)
+        """At the next ``reset()`` game i plays seed ``(seed + i) mod 2**63`` (random base when
+        None); ValueError unless ``seed`` is None or an int in 0..2**63-1."""
+        if seed is None:
+            return super().seed(None)
+        seed = check_seed(seed)
+        self._seeds = [(seed + i) % SEED_LIMIT for i in range(self.num_envs)]
+        return self._seeds
 
     def set_options(self, options=None):
         """Only empty options: the Toms and reward are fixed at construction."""

@@ -22,12 +22,15 @@ from .api import (
 )
 from .config import GameConfig
 from .determinize import determinize
+from .persist import load_state, save_state
 from .state import STATE_DTYPE
 from .text import render_text
+from .validate import validate_state
 
 __all__ = [
     "GameConfig", "NUM_ACTIONS", "STATE_DTYPE", "action_names", "apply_action", "apply_actions",
     "current_player", "decode", "describe_action", "determinize", "encode", "final_scores", "is_terminal",
-    "legal_actions", "legal_mask", "legal_masks", "new_game", "new_games", "pending_decision",
-    "render_text", "score_breakdown", "step", "winner",
+    "legal_actions", "legal_mask", "legal_masks", "load_state", "new_game", "new_games",
+    "pending_decision", "render_text", "save_state", "score_breakdown", "step", "validate_state",
+    "winner",
 ]

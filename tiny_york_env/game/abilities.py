@@ -3,6 +3,8 @@ R16, R18, R19). Read-only predicates: ``characters.py`` carries the effects out.
 
 A character's ability is used on the owner's turn in its phase, once per game round per tile,
 paying 1 dollar from the player board unless the tile is free. Each copy is its own tile.
+Character 18 has its own turn: its holders are asked before the first bid of each bidding
+round (R11, ``DEC_DECLARE_BID_LAST``).
 """
 
 from .components import (
@@ -37,6 +39,7 @@ from .state import (
     DEC_CHARACTER_PAIR_CARD,
     DEC_CHARACTER_STEPS,
     DEC_CHARACTER_TILE,
+    DEC_DECLARE_BID_LAST,
     DEC_PHASE3,
     DEC_PICK_PAIR,
     EMPTY,
@@ -212,7 +215,7 @@ def ability_has_effect(st, seat, c):
     if c == DOUBLE_PRESTIGE:
         return st["bid_round"] == PRESTIGE and st["double_prestige"][seat] == 0
     if c == BID_LAST:
-        return st["character18_used"] == 0
+        return st["character18_used"] == 0  # "No other player may play character 18" (R11)
     if c == PRESS_BY_RANK:
         return st["press_space"][seat] < PRESS_LAST_SPACE
     if c == TAKE_BACK_PLAYED:
@@ -225,14 +228,18 @@ def ability_has_effect(st, seat, c):
 
 @jit
 def character_fits_decision(d, c):
-    """R8, R11, R18: which characters each decision offers."""
+    """R8, R11, R18: which characters each decision offers; 18 only at its declaration before
+    the first bid of a bidding round (R11), not on the bidding turn."""
     phase = CHARACTER_PHASE[c]
     if d == DEC_PICK_PAIR:
         return phase == PHASE_I and c != MATCH_PAIR_FROM_RESERVE
     if d == DEC_AFTER_PICK:
         return c == MATCH_PAIR_FROM_RESERVE
+    if d == DEC_DECLARE_BID_LAST:
+        return c == BID_LAST
     if d == DEC_BID:
-        return phase == PHASE_II and c != FREE_SKYSCRAPER and c != TAKE_BACK_PLAYED
+        return (phase == PHASE_II and c != FREE_SKYSCRAPER and c != TAKE_BACK_PLAYED
+                and c != BID_LAST)
     if d == DEC_AFTER_EVALUATION:
         return c == TAKE_BACK_PLAYED
     if d == DEC_PHASE3:

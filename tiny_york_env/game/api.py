@@ -9,11 +9,12 @@ import numpy as np
 
 from . import kernels
 from .actions import NUM_ACTIONS, describe_action, is_int
-from .components import BOROUGH_NAMES, MAX_SEATS, TOM_MODES
+from .components import BOROUGH_NAMES, FIRST_END_GAME_CHARACTER, MAX_SEATS, TILE_CHARACTER, TOM_MODES
 from .config import GameConfig
 from .state import (
     DEC_GAME_OVER,
     DECISION_NAMES,
+    LOC_OWNED,
     NO_SEAT,
     NUM_SCORE_LINES,
     SCORE_BOROUGH,
@@ -21,7 +22,7 @@ from .state import (
     STATE_DTYPE,
 )
 
-SEED_LIMIT = 2 ** 63
+SEED_LIMIT = 2 ** 63  # game seeds are ints 0..SEED_LIMIT - 1 (the record's generator, rng.py)
 
 
 def tom_arrays(config):
@@ -48,6 +49,14 @@ def _as_batch(state):
                      "use the batch functions for batches")
 
 
+def _check_writeable(array, verb):
+    """``verb`` changes ``array`` in place: refuse a read-only one (e.g. ``np.frombuffer`` of
+    saved bytes) instead of writing through it."""
+    if not array.flags.writeable:
+        raise ValueError(f"{verb} changes the state in place, but this array is read-only (e.g. "
+                         "np.frombuffer of saved bytes); pass a writeable copy, e.g. from load_state")
+
+
 def _check_batch(states):
     """``states`` must be a 1-d array of STATE_DTYPE."""
     if not isinstance(states, np.ndarray) or states.dtype != STATE_DTYPE or states.ndim != 1:
@@ -64,12 +73,18 @@ def _check_config(config):
     return config
 
 
+def check_seed(seed):
+    """``seed`` as an int; ValueError unless it is an int in 0..SEED_LIMIT - 1 (no wrapping)."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
+            or not 0 <= int(seed) < SEED_LIMIT:
+        raise ValueError(f"seed must be a non-negative int below 2**63 (0..{SEED_LIMIT - 1}) or "
+                         f"None for a random one, got {seed!r}")
+    return int(seed)
+
+
 def _normal_seed(seed):
-    if seed is None:
-        return secrets.randbelow(SEED_LIMIT)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
-    return int(seed) % SEED_LIMIT
+    """The game seed: ``seed`` as ``check_seed`` accepts it, a random one for None."""
+    return secrets.randbelow(SEED_LIMIT) if seed is None else check_seed(seed)
 
 
 def new_game(config=None, seed=None):
@@ -99,7 +114,8 @@ def current_player(state):
 
 
 def legal_mask(state):
-    """bool[NUM_ACTIONS]: the actions the seat to move may take (all False only at the end)."""
+    """bool[NUM_ACTIONS]: the actions the seat to move may take (all False only at the end).
+    The record is trusted (``load_state`` / ``validate_state`` check records from outside)."""
     mask = kernels.empty_mask()
     kernels.legal_mask_kernel(_as_batch(state), 0, mask)
     return mask
@@ -116,8 +132,11 @@ def pending_decision(state):
 
 
 def apply_action(state, action):
-    """Apply ``action`` in place; a ValueError names an illegal action and leaves the state as it was."""
+    """Apply ``action`` in place; a ValueError names an illegal action and leaves the state as it was.
+    The record is trusted (``load_state`` / ``validate_state`` check records from outside); a
+    read-only array is refused."""
     batch = _as_batch(state)
+    _check_writeable(batch, "apply_action")
     if not is_int(action):
         raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
     action = int(action)
@@ -186,6 +205,19 @@ def score_breakdown(state):
     return out
 
 
+def end_character_points(state):
+    """One dict per seat: each end-game character (28-42) it owns -> its final-scoring points (R20, P8)."""
+    _require_terminal(state)
+    rec = _as_batch(state)[0]
+    out = []
+    for seat in range(int(rec["num_seats"])):
+        owned = (rec["tile_loc"] == LOC_OWNED) & (rec["tile_owner"] == seat)
+        characters = sorted({int(c) for c in TILE_CHARACTER[owned] if c >= FIRST_END_GAME_CHARACTER})
+        out.append({c: int(rec["end_character_points"][seat, c - FIRST_END_GAME_CHARACTER])
+                    for c in characters})
+    return out
+
+
 def legal_masks(states):
     """bool[B, NUM_ACTIONS] for a batch of games."""
     _check_batch(states)
@@ -196,8 +228,10 @@ def legal_masks(states):
 
 def apply_actions(states, actions):
     """Apply one action per game in place; returns a bool array, True where it was illegal
-    (those games are left unchanged)."""
+    (those games are left unchanged). The records are trusted (``load_state`` /
+    ``validate_state`` check records from outside); a read-only array is refused."""
     _check_batch(states)
+    _check_writeable(states, "apply_actions")
     actions = np.asarray(actions)
     if actions.shape != states.shape or not np.issubdtype(actions.dtype, np.integer):
         raise ValueError(f"actions must be integers, one per game ({states.shape[0]}); got "

@@ -55,6 +55,26 @@ def draw_to_reserve(st, seat, n):
 
 
 @jit
+def draw_faceup_to_reserve(st, seat):
+    """Character 3: draw 1 card and place it face up in ``seat``'s reserve (addendum 3; public,
+    R25, P24)."""
+    c = draw_card(st)
+    if c != EMPTY:
+        st["reserve"][seat, c] += 1
+        st["reserve_faceup"][seat, c] += 1
+
+
+@jit
+def take_from_reserve(st, seat, t, n):
+    """Remove ``n`` cards of type ``t`` from ``seat``'s reserve (an exchange, characters 8, 12,
+    15): face-down copies leave first, so a face-up card stays face up while a copy of its type
+    stays in the reserve (P24). The caller puts the cards where they go."""
+    st["reserve"][seat, t] -= n
+    if st["reserve_faceup"][seat, t] > st["reserve"][seat, t]:
+        st["reserve_faceup"][seat, t] = st["reserve"][seat, t]
+
+
+@jit
 def discard_hand(st, seat):
     """Put every card in ``seat``'s hand on the discard pile (R19)."""
     for t in range(NUM_CARD_TYPES):

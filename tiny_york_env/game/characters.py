@@ -39,7 +39,7 @@ from .abilities import (
     swap_target_value,
     unused_tile,
 )
-from .cards import draw_to_hand, draw_to_reserve
+from .cards import draw_faceup_to_reserve, draw_to_hand, draw_to_reserve, take_from_reserve
 from .components import CHARACTER_27_STEPS, CHARACTER_FREE, NEUTRAL, NUM_CARD_TYPES, WILD
 from .elevator import remove_tile, take_from_display
 from .jit import jit
@@ -81,11 +81,15 @@ NO_LIMIT = 1 << 20
 
 @jit
 def refill_reserve(st, seat):
-    """Draw into ``seat``'s reserve until it holds ``reserve_size`` cards (8, 12, 15)."""
+    """Draw into ``seat``'s reserve until it holds ``reserve_size`` cards (8, 12, 15). On the
+    bidder's own bidding turn the exchange allowance starts afresh (R9, P1), so every new
+    reserve card can be exchanged into the hand."""
     have = 0
     for t in range(NUM_CARD_TYPES):
         have += st["reserve"][seat, t]
     draw_to_reserve(st, seat, st["reserve_size"][seat] - have)
+    if st["ability_context"] == CTX_BID:
+        st["exchanges_left"] = st["reserve_size"][seat]
 
 
 @jit
@@ -116,9 +120,13 @@ def _play_card_as_round(st, seat, t, value):
 
 @jit
 def _move_to_end_of_bidding(st, seat):
-    """18 (R11): ``seat`` bids last in this bidding round."""
+    """18 (R11): ``seat`` bids last in this bidding round; the others keep their clockwise
+    order (R3)."""
     n = st["num_seats"]
-    for i in range(st["cursor"], n - 1):
+    k = 0
+    while st["order"][k] != seat:
+        k += 1
+    for i in range(k, n - 1):
         st["order"][i] = st["order"][i + 1]
     st["order"][n - 1] = seat
 
@@ -139,10 +147,10 @@ def finish_ability(st):
     elif ctx == CTX_AFTER_PICK:
         usable = can_use_character(st, seat, MATCH_PAIR_FROM_RESERVE, DEC_AFTER_PICK)
         st["decision"] = DEC_AFTER_PICK if usable else DEC_NONE
-    elif ctx == CTX_BID and c != BID_LAST:
+    elif ctx == CTX_BID:
         st["decision"] = DEC_BID
     else:
-        st["decision"] = DEC_NONE  # the stage offers the next turn
+        st["decision"] = DEC_NONE  # the stage offers the next turn (after 18: the bidding)
 
 
 @jit
@@ -170,7 +178,7 @@ def start_ability(st, seat, c, context):
     elif c == BIGGER_RESERVE:
         st["points"][seat] += CHARACTER_3_POINTS
         st["reserve_size"][seat] += 1
-        draw_to_reserve(st, seat, 1)
+        draw_faceup_to_reserve(st, seat)
         finish_ability(st)
     elif c == BOTH_PAIRS:
         _ask(st, DEC_CHARACTER_PAIR, 2)
@@ -212,7 +220,7 @@ def start_ability(st, seat, c, context):
         st["bid_value"][seat] += 1
         st["bid_base"][seat] = 1
         finish_ability(st)
-    elif c == BID_LAST:
+    elif c == BID_LAST:  # declared before the first bid of the bidding round (R11)
         st["dollars"][seat] += CHARACTER_18_DOLLARS
         st["character18_used"] = 1
         _move_to_end_of_bidding(st, seat)
@@ -264,12 +272,12 @@ def choose_card(st, seat, t):
         st["hand"][seat, t] -= 1
         st["discard"][t] += 1
     elif c == MATCH_PAIR_FROM_RESERVE:
-        st["reserve"][seat, t] -= 1
+        take_from_reserve(st, seat, t, 1)
         st["hand"][seat, t] += 1
         k = 0 if st["ability_memory"][0] == t else 1
         st["ability_memory"][k] = EMPTY
     elif c == REFRESH_RESERVE:
-        st["reserve"][seat, t] -= 1
+        take_from_reserve(st, seat, t, 1)
         st["discard"][t] += 1
     elif c == ANY_CARD_AS_ROUND:
         _play_card_as_round(st, seat, t, 1)
@@ -287,8 +295,9 @@ def choose_card(st, seat, t):
 @jit
 def _play_from_reserve(st, seat, t):
     """15: the reserve card joins the bid (with a hand card of its type for a 2:1 substitute),
-    then the reserve is refilled and may be exchanged again at once (addendum notes)."""
-    st["reserve"][seat, t] -= 1
+    then the reserve is refilled and may be exchanged again at once (addendum notes; the
+    refill gives a fresh exchange allowance, P1)."""
+    take_from_reserve(st, seat, t, 1)
     st["played"][seat, t] += 1
     if t != st["bid_round"] and t != WILD:
         st["hand"][seat, t] -= 1
@@ -297,7 +306,6 @@ def _play_from_reserve(st, seat, t):
     st["bid_value"][seat] += 1
     st["bid_base"][seat] = 1
     refill_reserve(st, seat)
-    st["exchanges_left"] += 1
 
 
 @jit

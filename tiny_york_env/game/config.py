@@ -1,6 +1,8 @@
 """``GameConfig``: who plays (R1). Agents take the first seats; Toms, when built, the rest."""
 
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
+from string import digits
 
 import numpy as np
 
@@ -25,10 +27,27 @@ def tom_code(spec):
         return TOM_LEVEL_CODES[int(spec) - 1]
     if isinstance(spec, str):
         code = spec.strip().upper()
-        if (len(code) == TOM_CODE_LENGTH and code[0] in TOM_MODES and code[1].isdigit()
+        # ASCII digits only: str.isdigit() also passes '²' and '४', which int() reads or refuses.
+        if (len(code) == TOM_CODE_LENGTH and code[0] in TOM_MODES and code[1] in digits
                 and TOM_MIN_DRAW <= int(code[1]) <= TOM_MAX_DRAW):
             return code
     raise ValueError(f"bad Tom {spec!r}: a Tom is {ALLOWED_TOMS}")
+
+
+def _check_tom_sequence(toms):
+    """ValueError unless ``toms`` is an ordered sequence (the Toms take the seats in its order)."""
+    ordered = (isinstance(toms, Sequence) and not isinstance(toms, (str, bytes, bytearray))) or (
+        isinstance(toms, np.ndarray) and toms.ndim == 1)
+    if not ordered:
+        if isinstance(toms, (str, bytes, bytearray)) or not hasattr(toms, "__iter__"):
+            why = "a single value or a string is not a list of Toms"
+        elif isinstance(toms, Set):
+            why = "a set has no fixed order, so the Toms' seats would be arbitrary"
+        else:
+            why = "other collections and iterators (dicts, generators) are refused"
+        raise ValueError(f"toms must be a sequence such as a tuple or list of Tom levels (1-12) or "
+                         f"codes like 'B4', one per Tom in seat order; got {toms!r} of type "
+                         f"{type(toms).__name__} ({why})")
 
 
 def tom_level(code):
@@ -40,7 +59,9 @@ def tom_level(code):
 class GameConfig:
     """Who plays (R1): ``num_agents`` seats decided from outside (1-4) and 0-3 Toms run by the
     engine, 2-4 participants in all. Each Tom is a level 1-12 or a code like ``"B4"`` (mode A,
-    B or C and Phase-I draw count 2-9, the solo rules); codes are kept normalised."""
+    B or C and Phase-I draw count 2-9 in ASCII digits, the solo rules); codes are kept
+    normalised. ``toms`` is a sequence (tuple, list, 1-d array) in seat order: the Toms take the
+    seats after the agents in that order, so sets and other unordered collections are refused."""
 
     num_agents: int = 2
     toms: tuple = ()
@@ -54,9 +75,7 @@ class GameConfig:
         if not MIN_AGENTS <= self.num_agents <= MAX_SEATS:
             raise ValueError(f"num_agents must be {MIN_AGENTS}-{MAX_SEATS} (R1), "
                              f"got {self.num_agents}")
-        if isinstance(self.toms, (str, bytes)) or not hasattr(self.toms, "__iter__"):
-            raise ValueError(f"toms must be a tuple of Tom levels (1-12) or codes like 'B4', "
-                             f"one per Tom; got {self.toms!r}")
+        _check_tom_sequence(self.toms)
         object.__setattr__(self, "toms", tuple(tom_code(t) for t in self.toms))
         participants = self.num_agents + len(self.toms)
         if not MIN_PARTICIPANTS <= participants <= MAX_SEATS:

@@ -8,10 +8,11 @@ compiled core, callable from compiled search loops.
 Resampled (R25 "private to its owner" and "hidden from all"):
 
 * ``draw_pile`` (its first ``draw_count`` cards), ``discard`` (counts per type), ``hand`` of
-  every other seat (a Tom's row is his supply) and ``reserve`` of every other seat: the unseen
-  cards of all of them form one pool, shuffled and dealt back so that the draw pile, the discard
-  pile, each hand and each reserve keep their sizes. Stale entries of ``draw_pile`` beyond
-  ``draw_count`` (cards drawn earlier) are cleared to ``EMPTY``.
+  every other seat (a Tom's row is his supply) and the face-down part of ``reserve`` of every
+  other seat: the unseen cards of all of them form one pool, shuffled and dealt back so that
+  the draw pile, the discard pile, each hand and each reserve keep their sizes. Face-up reserve
+  cards (character 3, ``reserve_faceup``) are public and stay where they are (R25, D7). Stale
+  entries of ``draw_pile`` beyond ``draw_count`` (cards drawn earlier) are cleared to ``EMPTY``.
 * ``elevator_stack``: each value's face-down stack is shuffled within itself.
 * ``prestige_stack`` from ``prestige_next`` on: the face-down prestige tiles are shuffled.
 * ``start_stacks`` never revealed (setup step 4, R4, P5): their value-1 tiles are shuffled among
@@ -24,10 +25,10 @@ a function of what ``seat`` knows and of ``seed`` only: two games that differ on
 
 Kept: every other field. That is the public state (R25: board, tracks, characters, dollars,
 skyscrapers, vessels, played cards, pair display, elevator display, revealed prestige and start
-tiles, hand and reserve sizes, the progress of the game and the pending decision) and the
-seat's own hand and reserve.
+tiles, hand and reserve sizes, face-up reserve cards, the progress of the game and the pending
+decision) and the seat's own hand and reserve.
 
-Rulings (D1-D5, for docs/rules.md):
+Rulings (D1-D5, D7, for docs/rules.md):
 
 * **D1 The discard pile is unseen.** The rulebook never lets a player look through the discard
   pile, and it holds cards nobody saw (hands discarded at round end, R19; cards discarded by
@@ -49,6 +50,9 @@ Rulings (D1-D5, for docs/rules.md):
   cards are redrawn (as in D4) until its pending decision is one the engine could have asked:
   a character turn (8, 22, Phase III) needs a usable character, an ability in progress a legal
   choice (character 15 started, so a reserve card it can play is there).
+* **D7 Face-up reserve cards are kept.** The card character 3 places face up in a reserve is
+  public (R25) while it stays there (P24): every seat's ``reserve_faceup`` cards stay in that
+  reserve, and only the rest of a hidden reserve is dealt from the unseen pool.
 """
 
 import numpy as np
@@ -76,17 +80,20 @@ from .setup import shuffle_in_place
 from .state import (
     DEC_AFTER_EVALUATION,
     DEC_AFTER_PICK,
+    DEC_DECLARE_BID_LAST,
     DEC_GAME_OVER,
     DEC_PHASE3,
     EMPTY,
     STAGE_BID_END,
     STAGE_BID_START,
     STAGE_BIDDING,
+    STAGE_DECLARE_BID_LAST,
     STAGE_EVALUATE,
     STAGE_RETURN_CARDS,
     STATE_DTYPE,
 )
 from .tom import is_wild_for_tom
+from .validate import validate_state
 
 SEED_LIMIT = 2 ** 63  # the record's generator takes seeds below 2**63
 NO_CAP = NUM_CARDS  # no limit on the wilds in a Tom's supply
@@ -97,7 +104,8 @@ LOW_TILE, HIGH_TILE = 0, 1  # start_stacks columns: the value-1 and the value-5 
 @jit
 def _unseen_cards(st, seat, pool):
     """Write the cards ``seat`` cannot see into ``pool``, sorted by type, and return how many:
-    the draw pile, the discard pile (D1), and the hands and reserves of every other seat (R25).
+    the draw pile, the discard pile (D1), and the hands and face-down reserve cards of every
+    other seat (R25, D7).
 
     Sorted, the pool depends only on what ``seat`` knows, never on the hidden order."""
     counts = np.zeros(NUM_CARD_TYPES, np.int64)
@@ -107,7 +115,8 @@ def _unseen_cards(st, seat, pool):
         counts[t] += st["discard"][t]
         for other in range(st["num_seats"]):
             if other != seat:
-                counts[t] += st["hand"][other, t] + st["reserve"][other, t]
+                hidden = st["reserve"][other, t] - st["reserve_faceup"][other, t]
+                counts[t] += st["hand"][other, t] + hidden
     n = 0
     for t in range(NUM_CARD_TYPES):
         for _ in range(counts[t]):
@@ -120,7 +129,8 @@ def _unseen_cards(st, seat, pool):
 def _in_bidding_round(st):
     """A bidding round is running (its bids, its evaluation, character 22 after it)."""
     stage = st["stage"]
-    running = (stage == STAGE_BID_START or stage == STAGE_BIDDING or stage == STAGE_EVALUATE
+    running = (stage == STAGE_BID_START or stage == STAGE_DECLARE_BID_LAST
+               or stage == STAGE_BIDDING or stage == STAGE_EVALUATE
                or stage == STAGE_BID_END or stage == STAGE_RETURN_CARDS)
     return running and 0 <= st["bid_round"] < NUM_BIDDING_ROUNDS
 
@@ -137,24 +147,41 @@ def tom_may_hold(st, tom, t):
 
 
 @jit
+def bidding_turn(st, seat):
+    """``seat``'s place in this bidding round's order: clockwise from the start player (R3),
+    the user of character 18 last (R11). During the bids ``order`` holds it; later (the
+    evaluation reuses ``order``) the clockwise place, right only when 18 was not used."""
+    n = st["num_seats"]
+    if st["stage"] == STAGE_BIDDING:
+        for i in range(n):
+            if st["order"][i] == seat:
+                return i
+    return (seat - st["bid_start"]) % n
+
+
+@jit
 def tom_wild_cap(st, tom):
     """R21: Tom adds the fewest wilds that make his bid beat every earlier bid of the round, so
     when his finished bid, made with cards of the round, still does not beat them all, he holds
-    fewer wilds than that takes. NO_CAP otherwise, and also after character 18 or after the
-    evaluation (the bids or the press order may have changed since his turn)."""
+    fewer wilds than that takes. NO_CAP otherwise, and also after the evaluation (the press
+    order may have changed since his turn) or, once 18 was used, in the evaluation (the record
+    no longer shows who bid before him). 18 is declared before the first bid, so its user bids
+    after Tom and never counts among the bids he had to beat."""
     r = st["bid_round"]
     if not _in_bidding_round(st) or r == PLANS or r == SKYSCRAPERS:
         return NO_CAP
-    if st["bid_done"][tom] == 0 or st["played"][tom, r] == 0 or st["character18_used"] != 0:
+    if st["bid_done"][tom] == 0 or st["played"][tom, r] == 0:
+        return NO_CAP
+    if st["stage"] != STAGE_BIDDING and st["character18_used"] != 0:
         return NO_CAP
     if st["stage"] == STAGE_BID_END or st["stage"] == STAGE_RETURN_CARDS:
         return NO_CAP
     n = st["num_seats"]
-    turn = (tom - st["bid_start"]) % n
+    turn = bidding_turn(st, tom)
     value = st["bid_value"][tom]
     needed = 0
     for other in range(n):
-        if other == tom or st["bid_done"][other] == 0 or (other - st["bid_start"]) % n >= turn:
+        if other == tom or st["bid_done"][other] == 0 or bidding_turn(st, other) >= turn:
             continue
         gap = st["bid_value"][other] - value + (0 if ahead(st, tom, other) else 1)
         needed = max(needed, gap)
@@ -242,7 +269,8 @@ def _take_round_card(st, tom, pool, n, taken):
 @jit
 def _deal_rest(st, seat, pool, n, taken, sizes):
     """Deal the cards of ``pool`` not yet taken, in order: draw pile, discard pile, then each
-    other agent's hand and reserve, each to its former size."""
+    other agent's hand and reserve, each to its former size; a reserve's face-up cards stay
+    and only its face-down rest is dealt (D7)."""
     k = 0
     for i in range(st["draw_pile"].shape[0]):
         if i < st["draw_count"]:
@@ -258,7 +286,11 @@ def _deal_rest(st, seat, pool, n, taken, sizes):
             continue
         if st["is_tom"][other] == 0:
             k = _deal_row(st["hand"][other], pool, taken, k, sizes[other])
-        k = _deal_row(st["reserve"][other], pool, taken, k, _row_size(st["reserve"][other]))
+        reserve = st["reserve"][other]
+        faceup = st["reserve_faceup"][other]
+        k = _deal_row(reserve, pool, taken, k, _row_size(reserve) - _row_size(faceup))
+        for t in range(NUM_CARD_TYPES):
+            reserve[t] += faceup[t]
 
 
 @jit
@@ -314,7 +346,8 @@ def mover_can_answer(st, seat):
     d = st["decision"]
     if mover == seat or mover < 0 or d == DEC_GAME_OVER:
         return True
-    if d == DEC_AFTER_PICK or d == DEC_AFTER_EVALUATION or d == DEC_PHASE3:
+    if (d == DEC_AFTER_PICK or d == DEC_AFTER_EVALUATION or d == DEC_PHASE3
+            or d == DEC_DECLARE_BID_LAST):
         return any_character_usable(st, mover, d)
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     fill_legal_mask(st, mask)
@@ -411,8 +444,11 @@ def _seed_value(seed):
 
 
 def determinize(state, seat, seed):
-    """A new game record: ``state`` as ``seat`` may know it, everything hidden resampled (R25)."""
+    """A new game record: ``state`` as ``seat`` may know it, everything hidden resampled (R25).
+    The record is checked first (``validate_state``: a ValueError names the first wrong field),
+    since agents pass states from outside and the resampling trusts the card counts."""
     batch = _as_batch(state)
+    validate_state(batch.reshape(()))
     num_seats = int(batch[0]["num_seats"])
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_seats:
         raise ValueError(f"seat {seat!r} is not a seat of this game: seats are 0..{num_seats - 1}")

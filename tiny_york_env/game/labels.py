@@ -43,7 +43,7 @@ def prestige_label(tile):
 # One line per ability (addendum), for describe_action and people.
 CHARACTER_SUMMARY = {
     1: "+1 point; discard hand cards, draw as many", 2: "take two single cards from two pairs",
-    3: "+1 point; a card into a reserve one larger", 4: "take both pairs at once",
+    3: "+1 point; a face-up card into a reserve one larger", 4: "take both pairs at once",
     5: "draw 3 cards, discard 2", 6: "+2 dollars",
     7: "give up a character for one up to 1 value higher",
     8: "take cards matching the pair from the reserve", 9: "draw 1 card, +1 dollar",

@@ -68,6 +68,7 @@ from .state import (
     DEC_CHARACTER_PAIR_CARD,
     DEC_CHARACTER_STEPS,
     DEC_CHARACTER_TILE,
+    DEC_DECLARE_BID_LAST,
     DEC_ELEVATOR,
     DEC_PHASE3,
     DEC_PICK_PAIR,
@@ -176,7 +177,14 @@ def _legal_character_choice(st, seat, d, a):
 def offers_characters(d):
     """Decisions at which a character may be used (R8, R11, R18)."""
     return (d == DEC_PICK_PAIR or d == DEC_BID or d == DEC_AFTER_PICK
-            or d == DEC_AFTER_EVALUATION or d == DEC_PHASE3)
+            or d == DEC_AFTER_EVALUATION or d == DEC_PHASE3 or d == DEC_DECLARE_BID_LAST)
+
+
+@jit
+def is_character_turn(d):
+    """Decisions that only offer characters, END_TURN going on without one (8, 18, 22, III)."""
+    return (d == DEC_AFTER_PICK or d == DEC_AFTER_EVALUATION or d == DEC_PHASE3
+            or d == DEC_DECLARE_BID_LAST)
 
 
 @jit
@@ -196,7 +204,7 @@ def is_legal(st, a):
     if d == DEC_PICK_PAIR:
         p = a - PICK_PAIR
         return PICK_PAIR <= a < EXCHANGE and p < st["num_pairs"] and pair_is_available(st, p)
-    if d == DEC_AFTER_PICK or d == DEC_AFTER_EVALUATION or d == DEC_PHASE3:
+    if is_character_turn(d):
         return a == END_TURN
     if d == DEC_ELEVATOR:
         if not ELEVATOR_TAKE <= a < PRESTIGE_TILE:
@@ -260,7 +268,7 @@ def decision_range(d):
         return CHARACTER_BOROUGH, CHARACTER_STEPS
     if d == DEC_CHARACTER_STEPS:
         return CHARACTER_STEPS, CHARACTER_STEPS + PRESS_BACK_MAX
-    if d == DEC_AFTER_PICK or d == DEC_AFTER_EVALUATION or d == DEC_PHASE3:
+    if is_character_turn(d):
         return END_TURN, END_TURN + 1
     return 0, 0
 

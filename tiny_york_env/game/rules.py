@@ -1,7 +1,9 @@
 """The phase machine and ``apply``: setup draft, Phase 0, I, II (bidding + evaluation), III,
 round end and the end of the game (rulebook "Playing the Game", R3-R19)."""
 
-from .abilities import MATCH_PAIR_FROM_RESERVE, any_character_usable, can_use_character
+import numpy as np
+
+from .abilities import BID_LAST, MATCH_PAIR_FROM_RESERVE, any_character_usable, can_use_character
 from .actions import (
     BID_CARD,
     BID_DONE,
@@ -28,7 +30,15 @@ from .actions import (
     USE_CHARACTER,
 )
 from .building import can_sell_into, check_borough_bonus, start_building
-from .cards import deal_pairs, discard_hand, discard_pairs, discard_played, draw_to_hand, take_pair
+from .cards import (
+    deal_pairs,
+    discard_hand,
+    discard_pairs,
+    discard_played,
+    draw_to_hand,
+    take_from_reserve,
+    take_pair,
+)
 from .characters import (
     choose_borough,
     choose_card,
@@ -44,6 +54,7 @@ from .characters import (
 )
 from .components import (
     HAND_DRAW_PHASE0,
+    MAX_SEATS,
     MIN_PARTICIPANTS,
     NUM_ACTIVE_CHARACTERS,
     NUM_BIDDING_ROUNDS,
@@ -67,6 +78,7 @@ from .state import (
     CTX_AFTER_EVALUATION,
     CTX_AFTER_PICK,
     CTX_BID,
+    CTX_DECLARE_BID_LAST,
     CTX_PHASE3,
     CTX_PICK,
     DEC_AFTER_EVALUATION,
@@ -80,6 +92,7 @@ from .state import (
     DEC_CHARACTER_PAIR_CARD,
     DEC_CHARACTER_STEPS,
     DEC_CHARACTER_TILE,
+    DEC_DECLARE_BID_LAST,
     DEC_ELEVATOR,
     DEC_GAME_OVER,
     DEC_NONE,
@@ -98,6 +111,7 @@ from .state import (
     STAGE_BID_END,
     STAGE_BID_START,
     STAGE_BIDDING,
+    STAGE_DECLARE_BID_LAST,
     STAGE_EVALUATE,
     STAGE_GAME_OVER,
     STAGE_PHASE0,
@@ -193,7 +207,8 @@ def _stage_phase1(st):
 @jit
 def _stage_bid_start(st):
     """R3: the first bidding round starts with the press leader, later ones with the previous
-    bonus winner (kept in bid_start); bidding runs clockwise by seat."""
+    bonus winner (kept in bid_start); bidding runs clockwise by seat. Toms draw (R21), then
+    character 18 may be declared (R11)."""
     if st["bid_round"] == 0:
         press_order(st, st["order"])
         st["bid_start"] = st["order"][0]
@@ -213,6 +228,25 @@ def _stage_bid_start(st):
             tom_draw_before_bidding(st, seat)
     st["bonus_winner"] = NO_SEAT
     st["runner_up"] = NO_SEAT
+    st["cursor"] = 0
+    st["stage"] = STAGE_DECLARE_BID_LAST
+
+
+@jit
+def _stage_declare_bid_last(st):
+    """R11 (addendum 18, "ties broken by the Press Track"): before the first bid, agents who
+    can use character 18 are asked in press order (R2); the first who uses it bids last, and
+    nobody else may use it in this bidding round, so the asking stops."""
+    if st["character18_used"] == 0:
+        ranking = np.empty(MAX_SEATS, np.int16)
+        press_order(st, ranking)
+        while st["cursor"] < st["num_seats"]:
+            seat = ranking[st["cursor"]]
+            if can_use_character(st, seat, BID_LAST, DEC_DECLARE_BID_LAST):
+                st["actor"] = seat
+                st["decision"] = DEC_DECLARE_BID_LAST
+                return
+            st["cursor"] += 1
     st["cursor"] = 0
     st["stage"] = STAGE_BIDDING
 
@@ -307,6 +341,8 @@ def advance(st):
             _stage_phase1(st)
         elif stage == STAGE_BID_START:
             _stage_bid_start(st)
+        elif stage == STAGE_DECLARE_BID_LAST:
+            _stage_declare_bid_last(st)
         elif stage == STAGE_BIDDING:
             _stage_bidding(st)
         elif stage == STAGE_EVALUATE:
@@ -340,8 +376,8 @@ def _apply_bid(st, seat, a):
         h = (a - EXCHANGE) // NUM_CARD_TYPES
         r = (a - EXCHANGE) % NUM_CARD_TYPES
         st["hand"][seat, h] -= 1
+        take_from_reserve(st, seat, r, 1)  # face-down copies first (P24)
         st["reserve"][seat, h] += 1
-        st["reserve"][seat, r] -= 1
         st["hand"][seat, r] += 1
         st["exchanges_left"] -= 1
         return
@@ -434,6 +470,8 @@ def _context_of(d):
         return CTX_BID
     if d == DEC_AFTER_EVALUATION:
         return CTX_AFTER_EVALUATION
+    if d == DEC_DECLARE_BID_LAST:
+        return CTX_DECLARE_BID_LAST
     return CTX_PHASE3
 
 
@@ -468,7 +506,7 @@ def apply_unchecked(st, a):
     st["num_decisions"] += 1
     if USE_CHARACTER <= a < USE_CHARACTER + NUM_ACTIVE_CHARACTERS:
         start_ability(st, seat, a - USE_CHARACTER + 1, _context_of(d))
-    elif a == END_TURN:
+    elif a == END_TURN:  # go on without a character (8, 18, 22, Phase III)
         st["cursor"] += d != DEC_AFTER_PICK  # after a pick the cursor has moved already
         st["decision"] = DEC_NONE
     elif d == DEC_BID:

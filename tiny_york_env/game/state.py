@@ -72,6 +72,7 @@ DECISION_NAMES = ("none", "choose a start-character stack", "take a pair of card
                   "use character 18 to bid last in this bidding round, or not")
 # Where an ability was started from, so the engine knows where to go back (ability_context).
 CTX_PICK, CTX_AFTER_PICK, CTX_BID, CTX_AFTER_EVALUATION, CTX_PHASE3 = range(5)
+CTX_DECLARE_BID_LAST = 5  # character 18 declared before the first bid (R11)
 ABILITY_MEMORY = 4
 
 # Prestige evaluation steps (eval_step in the prestige bidding round).

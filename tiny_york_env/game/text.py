@@ -27,6 +27,10 @@ from .state import (
     LOC_OWNED,
     NUM_SCORE_LINES,
     STACK_REVEALED,
+    STAGE_BID_START,
+    STAGE_BIDDING,
+    STAGE_DECLARE_BID_LAST,
+    STAGE_EVALUATE,
     STAGE_NAMES,
     STAGE_START_CHARACTERS,
     STATE_DTYPE,
@@ -34,6 +38,9 @@ from .state import (
 )
 
 ROUND_TYPES = 6
+# Stages during which the header names the bidding round.
+BIDDING_STAGE_NAMES = tuple(STAGE_NAMES[s] for s in (STAGE_BID_START, STAGE_DECLARE_BID_LAST,
+                                                      STAGE_BIDDING, STAGE_EVALUATE))
 
 
 def _rec(state):
@@ -74,10 +81,13 @@ def _board_lines(rec):
 
 
 def _private_cards(rec, seat, viewer):
-    """Hand and reserve as ``viewer`` may see them (R25: their contents are their owner's alone)."""
+    """Hand and reserve as ``viewer`` may see them (R25: their contents are their owner's alone,
+    except the reserve's face-up cards of character 3, which everyone sees)."""
+    faceup = rec["reserve_faceup"][seat]
+    shown = f"; face up: {_cards(faceup)}" if faceup.sum() > 0 else ""
     if viewer is None or viewer == seat:
-        return _cards(rec["hand"][seat]), _cards(rec["reserve"][seat])
-    return f"{int(rec['hand'][seat].sum())} cards", "hidden"
+        return _cards(rec["hand"][seat]), _cards(rec["reserve"][seat]) + shown
+    return f"{int(rec['hand'][seat].sum())} cards", "hidden" + shown
 
 
 def _seat_lines(rec, seat, viewer=None):
@@ -140,7 +150,7 @@ def _header(rec):
         head = "Tiny York - setup, start characters"
     else:
         head = f"Tiny York - round {min(rnd, NUM_GAME_ROUNDS)}/{NUM_GAME_ROUNDS}, {stage}"
-    if 0 <= int(rec["bid_round"]) < ROUND_TYPES and stage in ("bidding", "evaluation", "bid start"):
+    if 0 <= int(rec["bid_round"]) < ROUND_TYPES and stage in BIDDING_STAGE_NAMES:
         head += f", bidding round {int(rec['bid_round']) + 1} ({CARD_NAMES[rec['bid_round']]})"
     statue = "won" if rec["statue_flipped"] else "4 points, not yet won"
     return [head, f"Statue of Liberty: {statue}.  Draw pile {int(rec['draw_count'])}, "
