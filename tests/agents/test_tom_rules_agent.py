@@ -9,7 +9,7 @@ import pytest
 from agents.base import choose_action
 from agents.random_agent import RandomAgent
 from agents.tom_rules_agent import TomRulesAgent
-from tests.game.scenario import bidding_round, give_character, rec, resume, set_cards, set_press
+from tests.game.scenario import bidding_round, deal_cards, give_character, rec, resume, set_press
 from tiny_york_env.game import (
     GameConfig,
     apply_action,
@@ -109,7 +109,8 @@ def check_bid_like_tom(state, seat, agent):
     if r["decision"] != DEC_BID or r["played"][seat].sum() or r["bid_round"] == PLANS:
         return
     ours = state.copy()
-    rec(ours)["hand"][seat, PLANS] = 0
+    hand = {t: int(n) for t, n in enumerate(rec(ours)["hand"][seat]) if t != PLANS}
+    deal_cards(ours, seat, hand=hand)  # plans back to the draw pile: every card still counted
     toms = ours.copy()
     tom_bid(rec(toms), seat)
     assert agent_bid_value(ours, seat, agent) == rec(toms)["bid_value"][seat]
@@ -215,11 +216,11 @@ def bid_after_a_rival(rival_value, agent_ahead, hand):
     is ahead on the press track or not. Returns the agent's bid, part by part."""
     state = bidding_round(2, PRESS, seed=3, start_seat=1)
     set_press(state, [4, 4], heights=[2, 1] if agent_ahead else [1, 2])
-    set_cards(state, 1, hand={PRESS: rival_value})
+    deal_cards(state, 1, hand={PRESS: rival_value})
     for _ in range(rival_value):
         apply_action(state, BID_CARD)
     apply_action(state, BID_DONE)
-    set_cards(state, 0, hand=hand)
+    deal_cards(state, 0, hand=hand)
     agent, rng, parts = TomRulesAgent(0), np.random.default_rng(0), []
     while not parts or parts[-1] != BID_DONE:
         assert current_player(state) == 0
@@ -268,8 +269,8 @@ def test_prestige_tile_of_one_colour_the_higher_value(revealed):
     r["prestige_loc"][:] = PRESTIGE_IN_STACK
     r["prestige_loc"][list(revealed)] = PRESTIGE_REVEALED
     r["prestige_revealed"][:] = revealed
-    set_cards(state, 0, hand={PRESTIGE: 2})
-    set_cards(state, 1, hand={PRESTIGE: 1})
+    deal_cards(state, 0, hand={PRESTIGE: 2})
+    deal_cards(state, 1, hand={PRESTIGE: 1})
     for seat, cards in ((0, 2), (1, 1)):
         assert current_player(state) == seat
         for _ in range(cards):
@@ -308,7 +309,7 @@ def test_declines_character_18():
     give_character(state, 0, 18)
     r = rec(state)
     r["dollars"][0] = 2
-    set_cards(state, 0, hand={DOLLARS: 2})
+    deal_cards(state, 0, hand={DOLLARS: 2})
     r["stage"] = STAGE_BID_START
     r["decision"] = DEC_NONE
     resume(state)

@@ -41,14 +41,57 @@ def set_press(state, spaces, heights=None):
     r["press_moves"] = max(int(r["press_moves"]), int(r["press_height"][:n].max()))
 
 
+def _pile(r):
+    """The draw pile as a list of card types, bottom first (the last one is drawn next)."""
+    return [int(c) for c in r["draw_pile"][: int(r["draw_count"])]]
+
+
+def _set_pile(r, cards):
+    r["draw_pile"][:] = S.EMPTY
+    r["draw_pile"][: len(cards)] = cards
+    r["draw_count"] = len(cards)
+
+
+def _take_card(r, card_type):
+    """Take one card of ``card_type`` out of the game's supply: the draw pile, lowest first (the
+    top of the pile stays as it is), else the discard pile."""
+    pile = _pile(r)
+    if card_type in pile:
+        pile.remove(card_type)
+        _set_pile(r, pile)
+    elif r["discard"][card_type] > 0:
+        r["discard"][card_type] -= 1
+    else:
+        raise AssertionError(f"no card of type {card_type} left in the draw or discard pile")
+
+
 def set_cards(state, seat, hand=None, reserve=None):
-    """Replace ``seat``'s hand and/or reserve with {card type: count}."""
+    """Replace ``seat``'s hand and/or reserve with {card type: count}, written into the record.
+    The card count is not kept: the cards replaced vanish and the new ones appear. Where the
+    whole record is checked afterwards (``validate_state``, ``determinize``), use ``deal_cards``."""
     r = rec(state)
     for field, cards in (("hand", hand), ("reserve", reserve)):
         if cards is None:
             continue
         r[field][seat] = np.zeros(NUM_CARD_TYPES, np.int16)
         for t, n in cards.items():
+            r[field][seat, t] = n
+
+
+def deal_cards(state, seat, hand=None, reserve=None):
+    """Like ``set_cards``, with every card still accounted for (15 of each type): the cards
+    replaced go to the bottom of the draw pile, the new ones come out of the draw pile (lowest
+    first, so the next cards drawn stay the same where they can), else the discard pile."""
+    r = rec(state)
+    for field, cards in (("hand", hand), ("reserve", reserve)):
+        if cards is None:
+            continue
+        old = [t for t in range(NUM_CARD_TYPES) for _ in range(int(r[field][seat, t]))]
+        _set_pile(r, old + _pile(r))
+        r[field][seat] = np.zeros(NUM_CARD_TYPES, np.int16)
+        for t, n in cards.items():
+            for _ in range(n):
+                _take_card(r, t)
             r[field][seat, t] = n
 
 

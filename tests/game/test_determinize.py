@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from tests.game.scenario import (
+    deal_cards,
     give_character,
     play_until,
     rec,
@@ -392,9 +393,13 @@ def _tom_bid_before_the_18_user():
     r = rec(state)
     r["dollars"][:2] = 1
     set_press(state, [0, 2, 1])
-    set_cards(state, 0, hand={C.DOLLARS: 1})
-    set_cards(state, 1, hand={C.DOLLARS: 3})
-    set_cards(state, TOM, hand={C.DOLLARS: 1, C.WILD: 1, C.ELEVATOR: 3})
+    deal_cards(state, 0, hand={C.DOLLARS: 1})
+    deal_cards(state, 1, hand={C.DOLLARS: 3})
+    deal_cards(state, TOM, hand={C.DOLLARS: 1, C.WILD: 1, C.ELEVATOR: 3})
+    for card in r["pairs"].ravel():  # Phase I is over: the pairs left go to the discard pile
+        if card != S.EMPTY:
+            r["discard"][card] += 1
+    r["pairs"][:] = S.EMPTY
     r["bid_round"] = C.DOLLARS
     r["bid_start"] = 0
     r["stage"] = S.STAGE_BID_START

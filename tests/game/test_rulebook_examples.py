@@ -23,7 +23,14 @@ import itertools
 import numpy as np
 import pytest
 
-from tests.game.scenario import bidding_round, clear_skyscrapers, pass_until, rec, set_cards, strip_characters
+from tests.game.scenario import (
+    bidding_round,
+    clear_skyscrapers,
+    deal_cards,
+    pass_until,
+    rec,
+    strip_characters,
+)
 from tiny_york_env.game import (
     GameConfig,
     apply_action,
@@ -156,9 +163,10 @@ def _round(state, cards_by_seat):
 
 
 def _hands(state, round_type, cards_by_seat):
-    """Each seat holds exactly the cards it will bid (and nothing else)."""
+    """Each seat holds exactly the cards it will bid (and nothing else), every card still
+    accounted for."""
     for seat, n in enumerate(cards_by_seat):
-        set_cards(state, seat, hand={round_type: n})
+        deal_cards(state, seat, hand={round_type: n})
 
 
 def _reveal_prestige(state, tiles):
@@ -380,9 +388,9 @@ def test_bidding_example_one_skyscraper_card_plus_one_wild_is_two():
     builds 2; Yellow holds a lone wild and can only pass; Blue bids 3 and builds 3 + 1 bonus."""
     state = _to_first_bid(_new_game_where(3, lambda r: True))
     r = rec(state)
-    set_cards(state, RED, hand={SKYSCRAPERS: 1, WILD: 1})
-    set_cards(state, YELLOW, hand={WILD: 1})
-    set_cards(state, BLUE, hand={SKYSCRAPERS: 3})
+    deal_cards(state, RED, hand={SKYSCRAPERS: 1, WILD: 1})
+    deal_cards(state, YELLOW, hand={WILD: 1})
+    deal_cards(state, BLUE, hand={SKYSCRAPERS: 3})
     _pass_to(state, SKYSCRAPERS)
     mayor = int(r["mayor"])
     sky = r["skyscrapers"][mayor, :3].copy()
@@ -411,9 +419,9 @@ def test_bidding_example_elevator_wild_and_press_card_is_one_one_more_wild_two()
     offered exactly the shown characters of value 2 or less, Yellow those of value 4 or less."""
     state = _to_first_bid(_new_game_where(3, lambda r: True))
     r = rec(state)
-    set_cards(state, RED, hand={WILD: 2, PRESS: 1})
-    set_cards(state, YELLOW, hand={ELEVATOR: 3})
-    set_cards(state, BLUE, hand={})
+    deal_cards(state, RED, hand={WILD: 2, PRESS: 1})
+    deal_cards(state, YELLOW, hand={ELEVATOR: 3})
+    deal_cards(state, BLUE, hand={})
     _pass_to(state, ELEVATOR)
     while r["bid_round"] == ELEVATOR and r["decision"] == DEC_BID:
         seat = current_player(state)
@@ -939,8 +947,8 @@ def _scoring_position(num_agents=3):
     r["points"][:] = 0
     r["dollars"][:] = 0
     r["board_skyscrapers"][:] = 0
-    r["hand"][:] = 0
-    r["reserve"][:] = 0
+    for seat in range(int(r["num_seats"])):
+        deal_cards(state, seat, hand={}, reserve={})
     r["vessel_owner"][:] = VESSEL_ON_BOARD
     r["borough_prestige"][:] = 0
     r["borough_base"][:] = [6, 7, 8, 8, 9, 10]

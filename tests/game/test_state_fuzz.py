@@ -11,13 +11,17 @@ every stage are saved with ``save_state``; then
   validate=False)``): kinds that always break an invariant (a card lost or duplicated, the draw
   count moved, a character or prestige tile duplicated, a value outside its field's domain from
   the known-bad list) must be refused; kinds that may keep the record valid (random values into
-  random fields, swapped elements and fields, random bytes, a card or tile moved) must, when
+  random fields, small changes of a value, a field taken from another game, swapped elements
+  and fields, random bytes, a card or tile moved, several of these at once) must, when
   ``load_state`` accepts them, play on: ``legal_mask`` offers an action at every decision,
-  ``encode`` works for every seat, ``determinize`` works, random legal actions reach the end
-  (first through ``apply_action``, then in compiled code), and every state on the way still
-  passes ``validate_state``.
+  ``encode`` works for every seat, ``determinize`` works and its view is valid, random legal
+  actions reach the end (first through ``apply_action``, then in compiled code), and every
+  state on the way still passes ``validate_state`` (unless play pushed a counter that was
+  already near it past ``COUNT_LIMIT``).
 
-A per-case watchdog (``faulthandler``) ends the worker on a hang and prints where it was.
+A per-case watchdog (``faulthandler``) ends the worker on a hang and prints where it was. The
+slow tests run many more cases, and a run with numba's bounds checks on, where any index past an
+array raises (without them an out-of-bounds read need not crash).
 """
 
 import faulthandler
@@ -45,6 +49,7 @@ from tiny_york_env.game import (
 )
 from tiny_york_env.game import components as C
 from tiny_york_env.game import state as S
+from tiny_york_env.game.jit import JIT_ENABLED
 from tiny_york_env.game.kernels import play_random_kernel
 from tiny_york_env.game.persist import HEADER_SIZE, load_state, save_state
 from tiny_york_env.game.rng import seed_rng
@@ -59,8 +64,15 @@ PUBLIC_STEPS = 25  # decisions played on through the public verbs, each state ch
 MAX_DECISIONS = 5_000  # far above any game (about 200-400 decisions)
 CASE_TIMEOUT_S = 60  # a case takes milliseconds; this only catches an endless loop
 WORKER_TIMEOUT_S = 900  # includes compiling the engine when the numba cache is cold
+BOUNDS_TIMEOUT_S = 2400  # compiling everything with bounds checks takes minutes
 DEFAULT_RUN = {"seed": 1, "games": 20, "flips": 5000, "corruptions": 3000}
 SLOW_RUN = {"seed": 2, "games": 60, "flips": 50000, "corruptions": 45000}
+# Under TINY_YORK_JIT=0 (debugging, coverage) the engine is plain Python: a small run, in which an
+# index out of bounds raises instead of reading past an array.
+PLAIN_RUN = {"seed": 1, "games": 3, "flips": 500, "corruptions": 150}
+BOUNDS_RUN = {"seed": 3, "games": 30, "flips": 2000, "corruptions": 15000}
+MIN_REFUSED_FIELDS = 40  # distinct fields named by refusals in a run (fewer in a small run)
+MIN_ACCEPTED_SHARE = 10  # at least 1 in 10 corruptions is accepted and played on
 HEADER_FLIP_SHARE = 0.25  # of the byte-flip cases, flips inside the header
 SEAT_FIELDS = ("hand", "reserve", "played")
 INT16_LIMITS = (-(2 ** 15), 2 ** 15 - 1)
@@ -420,13 +432,13 @@ def run(seed, games, flips, corruptions):
     return summary
 
 
-def run_in_subprocess(params):
+def run_in_subprocess(params, timeout=WORKER_TIMEOUT_S, **extra_env):
     """Run the fuzzing in a fresh interpreter; the summary, or a failure naming the last case."""
-    env = dict(os.environ)
+    env = dict(os.environ, **extra_env)
     env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     proc = subprocess.run([sys.executable, "-m", "tests.game.test_state_fuzz", json.dumps(params)],
                           cwd=REPO_ROOT, env=env, capture_output=True, text=True,
-                          timeout=WORKER_TIMEOUT_S)
+                          timeout=timeout)
     tail = (proc.stdout[-2000:] + "\n" + proc.stderr[-4000:]).strip()
     assert proc.returncode == 0, f"the fuzz worker died (exit {proc.returncode}):\n{tail}"
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -441,19 +453,33 @@ def check_summary(summary, params):
     assert tried == params["corruptions"]
     # The fuzzing must exercise both sides: refusals of many fields, and records played on.
     accepted = sum(t - r for t, r in summary["kinds"].values())
-    assert accepted >= params["corruptions"] // 10, summary["kinds"]
-    assert len(summary["refusals"]) >= 40, summary["refusals"]
+    assert accepted >= params["corruptions"] // MIN_ACCEPTED_SHARE, summary["kinds"]
+    assert len(summary["refusals"]) >= min(MIN_REFUSED_FIELDS, params["corruptions"] // 5), \
+        summary["refusals"]
 
 
 def test_corrupted_saves_are_refused_or_play_on():
-    summary = run_in_subprocess(DEFAULT_RUN)
-    check_summary(summary, DEFAULT_RUN)
+    params = DEFAULT_RUN if JIT_ENABLED else PLAIN_RUN
+    summary = run_in_subprocess(params)
+    check_summary(summary, params)
 
 
 @pytest.mark.slow
 def test_corrupted_saves_are_refused_or_play_on_many():
     summary = run_in_subprocess(SLOW_RUN)
     check_summary(summary, SLOW_RUN)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not JIT_ENABLED, reason="bounds checks of the compiled engine")
+def test_accepted_records_never_index_out_of_bounds(tmp_path):
+    """With numba's bounds checks on (compiled afresh into a private cache: minutes), an index
+    past an array raises IndexError instead of reading or writing memory, and the worker fails:
+    the validator, the engine, the encoder and determinize stay within bounds on every record
+    the fuzzing produces."""
+    summary = run_in_subprocess(BOUNDS_RUN, BOUNDS_TIMEOUT_S, NUMBA_BOUNDSCHECK="1",
+                                NUMBA_CACHE_DIR=str(tmp_path))
+    check_summary(summary, BOUNDS_RUN)
 
 
 if __name__ == "__main__":

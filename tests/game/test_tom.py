@@ -17,11 +17,11 @@ import pytest
 
 from tests.game.scenario import (
     clear_skyscrapers,
+    deal_cards,
     give_character,
     pass_until,
     rec,
     resume,
-    set_cards,
     set_press,
     strip_characters,
 )
@@ -113,6 +113,13 @@ def _game(toms=("A6",), agents=1, seed=0):
     return new_game(GameConfig(num_agents=agents, toms=toms), seed=seed)
 
 
+def _unplay(r, seat):
+    """Move ``seat``'s played cards (a Tom bidding before the agent) to the discard pile, so the
+    record keeps every card accounted for."""
+    r["discard"] += r["played"][seat]
+    r["played"][seat] = 0
+
+
 def _tom_seats(r):
     return [s for s in range(int(r["num_seats"])) if r["is_tom"][s]]
 
@@ -150,10 +157,9 @@ def _bidding(bid_round, start, hands, toms=("A6",), agents=1, press=None, top=()
     every Tom before the first agent."""
     state = _at_first_bid(toms, agents, seed)
     r = rec(state)
-    r["played"][:] = 0
-    r["hand"][:] = 0
-    for seat, cards in hands.items():
-        set_cards(state, seat, hand=cards)
+    for seat in range(int(r["num_seats"])):
+        _unplay(r, seat)
+        deal_cards(state, seat, hand=hands.get(seat, {}))
     if press is not None:
         set_press(state, press)
     _set_top(r, list(top))
@@ -466,9 +472,8 @@ def _draw_outcome(base, bid_round, supply, card):
     """Tom's hand, played and discard change after ``tom_draw_before_bidding`` draws ``card``."""
     state = base.copy()
     r = rec(state)
-    r["hand"][TOM] = 0
-    r["played"][TOM] = 0
-    set_cards(state, TOM, hand=supply)
+    _unplay(r, TOM)
+    deal_cards(state, TOM, hand=supply)
     r["bid_round"] = bid_round
     _set_top(r, [card])
     discard = r["discard"].copy()
@@ -545,8 +550,8 @@ def test_mode_a_never_draws_and_no_one_draws_before_building_plans(code, bid_rou
     skips this bidding round completely"."""
     state = _at_first_bid((code,), 1, seed=12)
     r = rec(state)
-    set_cards(state, TOM, hand={bid_round: 1, WILD: 1})
-    r["played"][TOM] = 0
+    deal_cards(state, TOM, hand={bid_round: 1, WILD: 1})
+    _unplay(r, TOM)
     r["bid_round"] = bid_round
     count, discard = int(r["draw_count"]), r["discard"].copy()
     tom_draw_before_bidding(r, TOM)
@@ -666,13 +671,11 @@ def test_bids_after_tom_do_not_count():
 def test_tom_skips_the_building_plans_round():
     """Rulebook: "'Building plans' bidding round: Tom skips this bidding round completely." - no
     draw (mode B), no bid, his building plans stay in his supply, no skyscrapers for his board."""
-    state = _at_first_bid(("B4",), 1, seed=13)
-    r = rec(state)
-    count = int(r["draw_count"])
+    counts = []  # the draw pile just before the bidding round starts
     state = _bidding(PLANS, TOM, {AGENT: {PLANS: 1}, TOM: {PLANS: 3, WILD: 1}}, toms=("B4",),
-                     seed=13)
+                     seed=13, setup=lambda st: counts.append(int(rec(st)["draw_count"])))
     r = rec(state)
-    assert r["draw_count"] == count
+    assert r["draw_count"] == counts[0]
     assert r["actor"] == AGENT and r["bid_value"][TOM] == 0 and r["bid_done"][TOM] == 1
     assert _cards(r["hand"][TOM]) == {PLANS: 3, WILD: 1} and r["played"][TOM].sum() == 0
     _agent_bid(state, 1)

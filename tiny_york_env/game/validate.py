@@ -403,7 +403,7 @@ ERRORS = (
     ("character18_used", "must be 0 or 1, 0 while character 18 may still be declared"),
     ("build_bonus_due", "must be 0 or 1"),
     ("ability", f"must be 0-{NUM_ACTIVE_CHARACTERS}, set exactly while one of its choices is "
-                "pending"),
+                "pending, with what it needs (11: a skyscraper on the board)"),
     ("ability_context", f"must be 0-{NUM_CONTEXTS - 1} and fit the ability and the stage"),
     ("ability_count", "must be below ability_limit and within the ability's range"),
     ("ability_limit", f"must be 0-{NO_LIMIT}"),
@@ -1022,7 +1022,7 @@ def _phase1_turn_ok(st):
         return False
     if st["order"][cursor % na] != st["actor"]:
         return False
-    return d != DEC_PICK_PAIR or st["pairs_taken"][st["actor"]] < PAIRS_PER_AGENT
+    return st["pairs_taken"][st["actor"]] < PAIRS_PER_AGENT  # the pick turn is under way
 
 
 @jit
@@ -1163,8 +1163,12 @@ def _check_ability_memory(st):
         for k in range(PAIR_MEMORY):
             if not _in(st["ability_memory"][k], EMPTY, NUM_CARD_TYPES):
                 return E_ABILITY_MEMORY
-    if c == TWO_SINGLE_CARDS and st["ability_count"] == 1 and not _in(first, 0, st["num_pairs"]):
-        return E_ABILITY_MEMORY
+    if c == TWO_SINGLE_CARDS and st["ability_count"] == 1:
+        # 2: the pair the first single card came from, which has at most one card left
+        if not _in(first, 0, st["num_pairs"]):
+            return E_ABILITY_MEMORY
+        if st["pairs"][first, 0] != EMPTY and st["pairs"][first, 1] != EMPTY:
+            return E_ABILITY_MEMORY
     if (c == SWAP_CHARACTER and st["decision"] == DEC_CHARACTER_ELEVATOR
             and not _in(first, SEVEN_MEMORY_LOW, MAX_TILE_VALUE + 1)):
         return E_ABILITY_MEMORY
@@ -1188,13 +1192,15 @@ def _check_ability(st):
     if not _in(count, 0, NUM_CARDS + 1):
         return E_ABILITY_COUNT
     if c != 0:
-        high = limit
+        high = limit  # card choices end when the count reaches the limit
         if d == DEC_CHARACTER_PAIR_CARD or d == DEC_CHARACTER_PAIR:
-            high = min(limit, PAIRS_PER_AGENT)
+            high = PAIRS_PER_AGENT  # 2 and 4 take two cards or pairs, counted
         elif d != DEC_CHARACTER_CARD:
             high = 1  # one choice: the count is still 0
         if count >= high:
             return E_ABILITY_COUNT
+    if c == REPLACE_NEUTRAL and st["board_skyscrapers"][st["actor"]] < 1:
+        return E_ABILITY  # 11 moves a skyscraper from the board (addendum)
     return _check_ability_memory(st)
 
 
