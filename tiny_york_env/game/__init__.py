@@ -8,6 +8,7 @@ from .api import (
     apply_action,
     apply_actions,
     current_player,
+    end_character_points,
     final_scores,
     is_terminal,
     legal_actions,
@@ -29,7 +30,8 @@ from .validate import validate_state
 
 __all__ = [
     "GameConfig", "NUM_ACTIONS", "STATE_DTYPE", "action_names", "apply_action", "apply_actions",
-    "current_player", "decode", "describe_action", "determinize", "encode", "final_scores", "is_terminal",
+    "current_player", "decode", "describe_action", "determinize", "encode", "end_character_points",
+    "final_scores", "is_terminal",
     "legal_actions", "legal_mask", "legal_masks", "load_state", "new_game", "new_games",
     "pending_decision", "render_text", "save_state", "score_breakdown", "step", "validate_state",
     "winner",

@@ -6,13 +6,14 @@ record's values and loops as often as its counts say. ``validate_state`` checks 
 the engine sees it and raises a ``ValueError`` naming the first wrong field and what it must be.
 The checks are compiled: ``validate_record(st)`` (callable from compiled code) returns an error
 code, an index into ``ERRORS`` (field, rule); ``state_error_codes`` gives one per game of a
-batch. They cost about 2 microseconds per game compiled, 3-4 through ``validate_state`` for one
-game (``benchmarks/validate_state.py``; ``apply_action`` costs about 3-5, ``encode`` 6), so
-``load_state`` runs them on every load and ``determinize`` at its door (+15-20 %).
-``apply_action``, ``apply_actions``, ``legal_mask(s)``, ``encode`` and ``encode_batch`` trust the
-record they are given: validating there would about double their cost on the training path,
-where every record comes from the engine; records from outside go through ``load_state`` or
-``validate_state`` first.
+batch. They cost about 2 microseconds per game compiled, 3.5 through ``validate_state`` for one
+game (``benchmarks/validate_state.py``: ``apply_action`` costs about 3, ``legal_mask`` 2.5,
+``encode`` 5, ``load_state`` 9-15 with the checks, ``determinize`` 11-12 without them), so
+``load_state`` runs them on every load and ``determinize`` at its door. ``apply_action``,
+``apply_actions``, ``legal_mask(s)``, ``encode`` and ``encode_batch`` trust the record they are
+given: validating there would about double their cost on the training path, where every record
+comes from the engine; records from outside go through ``load_state`` or ``validate_state``
+first.
 
 A record passes when it is one the engine could have made between two calls. What is checked
 (the first failure found is reported):
