@@ -8,7 +8,7 @@ from agents.base import choose_action
 from agents.evaluation_features import NEG_INF, evaluate_view
 from agents.greedy_agent import GreedyAgent
 from agents.random_agent import RandomAgent
-from tests.game.scenario import bidding_round, give_character, pass_until, rec, resume, set_cards
+from tests.game.scenario import bidding_round, deal_cards, give_character, pass_until, rec, resume
 from tiny_york_env.game import (
     GameConfig,
     apply_action,
@@ -120,9 +120,9 @@ def test_last_prestige_bid_plays_its_cards():
     point and wins the tile, so the agent plays them all (the wild it may keep for the
     skyscraper round)."""
     state = bidding_round(2, PRESTIGE, seed=6, start_seat=1)
-    set_cards(state, 1, hand={})
+    deal_cards(state, 1, hand={})
     apply_action(state, BID_DONE)
-    set_cards(state, 0, hand={PRESTIGE: 2, WILD: 1})
+    deal_cards(state, 0, hand={PRESTIGE: 2, WILD: 1})
     agent, rng, parts = GreedyAgent(0), np.random.default_rng(0), []
     while not parts or parts[-1] != BID_DONE:
         parts.append(choose_action(agent, state, rng))
@@ -150,7 +150,7 @@ def _declaration(hand):
     give_character(state, 0, BID_LAST)
     r = rec(state)
     r["dollars"][0] = 1
-    set_cards(state, 0, hand=hand)
+    deal_cards(state, 0, hand=hand)
     r["stage"] = STAGE_BID_START
     r["decision"] = DEC_NONE
     resume(state)

@@ -68,6 +68,7 @@ def play_to_end(aec_env, seed, check=None):
 
 # api_test warns about every Dict observation space and Dict observation (the classic envs' shape).
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:raw_env.reset takes no options")  # api_test passes an options dict
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
 @pytest.mark.parametrize("name", SETUPS)
 def test_pettingzoo_api_test(name):
