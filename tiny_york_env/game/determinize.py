@@ -208,7 +208,7 @@ def _take_for_tom(st, tom, pool, n, taken, size, wild_cap):
     got = 0
     wilds = 0
     for k in range(n):
-        if got == size:
+        if got >= size:  # never more than asked, whatever size a record implies
             break
         t = pool[k]
         if taken[k] or not tom_may_hold(st, tom, t):
