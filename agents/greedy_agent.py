@@ -41,6 +41,7 @@ from tiny_york_env.game.actions import (
     NUM_ACTIONS,
     USE_CHARACTER,
 )
+from tiny_york_env.game.api import SEED_LIMIT
 from tiny_york_env.game.components import NUM_BIDDING_ROUNDS, NUM_CARD_TYPES, WILD
 from tiny_york_env.game.determinize import determinize_into
 from tiny_york_env.game.jit import jit
@@ -76,7 +77,6 @@ NODE_BUDGET = 96  # states scored per root action, at most
 SEARCH_SLOTS = 32  # scratch records: root, its child, and the continuation depth
 TIE_TOLERANCE = 1e-9
 DEFAULT_SAMPLES = 1  # redraws of the hidden cards averaged per decision (more did not help)
-SEED_LIMIT = 2 ** 63
 USE_BID_LAST = USE_CHARACTER + BID_LAST - 1
 DECLARE_PREFERENCE = 0.01  # the rule's margin between the two answers at 18's declaration
 SUBSTITUTE_PAIR = 2  # two identical cards of another type make one card of the round (R10)

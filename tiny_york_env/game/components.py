@@ -163,6 +163,7 @@ SET_TABLE = np.array([
     [0, 0, 0, 0, 0, 1, 0, 2],  # 42 any vessel + 2 skyscrapers
 ], dtype=np.int16)
 FIRST_SET_CHARACTER = 37
+NUM_SET_CHARACTERS = NUM_CHARACTERS - FIRST_SET_CHARACTER + 1  # 37..42, one SET_TABLE row each
 SET_POINTS = np.array([5, 5, 5, 6, 6, 6], dtype=np.int16)
 # Character 27 (R18): press steps by rank among participants (row = participants).
 CHARACTER_27_STEPS = np.array([[0, 0, 0, 0], [0, 0, 0, 0], [1, 3, 0, 0], [1, 2, 3, 0],

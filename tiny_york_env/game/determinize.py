@@ -59,7 +59,7 @@ import numpy as np
 
 from .abilities import any_character_usable
 from .actions import NUM_ACTIONS
-from .api import _as_batch
+from .api import SEED_LIMIT, _as_batch
 from .components import (
     MAX_SEATS,
     NUM_BIDDING_ROUNDS,
@@ -95,7 +95,6 @@ from .state import (
 from .tom import is_wild_for_tom
 from .validate import validate_state
 
-SEED_LIMIT = 2 ** 63  # the record's generator takes seeds below 2**63
 NO_CAP = NUM_CARDS  # no limit on the wilds in a Tom's supply
 MAX_DEAL_TRIES = 64  # uniform deals tried before one built to fit Tom's limits (D4, D5)
 LOW_TILE, HIGH_TILE = 0, 1  # start_stacks columns: the value-1 and the value-5 tile (setup step 4)
