@@ -11,7 +11,13 @@ still cannot cheat. ``choose_action`` is the one place that makes this call; the
 harness, the terminal player and the single-agent env go through it.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, TypeGuard
+
 import numpy as np
+from numpy.typing import NDArray
 
 from tiny_york_env.game import current_player, legal_mask
 from tiny_york_env.game.determinize import determinize
@@ -20,12 +26,28 @@ from tiny_york_env.observation import encode
 SEED_BOUND = 2 ** 63
 
 
-def uses_state(agent):
+class Agent(Protocol):
+    """The interface every agent has: ``act(observation, action_mask) -> action``."""
+
+    def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.bool_]) -> int:
+        """The action for one seat's observation (float32[OBS_SIZE]) and legal mask (bool[NUM_ACTIONS])."""
+        ...
+
+
+class StateAgent(Agent, Protocol):
+    """An agent that plans on a seat-safe engine view: ``act_state(view, seat) -> action``."""
+
+    def act_state(self, view: np.ndarray, seat: int) -> int:
+        """The action for ``seat`` in ``view``, a seat-safe copy of the game from ``determinize``."""
+        ...
+
+
+def uses_state(agent: object) -> TypeGuard[StateAgent]:
     """True when ``agent`` plans on a seat-safe engine view (it has ``act_state``)."""
     return callable(getattr(agent, "act_state", None))
 
 
-def choose_action(agent, state, rng):
+def choose_action(agent: Agent, state: np.ndarray, rng: np.random.Generator) -> int:
     """The action ``agent`` chooses for the seat to move in ``state`` (left unchanged).
 
     A planning agent gets a determinized view drawn with ``rng`` (numpy Generator); any other
@@ -39,13 +61,14 @@ def choose_action(agent, state, rng):
     return int(agent.act(encode(state, seat), legal_mask(state)))
 
 
-def check_agent(agent, name="agent"):
+def check_agent(agent: object, name: str = "agent") -> None:
     """ValueError unless ``agent`` has an ``act(observation, action_mask)`` method."""
     if not callable(getattr(agent, "act", None)):
         raise ValueError(f"{name} {agent!r} has no act(observation, action_mask) method")
 
 
-def legal_or_error(action, action_mask, who="agent"):
+def legal_or_error(action: int | np.integer, action_mask: np.ndarray | Sequence[bool],
+                   who: str = "agent") -> int:
     """``action`` as an int, or ValueError saying it is not among the legal ones."""
     action = int(action)
     if not (0 <= action < len(action_mask)) or not action_mask[action]:

@@ -36,6 +36,7 @@ checks on a seat-safe view that both planning agents share (``record_of``,
 
 
 import numpy as np
+from numpy.typing import NDArray
 
 from tiny_york_env.game import legal_mask
 from tiny_york_env.game.components import (
@@ -444,7 +445,7 @@ def relative_value(st, seat):
     return own - best_other
 
 
-def record_of(view):
+def record_of(view: np.ndarray) -> np.void:
     """The record behind a single game; ValueError unless ``view`` is one (0-d STATE_DTYPE)."""
     if not (isinstance(view, np.ndarray) and view.shape == () and view.dtype == STATE_DTYPE):
         raise ValueError("view must be a single game, a 0-d STATE_DTYPE array as determinize "
@@ -452,7 +453,7 @@ def record_of(view):
     return view.reshape(1)[0]
 
 
-def check_seat_to_move(view, seat):
+def check_seat_to_move(view: np.ndarray, seat: int) -> NDArray[np.bool_]:
     """The legal mask of ``view`` after checking that ``seat`` is the seat to decide."""
     rec = record_of(view)
     mask = legal_mask(view)
@@ -464,6 +465,6 @@ def check_seat_to_move(view, seat):
     return mask
 
 
-def evaluate_view(view, seat):
+def evaluate_view(view: np.ndarray, seat: int) -> float:
     """``relative_value`` of a single game (0-d STATE_DTYPE array) for ``seat``."""
     return float(relative_value(record_of(view), int(seat)))

@@ -27,8 +27,9 @@ decision: about 0.16 ms on average with two agents, 0.36 ms with four (one core)
 """
 
 import numpy as np
+from numpy.typing import NDArray
 
-from agents.evaluation_features import NEG_INF, check_seat_to_move, relative_value
+from tiny_york_env.agents.evaluation_features import NEG_INF, check_seat_to_move, relative_value
 from tiny_york_env.game.abilities import BID_LAST
 from tiny_york_env.game.actions import (
     BID_CARD,
@@ -252,7 +253,7 @@ class GreedyAgent:
     """One-step lookahead with a hand-written evaluation (module docstring); needs the engine
     view: use ``act_state``."""
 
-    def __init__(self, seed=None, samples=DEFAULT_SAMPLES):
+    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES) -> None:
         if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
             raise ValueError(f"samples must be a positive int (redraws of the hidden cards per "
                              f"decision), got {samples!r}")
@@ -263,14 +264,14 @@ class GreedyAgent:
         self._mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
         self._values = np.zeros(NUM_ACTIONS, dtype=np.float64)
 
-    def act(self, observation, action_mask):
+    def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.bool_]) -> int:
         """Not supported: this agent plans on the engine state. ValueError saying what to call."""
         raise ValueError("GreedyAgent plans on the engine state: call "
-                         "agents.base.choose_action(agent, state, rng), which passes a seat-safe "
-                         "view to act_state(view, seat); act(observation, action_mask) is not "
-                         "supported")
+                         "tiny_york_env.agents.base.choose_action(agent, state, rng), which passes a "
+                         "seat-safe view to act_state(view, seat); act(observation, action_mask) is "
+                         "not supported")
 
-    def action_values(self, view, seat):
+    def action_values(self, view: np.ndarray, seat: int) -> NDArray[np.float64]:
         """Each action's score for ``seat`` in ``view`` (NEG_INF where illegal); a copy."""
         check_seat_to_move(view, seat)
         self._view[0] = view
@@ -278,7 +279,7 @@ class GreedyAgent:
         score_actions(self._view, self._buffer, int(seat), seeds, self._mask, self._values)
         return self._values.copy()
 
-    def act_state(self, view, seat):
+    def act_state(self, view: np.ndarray, seat: int) -> int:
         """The best-scoring legal action for ``seat`` in the seat-safe ``view`` (ties at random)."""
         values = self.action_values(view, seat)
         best = np.flatnonzero(values >= values.max() - TIE_TOLERANCE)

@@ -37,17 +37,35 @@ trained part that is gone or shrank is a clear error. So a policy keeps playing 
 learned on while the encoder grows.
 """
 
+from __future__ import annotations
+
 import io
 import json
+import os
 import zipfile
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from tiny_york_env.game import NUM_ACTIONS
 from tiny_york_env.observation import OBS_SIZE, OBS_SLICES
+
+if TYPE_CHECKING:  # torch and stable-baselines3 are imported only when a model is loaded
+    import torch
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.base_class import BaseAlgorithm
+
+ModelT = TypeVar("ModelT", bound="BaseAlgorithm")
+Layout = list[list[Any]]  # [[part name, size], ...] in vector order, as a model card stores it
+StateDict = dict[str, "torch.Tensor"]
+Logits = Callable[["torch.Tensor"], "torch.Tensor"]
+WeightsDtype = Literal["float32", "float16"]
 
 POLICY_FORMAT = "tiny-york-policy"
 POLICY_FORMAT_VERSION = 1
@@ -72,12 +90,13 @@ UNSAFE_HINT = ("only if you trust the file, load it by unpickling with unsafe_un
 
 # ---------------------------------------------------------------- the observation layout
 
-def current_layout():
+def current_layout() -> Layout:
     """The current encoder's layout: ``[[part name, size], ...]`` in vector order."""
     return [[name, part.stop - part.start] for name, part in OBS_SLICES.items()]
 
 
-def observation_index(layout, slices=None):
+def observation_index(layout: Sequence[Sequence[Any]],
+                      slices: Mapping[str, slice] | None = None) -> NDArray[np.int64]:
     """int64[sum of sizes]: where each entry of a vector in ``layout`` (``[[name, size], ...]``)
     is in the current observation (``slices``, default ``OBS_SLICES``). A part keeps the first
     ``size`` entries of its namesake; ValueError if a part is missing or shrank."""
@@ -87,7 +106,7 @@ def observation_index(layout, slices=None):
         if name not in slices:
             raise ValueError(f"the model was trained on observation part {name!r} ({size} entries), "
                              f"which the current encoder no longer has: retrain it "
-                             f"(python -m training.train_ppo)")
+                             f"(python -m tiny_york_env.training.train_ppo)")
         part = slices[name]
         if part.stop - part.start < size:
             raise ValueError(f"observation part {name!r} has {part.stop - part.start} entries now, "
@@ -106,7 +125,7 @@ def _check_widths(widths, what, source):
     return widths
 
 
-def check_layout(layout, source="the model card"):
+def check_layout(layout: object, source: str = "the model card") -> Layout:
     """``layout`` as a list of [name, size] pairs; ValueError unless it is one."""
     if not isinstance(layout, list) or not layout:
         raise ValueError(f"{source}: observation_layout must be a non-empty list of [name, size]")
@@ -121,7 +140,7 @@ def check_layout(layout, source="the model card"):
     return layout
 
 
-def check_card(card, source="the model card"):
+def check_card(card: object, source: str = "the model card") -> dict[str, Any]:
     """``card`` (a parsed card.json), checked to describe a policy this loader can build."""
     if not isinstance(card, dict) or card.get("format") != POLICY_FORMAT:
         raise ValueError(f"{source}: card.json is not a {POLICY_FORMAT!r} model card "
@@ -144,14 +163,17 @@ def check_card(card, source="the model card"):
                          f"layout's total {size}")
     if card.get("num_actions") != NUM_ACTIONS:
         raise ValueError(f"{source}: the model chooses among {card.get('num_actions')!r} actions, but "
-                         f"the action codec has {NUM_ACTIONS}: retrain it (python -m training.train_ppo)")
+                         f"the action codec has {NUM_ACTIONS}: retrain it "
+                         "(python -m tiny_york_env.training.train_ppo)")
     if card.get("weights_dtype") not in WEIGHT_DTYPES:
         raise ValueError(f"{source}: weights_dtype must be one of {WEIGHT_DTYPES}, "
                          f"got {card.get('weights_dtype')!r}")
     return card
 
 
-def policy_card(network, layout=None, num_actions=NUM_ACTIONS, weights_dtype="float32", **extra):
+def policy_card(network: Mapping[str, Any], layout: Sequence[Sequence[Any]] | None = None,
+                num_actions: int = NUM_ACTIONS, weights_dtype: WeightsDtype = "float32",
+                **extra: Any) -> dict[str, Any]:
     """A model card dict (checked): ``network`` as in the module doc, ``layout`` (default the
     current one), and ``extra`` entries (e.g. ``timesteps``, ``source``) after them."""
     layout = [list(entry) for entry in (current_layout() if layout is None else layout)]
@@ -164,7 +186,7 @@ def policy_card(network, layout=None, num_actions=NUM_ACTIONS, weights_dtype="fl
 
 # ---------------------------------------------------------------- the network
 
-def build_network(card):
+def build_network(card: Mapping[str, Any]) -> torch.nn.ModuleDict:
     """The policy and value MLPs the card describes, as a torch ``ModuleDict`` whose state dict
     has SB3's MlpPolicy names (``mlp_extractor.policy_net.0.weight``...), in eval mode."""
     import torch
@@ -187,14 +209,14 @@ def build_network(card):
     return modules.eval()
 
 
-def input_weight_names(card):
+def input_weight_names(card: Mapping[str, Any]) -> tuple[str, str]:
     """The state-dict names of the weights that read the observation (policy side, value side)."""
     network = card["network"]
     return ("mlp_extractor.policy_net.0.weight" if network["pi"] else "action_net.weight",
             "mlp_extractor.value_net.0.weight" if network["vf"] else "value_net.weight")
 
 
-def load_into(network, state, source):
+def load_into(network: torch.nn.Module, state: Mapping[str, torch.Tensor], source: str) -> torch.nn.Module:
     """Copy ``state`` into ``network`` (float32), every name and shape exactly; ValueError if not."""
     import torch
     state = {name: tensor.to(torch.float32) for name, tensor in state.items()}
@@ -216,7 +238,7 @@ def _check_torch():
                          f"sandbox from torch 2.6 on): install torch>=2.6")
 
 
-def load_weights(data, source):
+def load_weights(data: bytes, source: str) -> StateDict:
     """A state dict (name -> tensor) from torch-saved bytes, never running code from them
     (``torch.load(weights_only=True)``); ValueError if they hold anything else."""
     import torch
@@ -247,15 +269,15 @@ def _open_zip(path):
     except (zipfile.BadZipFile, OSError) as error:
         raise ValueError(f"{str(path)!r} is not a policy file: expected a zip archive holding "
                          f"{CARD_MEMBER} and {WEIGHTS_MEMBER} (written by training or "
-                         f"python -m training.export): {error}") from error
+                         f"python -m tiny_york_env.training.export): {error}") from error
 
 
-def is_sb3_checkpoint(names):
+def is_sb3_checkpoint(names: Collection[str]) -> bool:
     """True when zip member ``names`` are those of a stable-baselines3 ``model.save`` file."""
     return SB3_DATA_MEMBER in names and SB3_POLICY_MEMBER in names and CARD_MEMBER not in names
 
 
-def file_kind(path):
+def file_kind(path: str | os.PathLike[str]) -> Literal["policy", "sb3"]:
     """``"policy"`` (a policy file) or ``"sb3"`` (a stable-baselines3 checkpoint); ValueError for
     anything else. Reads only the zip directory."""
     with _open_zip(path) as archive:
@@ -266,20 +288,21 @@ def file_kind(path):
         return "sb3"
     raise ValueError(f"{str(path)!r} is not a policy file: expected a zip archive holding "
                      f"{CARD_MEMBER} and {WEIGHTS_MEMBER} (written by training or python -m "
-                     f"training.export); it holds {sorted(names)[:LISTED_MEMBERS]}")
+                     f"tiny_york_env.training.export); it holds {sorted(names)[:LISTED_MEMBERS]}")
 
 
-def sb3_refusal(path):
+def sb3_refusal(path: str | os.PathLike[str]) -> ValueError:
     """The ValueError for a stable-baselines3 checkpoint given where a policy file is expected."""
     beside = Path(path).with_name(POLICY_FILE)
     hint = f"play {str(beside)!r}, written beside it by training; " if beside.is_file() else ""
     return ValueError(f"{str(path)!r} is a stable-baselines3 checkpoint: loading it would unpickle "
                       f"(run code from) its 'data' member, so it was not loaded. {hint}play a policy "
-                      f"file (OUT/policy.zip from training, or python -m training.export's output), "
+                      "file (OUT/policy.zip from training, or "
+                      f"python -m tiny_york_env.training.export's output), "
                       f"or, {UNSAFE_HINT}")
 
 
-def read_policy_file(path):
+def read_policy_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], StateDict]:
     """(card, state dict) of the policy file at ``path``, nothing unpickled; ValueError (saying what
     was expected) for a stable-baselines3 checkpoint, another zip or anything else."""
     source = repr(str(path))
@@ -296,7 +319,7 @@ def read_policy_file(path):
     return card, load_weights(weights, source)
 
 
-def read_sb3_tensors(path):
+def read_sb3_tensors(path: str | os.PathLike[str]) -> dict[str, Any]:
     """``{"policy": state dict, "policy.optimizer": state dict or None}`` of a stable-baselines3
     checkpoint, read with ``torch.load(weights_only=True)``: its pickled ``data`` is never read."""
     source = repr(str(path))
@@ -318,7 +341,7 @@ def read_sb3_tensors(path):
     return {"policy": policy, "policy.optimizer": optimizer}
 
 
-def adapt_to_current_layout(card, state):
+def adapt_to_current_layout(card: Mapping[str, Any], state: Mapping[str, torch.Tensor]) -> StateDict:
     """``state`` with its observation-reading weights widened to the current layout: columns of
     parts the policy never saw (and new one-hot entries) are zero, so it computes what it did."""
     import torch
@@ -337,7 +360,7 @@ def adapt_to_current_layout(card, state):
 
 # ---------------------------------------------------------------- writing files
 
-def write_policy_file(handle, card, state):
+def write_policy_file(handle: IO[bytes], card: Mapping[str, Any], state: Mapping[str, torch.Tensor]) -> None:
     """Write a policy file (module doc) to the binary file object ``handle``: ``card`` (checked)
     and ``state`` (checked to load into the network the card describes)."""
     import torch
@@ -352,7 +375,7 @@ def write_policy_file(handle, card, state):
             archive.writestr(zipfile.ZipInfo(name, ZIP_DATE), data, zipfile.ZIP_DEFLATED)
 
 
-def sb3_network(policy):
+def sb3_network(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
     """The card's ``network`` entry of an SB3 MaskablePPO MlpPolicy; ValueError for another kind."""
     import torch
     activation = {torch.nn.Tanh: "tanh", torch.nn.ReLU: "relu"}.get(policy.activation_fn)
@@ -369,7 +392,8 @@ def sb3_network(policy):
             "vf": widths(policy.mlp_extractor.value_net), "activation": activation}
 
 
-def policy_from_model(model, weights_dtype="float32", **extra):
+def policy_from_model(model: MaskablePPO, weights_dtype: WeightsDtype = "float32",
+                      **extra: Any) -> tuple[dict[str, Any], StateDict]:
     """(card, state dict) of an in-memory MaskablePPO ``model`` trained on the current encoder."""
     import torch
     check_model_spaces(model)
@@ -381,22 +405,22 @@ def policy_from_model(model, weights_dtype="float32", **extra):
 
 # ---------------------------------------------------------------- loading
 
-def check_model_spaces(model, source="the model"):
+def check_model_spaces(model: ModelT, source: str = "the model") -> ModelT:
     """ValueError unless ``model`` observes float[OBS_SIZE] and acts in Discrete(NUM_ACTIONS),
     i.e. it was trained on this version of the observation encoder and action codec."""
     shape = getattr(model.observation_space, "shape", None)
     if shape != (OBS_SIZE,):
         raise ValueError(f"{source} observes shape {shape}, but the current observation encoder "
                          f"gives ({OBS_SIZE},): it was trained on another encoder version; "
-                         f"retrain it with python -m training.train_ppo")
+                         f"retrain it with python -m tiny_york_env.training.train_ppo")
     actions = getattr(model.action_space, "n", None)
     if actions != NUM_ACTIONS:
         raise ValueError(f"{source} chooses among {actions} actions, but the action codec has "
-                         f"{NUM_ACTIONS}: retrain it with python -m training.train_ppo")
+                         f"{NUM_ACTIONS}: retrain it with python -m tiny_york_env.training.train_ppo")
     return model
 
 
-def resolve_model_path(path):
+def resolve_model_path(path: str | os.PathLike[str]) -> Path:
     """The existing model file for ``path``: the file, ``path`` + ``.zip``, or ``path/policy.zip``
     for a training run's directory; ValueError if there is none."""
     path = Path(path).expanduser()
@@ -408,7 +432,7 @@ def resolve_model_path(path):
             return candidate.resolve()
     raise ValueError(f"no PPO model file at {str(path)!r}: give a policy file, the {POLICY_FILE} "
                      f"that training writes in its --out directory (or that directory), e.g. "
-                     f"'ppo:runs/x/{POLICY_FILE}', or python -m training.export's output")
+                     f"'ppo:runs/x/{POLICY_FILE}', or python -m tiny_york_env.training.export's output")
 
 
 @dataclass(frozen=True)
@@ -416,8 +440,8 @@ class LoadedPolicy:
     """A policy file's card, its network (float32, eval mode) and the observation index map
     (None when the trained layout is the current one)."""
 
-    card: dict
-    network: object
+    card: dict[str, Any]
+    network: torch.nn.Module
     index: np.ndarray | None
 
 
@@ -432,7 +456,7 @@ def _load_cached(path, mtime_ns, size, device):
     return LoadedPolicy(card, network, index)
 
 
-def load_policy(path, device="cpu"):
+def load_policy(path: str | os.PathLike[str], device: str | torch.device = "cpu") -> LoadedPolicy:
     """The LoadedPolicy of the policy file at ``path`` (cached per file version); ValueError for a
     missing, foreign or incompatible file."""
     path = resolve_model_path(path)
@@ -440,7 +464,7 @@ def load_policy(path, device="cpu"):
     return _load_cached(str(path), stat.st_mtime_ns, stat.st_size, str(device))
 
 
-def load_sb3_unsafe(path, device="cpu"):
+def load_sb3_unsafe(path: str | os.PathLike[str], device: str | torch.device = "cpu") -> MaskablePPO:
     """A MaskablePPO model from a stable-baselines3 checkpoint by UNPICKLING it (runs code from
     the file: trusted files only), checked against the current spaces."""
     from sb3_contrib import MaskablePPO
@@ -452,7 +476,7 @@ def load_sb3_unsafe(path, device="cpu"):
     return check_model_spaces(model, f"the model {str(path)!r}")
 
 
-def sb3_actor(policy):
+def sb3_actor(policy: MaskableActorCriticPolicy) -> Logits:
     """``logits(observations)`` of a live SB3 policy (its weights as they are at each call)."""
     def logits(observations):
         features = policy.extract_features(observations, policy.pi_features_extractor)
@@ -462,7 +486,7 @@ def sb3_actor(policy):
     return logits
 
 
-def file_actor(network):
+def file_actor(network: torch.nn.Module) -> Logits:
     """``logits(observations)`` of a network built by ``build_network``."""
     def logits(observations):
         return network["action_net"](network["mlp_extractor"]["policy_net"](observations))
@@ -472,11 +496,13 @@ def file_actor(network):
 class PPOAgent:
     """Plays a MaskablePPO policy: from a policy file (path), or an in-memory model."""
 
-    def __init__(self, path_or_model=None, deterministic=True, device="cpu", seed=None,
-                 unsafe_unpickle=False):
+    def __init__(self, path_or_model: str | Path | MaskablePPO | None = None, deterministic: bool = True,
+                 device: str | torch.device = "cpu", seed: int | None = None,
+                 unsafe_unpickle: bool = False) -> None:
         if path_or_model is None:
             path_or_model = DEFAULT_MODEL_PATH
         self.index, self.card, self.model = None, None, None
+        self._device: str | torch.device
         if isinstance(path_or_model, (str, Path)):
             self.source = str(path_or_model)
             if unsafe_unpickle and file_kind(resolve_model_path(path_or_model)) == "sb3":
@@ -497,11 +523,11 @@ class PPOAgent:
         self.rng = np.random.default_rng(seed)
 
     @classmethod
-    def load(cls, path, **options):
+    def load(cls, path: str | os.PathLike[str], **options: Any) -> PPOAgent:
         """A PPOAgent playing the model saved at ``path``; ``options`` as for the constructor."""
         return cls(Path(path), **options)
 
-    def action_logits(self, observation):
+    def action_logits(self, observation: ArrayLike) -> NDArray[np.float32]:
         """float32[NUM_ACTIONS]: the policy's unmasked action logits for one current observation."""
         import torch
         observation = np.asarray(observation, dtype=np.float32)
@@ -513,7 +539,7 @@ class PPOAgent:
             tensor = torch.as_tensor(observation, device=self._device).reshape(1, -1)
             return self._logits(tensor)[0].cpu().numpy()
 
-    def act(self, observation, action_mask):
+    def act(self, observation: ArrayLike, action_mask: ArrayLike) -> int:
         """The policy's legal action for one seat's observation and bool[NUM_ACTIONS] mask."""
         mask = _check_mask(action_mask)
         if self.deterministic:
@@ -521,7 +547,7 @@ class PPOAgent:
             return int(legal[np.argmax(self.action_logits(observation)[legal])])  # first of ties
         return int(self.rng.choice(NUM_ACTIONS, p=self.action_probabilities(observation, mask)))
 
-    def action_probabilities(self, observation, action_mask):
+    def action_probabilities(self, observation: ArrayLike, action_mask: ArrayLike) -> NDArray[np.float64]:
         """float64[NUM_ACTIONS]: the masked policy's probability of each action (zero if illegal)."""
         mask = _check_mask(action_mask)
         logits = self.action_logits(observation).astype(np.float64)

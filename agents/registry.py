@@ -6,8 +6,15 @@ case-insensitive: a budget or path after the colon is kept as typed. Agent modul
 only when an agent is made, so a missing one breaks only its name.
 """
 
+from __future__ import annotations
+
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the engine is imported only when an agent is made
+    from tiny_york_env.agents.base import Agent
 
 BUDGET_SEPARATOR = ":"
 
@@ -24,25 +31,26 @@ class AgentEntry:
 
 
 AGENTS = {
-    "random": AgentEntry("agents.random_agent", "RandomAgent", "uniform over the legal actions"),
-    "tomrules": AgentEntry("agents.tom_rules_agent", "TomRulesAgent",
+    "random": AgentEntry("tiny_york_env.agents.random_agent", "RandomAgent",
+                         "uniform over the legal actions"),
+    "tomrules": AgentEntry("tiny_york_env.agents.tom_rules_agent", "TomRulesAgent",
                            "plays by the rulebook's automatic-player rules"),
-    "greedy": AgentEntry("agents.greedy_agent", "GreedyAgent", "one-step lookahead heuristic"),
-    "search": AgentEntry("agents.search_agent", "SearchAgent",
+    "greedy": AgentEntry("tiny_york_env.agents.greedy_agent", "GreedyAgent", "one-step lookahead heuristic"),
+    "search": AgentEntry("tiny_york_env.agents.search_agent", "SearchAgent",
                          "determinized tree search; 'search:N' sets N simulations",
                          budget_option="simulations"),
-    "ppo": AgentEntry("agents.ppo_agent", "PPOAgent",
+    "ppo": AgentEntry("tiny_york_env.agents.ppo_agent", "PPOAgent",
                       "trained MaskablePPO policy; 'ppo:PATH' loads a policy file (a training run's "
                       "policy.zip or training.export's output), plain 'ppo' the shipped model",
                       path_option="path_or_model"),
 }
 
 
-def _known_names():
+def _known_names() -> str:
     return ", ".join(sorted(AGENTS))
 
 
-def parse_agent_name(spec):
+def parse_agent_name(spec: str) -> tuple[str, dict[str, int | str]]:
     """Split ``'search:64'`` into ``('search', {'simulations': 64})``; ValueError for an unknown
     name or a budget that is not a positive int or not accepted by that agent."""
     if not isinstance(spec, str):
@@ -54,11 +62,12 @@ def parse_agent_name(spec):
                          f"(a budget may follow a colon, e.g. 'search:64')")
     if not separator:
         return name, {}
-    if AGENTS[name].path_option is not None:
+    path_option = AGENTS[name].path_option
+    if path_option is not None:
         if not budget.strip():
             raise ValueError(f"empty path in {spec!r}: give a model file after the colon, "
                              f"e.g. '{name}:runs/ppo-x/policy.zip', or plain '{name}'")
-        return name, {AGENTS[name].path_option: budget.strip()}
+        return name, {path_option: budget.strip()}
     option = AGENTS[name].budget_option
     if option is None:
         budgeted = ", ".join(n for n, e in AGENTS.items() if e.budget_option)
@@ -68,7 +77,7 @@ def parse_agent_name(spec):
     return name, {option: int(budget)}
 
 
-def normalize_agent_name(spec):
+def normalize_agent_name(spec: str) -> str:
     """``spec`` checked, its agent name lowercased and stripped, a budget or path after the colon
     kept as typed: ``'PPO:Runs/My.zip'`` is ``'ppo:Runs/My.zip'``; ValueError as parse_agent_name."""
     name, _ = parse_agent_name(spec)
@@ -76,7 +85,7 @@ def normalize_agent_name(spec):
     return name + separator + rest.strip() if separator else name
 
 
-def agent_class(name):
+def agent_class(name: str) -> Callable[..., Agent]:
     """The class registered under ``name`` (imported now); ValueError if unknown or missing."""
     name, _ = parse_agent_name(name)
     entry = AGENTS[name]
@@ -88,7 +97,7 @@ def agent_class(name):
     return getattr(module, entry.class_name)
 
 
-def make_agent(name, seed=None, **options):
+def make_agent(name: str, seed: int | None = None, **options: Any) -> Agent:
     """A new agent by registry name (``'search:64'`` sets the budget), seeded with ``seed``;
     ``options`` go to its constructor and override a budget given in the name."""
     base_name, budget = parse_agent_name(name)
@@ -101,13 +110,13 @@ class AgentFactory:
     by that name (for the evaluation harness, which takes names or factories)."""
 
     name: str
-    options: dict = field(default_factory=dict, hash=False)
+    options: dict[str, Any] = field(default_factory=dict, hash=False)
 
     @property
-    def label(self):
+    def label(self) -> str:
         """The name the results show."""
         return self.name
 
-    def __call__(self, seed):
+    def __call__(self, seed: int | None) -> Agent:
         """A new agent seeded with ``seed``."""
         return make_agent(self.name, seed=seed, **self.options)

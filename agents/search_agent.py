@@ -16,6 +16,7 @@ the agent is deterministic.
 import math
 
 import numpy as np
+from numpy.typing import NDArray
 
 from tiny_york_env.game import STATE_DTYPE, current_player, legal_actions
 from tiny_york_env.game.actions import NUM_ACTIONS
@@ -110,8 +111,9 @@ def search_kernel(views, seat, actions, simulations, seed, exploration, margin_w
 class SearchAgent:
     """Flat Monte Carlo search with UCB1 over determinized games; plays through ``act_state``."""
 
-    def __init__(self, simulations=DEFAULT_SIMULATIONS, seed=None, exploration=DEFAULT_EXPLORATION,
-                 margin_weight=DEFAULT_MARGIN_WEIGHT):
+    def __init__(self, simulations: int = DEFAULT_SIMULATIONS, seed: int | None = None,
+                 exploration: float = DEFAULT_EXPLORATION,
+                 margin_weight: float = DEFAULT_MARGIN_WEIGHT) -> None:
         if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)) or simulations < 1:
             raise ValueError(f"simulations must be an int >= 1 (playouts per decision), got {simulations!r}")
         if not exploration >= 0:
@@ -124,13 +126,14 @@ class SearchAgent:
         self.rng = np.random.default_rng(seed)
         self._scratch = np.zeros(1, dtype=STATE_DTYPE)
 
-    def act(self, observation, action_mask):
+    def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.bool_]) -> int:
         """Refused: a search needs the engine view, not the observation vector."""
         raise ValueError("SearchAgent plans on the engine's view, not on an observation: play it "
-                         "with agents.base.choose_action(agent, state, rng), which calls "
+                         "with tiny_york_env.agents.base.choose_action(agent, state, rng), which calls "
                          "act_state(view, seat) with a determinized view")
 
-    def search(self, view, seat):
+    def search(self, view: np.ndarray,
+               seat: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
         """(legal actions, visits, mean results) of one search from ``view`` for ``seat``."""
         legal = legal_actions(view).astype(np.int64)
         visits = np.zeros(legal.size, dtype=np.int64)
@@ -139,7 +142,7 @@ class SearchAgent:
                       self.exploration, self.margin_weight, self._scratch, visits, totals)
         return legal, visits, totals / np.maximum(visits, 1)
 
-    def act_state(self, view, seat):
+    def act_state(self, view: np.ndarray, seat: int) -> int:
         """The action for ``seat``, the seat to move in ``view`` (a determinized game)."""
         if not isinstance(view, np.ndarray) or view.dtype != STATE_DTYPE or view.shape != ():
             raise ValueError("view must be a single game record (determinize(state, seat, seed))")

@@ -36,8 +36,9 @@ anything else          the lowest legal action (a fallback the rules above never
 """
 
 import numpy as np
+from numpy.typing import NDArray
 
-from agents.evaluation_features import check_seat_to_move, record_of
+from tiny_york_env.agents.evaluation_features import check_seat_to_move, record_of
 from tiny_york_env.game.actions import (
     BID_CARD,
     BID_DONE,
@@ -205,17 +206,17 @@ def pair_score(hand, pair):
 class TomRulesAgent:
     """Plays by Tom's rules (module table); needs the engine view: use ``act_state``."""
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation, action_mask):
+    def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.bool_]) -> int:
         """Not supported: this agent reads the engine state. ValueError saying what to call."""
         raise ValueError("TomRulesAgent plays on the engine state: call "
-                         "agents.base.choose_action(agent, state, rng), which passes a seat-safe "
-                         "view to act_state(view, seat); act(observation, action_mask) is not "
-                         "supported")
+                         "tiny_york_env.agents.base.choose_action(agent, state, rng), which passes a "
+                         "seat-safe view to act_state(view, seat); act(observation, action_mask) is "
+                         "not supported")
 
-    def act_state(self, view, seat):
+    def act_state(self, view: np.ndarray, seat: int) -> int:
         """The action Tom's rules choose for ``seat`` in the seat-safe ``view``."""
         mask = check_seat_to_move(view, seat)
         rec = record_of(view)

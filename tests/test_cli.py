@@ -1,12 +1,14 @@
 """The ``tiny-york`` command: eval, tournament and play, with scripted input."""
 
+import argparse
 import csv
 import io
 import re
 
 import pytest
 
-from tiny_york_env.cli import main, tom_levels
+import tiny_york_env
+from tiny_york_env.cli import build_parser, main, tom_levels
 from tiny_york_env.game import GameConfig, new_game, render_text
 
 ENOUGH_CHOICES = "1\n" * 3000  # always the first legal action, more than any game needs
@@ -89,3 +91,65 @@ def test_bad_options_give_clear_errors(argv, message, capsys):
 def test_tom_levels_accepts_lists_and_ranges():
     assert tom_levels("1-3,5,2") == [1, 2, 3, 5]
     assert tom_levels("12") == [12]
+
+
+def test_version_prints_the_package_version(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"tiny-york {tiny_york_env.__version__}\n"
+
+
+# ---------------------------------------------------------------- --help shows each default once
+
+def every_parser():
+    """(name, parser) of every command line the project has: tiny-york and its subcommands, the
+    demo and the training scripts."""
+    from tiny_york_env import demo
+    from tiny_york_env.training import export, imitate, selfplay, train_ppo
+    top = build_parser()
+    parsers = [("tiny-york", top)]
+    for action in top._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            parsers += [(f"tiny-york {name}", sub) for name, sub in action.choices.items()]
+    return parsers + [(module.__name__, module.build_parser())
+                      for module in (demo, train_ppo, imitate, selfplay, export)]
+
+
+def help_blocks(parser):
+    """The help of each option as printed by ``--help``: {first line: the whole text}."""
+    blocks, current = {}, None
+    for line in parser.format_help().splitlines():
+        if re.match(r"^  \S", line):
+            current = line.strip()
+            blocks[current] = line
+        elif current is not None and line.startswith("   "):
+            blocks[current] += " " + line.strip()
+        else:
+            current = None
+    return blocks
+
+
+def has_default(action):
+    """True when the option has a value it takes when not given (not a flag, not 'none')."""
+    default = action.default
+    return not (action.nargs == 0 or default is None or default == argparse.SUPPRESS
+                or (isinstance(default, (list, tuple)) and not default))
+
+
+@pytest.mark.parametrize("name, parser", every_parser(), ids=[name for name, _ in every_parser()])
+def test_help_shows_each_default_once(name, parser):
+    blocks = help_blocks(parser)
+    checked = 0
+    for action in parser._actions:
+        if action.help == argparse.SUPPRESS or isinstance(action, argparse._SubParsersAction):
+            continue
+        first = action.option_strings[0] if action.option_strings else (action.metavar or action.dest)
+        text = [b for head, b in blocks.items() if re.match(rf"{re.escape(first)}(,| |$)", head)]
+        assert len(text) == 1, f"{name}: no help line for {first}"
+        mentions = len(re.findall(r"\bdefault\b", text[0], re.IGNORECASE))
+        assert mentions <= 1, f"{name} {first}: the default is shown {mentions} times: {text[0]!r}"
+        if has_default(action):
+            assert mentions == 1, f"{name} {first}: its default {action.default!r} is not shown"
+            checked += 1
+    assert checked or name in ("tiny-york", "tiny_york_env.training.export")

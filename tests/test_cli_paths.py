@@ -7,14 +7,14 @@ import os
 
 import pytest
 
-from agents.registry import normalize_agent_name
+from tiny_york_env.agents.registry import normalize_agent_name
 from tiny_york_env.cli import agent_name
 from tiny_york_env.cli import main as cli_main
-from training.evaluate import open_output, output_dir
+from tiny_york_env.training.evaluate import open_output, output_dir
 
 torch = pytest.importorskip("torch")
 
-from agents.ppo_agent import build_network, policy_card, write_policy_file  # noqa: E402
+from tiny_york_env.agents.ppo_agent import build_network, policy_card, write_policy_file  # noqa: E402
 
 QUICK_EVAL = ["--levels", "1", "--games", "1", "--no-progress"]
 
@@ -143,7 +143,7 @@ def linked_out(tmp_path):
 
 def test_train_ppo_refuses_a_linked_out_before_training(tmp_path, capsys):
     pytest.importorskip("sb3_contrib")
-    from training.train_ppo import main
+    from tiny_york_env.training.train_ppo import main
     link, real = linked_out(tmp_path)
     with pytest.raises(SystemExit):
         main(["--out", str(link), "--num-envs", "2", "--n-steps", "2", "--batch-size", "4",
@@ -162,7 +162,7 @@ def test_train_ppo_refuses_a_linked_out_before_training(tmp_path, capsys):
 
 def test_imitate_refuses_a_linked_out(tmp_path, capsys):
     pytest.importorskip("sb3_contrib")
-    from training.imitate import main
+    from tiny_york_env.training.imitate import main
     link, real = linked_out(tmp_path)
     with pytest.raises(SystemExit):
         main(["--games", "1", "--eval-games", "0", "--out", str(link), "--no-progress"])
@@ -171,7 +171,7 @@ def test_imitate_refuses_a_linked_out(tmp_path, capsys):
 
 def test_selfplay_refuses_a_linked_out(tmp_path, capsys):
     pytest.importorskip("sb3_contrib")
-    from training.selfplay import main
+    from tiny_york_env.training.selfplay import main
     link, real = linked_out(tmp_path)
     with pytest.raises(SystemExit):
         main(["--total-steps", "8", "--out", str(link), "--no-progress"])
@@ -179,7 +179,7 @@ def test_selfplay_refuses_a_linked_out(tmp_path, capsys):
 
 
 def test_export_refuses_a_linked_destination(tmp_path, capsys):
-    from training.export import main
+    from tiny_york_env.training.export import main
     source = write_tiny_policy(tmp_path / "policy.zip")
     victim = tmp_path / "victim"
     victim.write_text("keep me")

@@ -23,8 +23,8 @@ def test_demo_ladder_includes_the_shipped_agent_and_every_baseline(tmp_path, cap
 
 
 def test_demo_leaves_out_the_shipped_agent_without_its_model(monkeypatch, tmp_path, capsys):
-    import agents.ppo_agent
-    monkeypatch.setattr(agents.ppo_agent, "DEFAULT_MODEL_PATH", tmp_path / "missing.zip")
+    import tiny_york_env.agents.ppo_agent
+    monkeypatch.setattr(tiny_york_env.agents.ppo_agent, "DEFAULT_MODEL_PATH", tmp_path / "missing.zip")
     assert demo.demo_agents() == demo.DEMO_AGENTS
     assert "shipped PPO agent is left out" in capsys.readouterr().out
 

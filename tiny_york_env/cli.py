@@ -4,18 +4,25 @@
     tiny-york eval --vs random greedy [--tom 5] --games 120
     tiny-york tournament --agents random greedy tomrules --games 20 [--size 2]
     tiny-york play --tom 5 [--tom B4] [--vs greedy] [--seed 1] [--seat 0]
+    tiny-york --version
 
 ``ppo:PATH`` plays a policy file (``agents/ppo_agent.py``), loaded without running code from it;
 a stable-baselines3 checkpoint is refused unless ``--unsafe-unpickle`` is given. Output files
 are never written through a symbolic link: a link as ``--out`` or as one of its files is refused.
+
+``DefaultsHelpFormatter`` is the help layout of this command and of the training scripts: each
+option's default is shown once.
 """
 
 import argparse
 import secrets
 import sys
+from collections.abc import Iterable, Sequence
+from typing import IO
 
 import numpy as np
 
+from . import __version__
 from .game import (
     GameConfig,
     apply_action,
@@ -42,12 +49,29 @@ FIRST_CHOICE = 1  # the legal actions are numbered from 1 for people
 EXIT_OK, EXIT_ERROR = 0, 2
 
 
-# ---------------------------------------------------------------- option types
+# ---------------------------------------------------------------- help and option types
 
-def agent_name(text):
+class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """``(default: X)`` after an option's help, once: not when the help already states its default
+    (a computed one, such as ``runs/ppo-<timestamp>``), and not for flags or options whose default
+    is "not given" (None or empty); a list or tuple default is shown comma-separated."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (action.nargs == 0 or default is None or default == argparse.SUPPRESS
+                or "default" in text.lower()
+                or (isinstance(default, (list, tuple)) and not default)):
+            return action.help
+        if isinstance(default, (list, tuple)):
+            return f"{text} (default: {','.join(map(str, default))})"
+        return super()._get_help_string(action)
+
+
+def agent_name(text: str) -> str:
     """argparse type: a registry agent name such as 'greedy', 'search:64' or 'ppo:PATH'; only the
     name is case-insensitive (a path keeps its capitals)."""
-    from agents.registry import normalize_agent_name
+    from tiny_york_env.agents.registry import normalize_agent_name
     try:
         return normalize_agent_name(text)
     except ValueError as error:
@@ -60,17 +84,17 @@ UNSAFE_UNPICKLE_HELP = ("let ppo:PATH be a stable-baselines3 checkpoint (model.z
                         "training.export's output, the shipped model) never need it")
 
 
-def agent_specs(names, unsafe_unpickle):
+def agent_specs(names: Iterable[str], unsafe_unpickle: bool) -> list:
     """``names`` for the evaluation harness: each ``ppo`` name as a factory that may unpickle an
     SB3 checkpoint when ``unsafe_unpickle``, the others unchanged."""
-    from agents.registry import AgentFactory, parse_agent_name
+    from tiny_york_env.agents.registry import AgentFactory, parse_agent_name
     if not unsafe_unpickle:
         return list(names)
     return [AgentFactory(name, {"unsafe_unpickle": True}) if parse_agent_name(name)[0] == "ppo" else name
             for name in names]
 
 
-def tom_spec(text):
+def tom_spec(text: str) -> int | str:
     """argparse type: a Tom level 1-12 (as an int) or a code like 'B4'."""
     spec = int(text) if text.strip().isdigit() else text
     try:
@@ -80,7 +104,7 @@ def tom_spec(text):
     return spec
 
 
-def tom_levels(text):
+def tom_levels(text: str) -> list[int]:
     """argparse type: Tom levels as a list and ranges, e.g. '1-12' or '1,5,9-12'."""
     allowed = f"give Tom levels 1-{NUM_TOM_LEVELS} as a list and ranges, e.g. 1-12 or 1,5,9-12"
     levels = []
@@ -95,14 +119,14 @@ def tom_levels(text):
     return levels
 
 
-def positive(text):
+def positive(text: str) -> int:
     """argparse type: an int >= 1."""
     if not text.strip().isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
     return int(text)
 
 
-def non_negative(text):
+def non_negative(text: str) -> int:
     """argparse type: an int >= 0."""
     if not text.strip().isdigit():
         raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
@@ -113,20 +137,23 @@ def non_negative(text):
 
 def _add_run_options(parser, games_help):
     parser.add_argument("--games", type=positive, help=games_help)
-    parser.add_argument("--seed", type=non_negative, default=0, help="base seed (default 0)")
-    parser.add_argument("--workers", type=positive, default=1, help="processes (default 1)")
-    parser.add_argument("--out", default=DEFAULT_OUT, help=f"folder for CSV/JSON/PNG (default "
-                        f"{DEFAULT_OUT}); a symbolic link as the folder or one of its files is refused")
+    parser.add_argument("--seed", type=non_negative, default=0, help="base seed")
+    parser.add_argument("--workers", type=positive, default=1, help="processes")
+    parser.add_argument("--out", default=DEFAULT_OUT, help="folder for CSV/JSON/PNG; a symbolic link "
+                        "as the folder or one of its files is refused")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--unsafe-unpickle", action="store_true", help=UNSAFE_UNPICKLE_HELP)
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tiny-york`` and its subcommands."""
-    parser = argparse.ArgumentParser(prog="tiny-york", description="Tiny York: evaluate, compare, play.")
+    parser = argparse.ArgumentParser(prog="tiny-york", description="Tiny York: evaluate, compare, play.",
+                                     formatter_class=DefaultsHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"tiny-york {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="{eval,tournament,play}")
 
-    ev = commands.add_parser("eval", help="an agent against the Tom ladder, or agents against each other")
+    ev = commands.add_parser("eval", help="an agent against the Tom ladder, or agents against each other",
+                             formatter_class=DefaultsHelpFormatter)
     who = ev.add_mutually_exclusive_group(required=True)
     who.add_argument("--agent", type=agent_name, action="append", metavar="NAME",
                      help="agent for the Tom ladder (repeatable): random, tomrules, greedy, "
@@ -134,18 +161,20 @@ def build_parser():
     who.add_argument("--vs", type=agent_name, nargs="+", metavar="NAME",
                      help="2-4 agents that play each other, seats rotated")
     ev.add_argument("--levels", type=tom_levels, default=list(range(1, NUM_TOM_LEVELS + 1)),
-                    help="Tom levels for the ladder (default 1-12)")
+                    help="Tom levels for the ladder (default: 1-12)")
     ev.add_argument("--tom", type=tom_spec, action="append", default=[], metavar="TOM",
                     help="with --vs: a Tom joining every game (level 1-12 or code like B4)")
-    _add_run_options(ev, f"games per cell (default {LADDER_GAMES} per Tom level; with --vs "
+    _add_run_options(ev, f"games per cell (default: {LADDER_GAMES} per Tom level; with --vs "
                          f"{MATCH_GAMES}, a multiple of the number of agents)")
 
-    tour = commands.add_parser("tournament", help="round robin with OpenSkill ratings")
+    tour = commands.add_parser("tournament", help="round robin with OpenSkill ratings",
+                               formatter_class=DefaultsHelpFormatter)
     tour.add_argument("--agents", type=agent_name, nargs="+", required=True, metavar="NAME")
-    tour.add_argument("--size", type=int, choices=GAME_SIZES, default=2, help="agents per game (default 2)")
-    _add_run_options(tour, f"games per group of agents, a multiple of --size (default {TOURNAMENT_GAMES})")
+    tour.add_argument("--size", type=int, choices=GAME_SIZES, default=2, help="agents per game")
+    _add_run_options(tour, f"games per group of agents, a multiple of --size (default: {TOURNAMENT_GAMES})")
 
-    play = commands.add_parser("play", help="play a game yourself at the terminal")
+    play = commands.add_parser("play", help="play a game yourself at the terminal",
+                               formatter_class=DefaultsHelpFormatter)
     play.add_argument("--tom", type=tom_spec, action="append", default=[], metavar="TOM",
                       help=f"a Tom opponent (repeatable): {ALLOWED_TOMS}")
     play.add_argument("--vs", type=agent_name, action="extend", nargs="+", default=[], metavar="NAME",
@@ -158,9 +187,9 @@ def build_parser():
 
 # ---------------------------------------------------------------- eval and tournament
 
-def run_eval(args, out):
+def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
     """``tiny-york eval``: print the table, write CSV/JSON (and PNG for the ladder)."""
-    from training.evaluate import (
+    from tiny_york_env.training.evaluate import (
         combine_results,
         evaluate_vs_agents,
         evaluate_vs_toms,
@@ -186,9 +215,9 @@ def run_eval(args, out):
     print("wrote " + ", ".join(str(p) for p in paths), file=out)
 
 
-def run_tournament_command(args, out):
+def run_tournament_command(args: argparse.Namespace, out: IO[str]) -> None:
     """``tiny-york tournament``: print standings and matrix, write CSV/JSON."""
-    from training.tournament import format_tournament, run_tournament, write_tournament
+    from tiny_york_env.training.tournament import format_tournament, run_tournament, write_tournament
     results = run_tournament(agent_specs(args.agents, args.unsafe_unpickle),
                              games=args.games or TOURNAMENT_GAMES, seed=args.seed,
                              game_size=args.size, workers=args.workers, progress=not args.no_progress)
@@ -200,7 +229,7 @@ def run_tournament_command(args, out):
 # ---------------------------------------------------------------- play
 
 
-def participant_names(config, person, opponents):
+def participant_names(config: GameConfig, person: int, opponents: Sequence[str]) -> list[str]:
     """A name per seat: 'you', the agents' names, then 'Tom 5 (B4)' for each Tom."""
     names, rest = [], iter(opponents)
     for seat in range(config.num_agents):
@@ -211,7 +240,7 @@ def participant_names(config, person, opponents):
     return names
 
 
-def ask_choice(count, stdin, out):
+def ask_choice(count: int, stdin: IO[str], out: IO[str]) -> int | None:
     """The person's choice 1..count as an index from 0, or None to quit (q or end of input)."""
     allowed = f"type a number from {FIRST_CHOICE} to {count} (or q to quit)"
     while True:
@@ -234,7 +263,7 @@ def ask_choice(count, stdin, out):
             return int(text) - FIRST_CHOICE
 
 
-def print_final(state, names, person, out):
+def print_final(state: np.ndarray, names: Sequence[str], person: int, out: IO[str]) -> None:
     """The final board with the score breakdown, the totals and the winner."""
     print(render_text(state), file=out)
     scores = final_scores(state)
@@ -244,12 +273,14 @@ def print_final(state, names, person, out):
     print("You win!" if best == person else f"Winner: P{best} {names[best]}.", file=out)
 
 
-def play_game_interactively(opponents, toms, seed, person, stdin, out, unsafe_unpickle=False):
+def play_game_interactively(opponents: Sequence[str], toms: Sequence[int | str], seed: int | None,
+                            person: int, stdin: IO[str], out: IO[str],
+                            unsafe_unpickle: bool = False) -> np.ndarray | None:
     """A person at agent seat ``person`` against agents ``opponents`` and ``toms``; reads choices
     from ``stdin``, writes to ``out``. Returns the final state, or None when the person quit.
     ``unsafe_unpickle`` lets a ``ppo:PATH`` opponent be an SB3 checkpoint (runs code from it)."""
-    from agents.base import choose_action
-    from training.evaluate import build_agent
+    from tiny_york_env.agents.base import choose_action
+    from tiny_york_env.training.evaluate import build_agent
     config = GameConfig(num_agents=1 + len(opponents), toms=tuple(toms))
     if not 0 <= person < config.num_agents:
         raise ValueError(f"--seat {person} is not an agent seat: choose 0-{config.num_agents - 1}")
@@ -291,8 +322,10 @@ def play_game_interactively(opponents, toms, seed, person, stdin, out, unsafe_un
 
 # ---------------------------------------------------------------- main
 
-def main(argv=None, stdin=None, stdout=None):
-    """Run ``tiny-york`` with ``argv`` (default: the command line); returns the exit status."""
+def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
+         stdout: IO[str] | None = None) -> int:
+    """Run ``tiny-york`` with ``argv`` (default: the command line); returns the exit status
+    (``--help`` and ``--version`` print to standard output and exit with ``SystemExit(0)``)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     stdin, out = stdin or sys.stdin, stdout or sys.stdout

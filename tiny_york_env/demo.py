@@ -8,9 +8,13 @@ win-rate table and writes CSV, JSON and the PNG plot under ``--out`` (a few minu
 
 import argparse
 import importlib.util
+from collections.abc import Sequence
 
-from agents.random_agent import RandomAgent
+import numpy as np
 
+from tiny_york_env.agents.random_agent import RandomAgent
+
+from .cli import DefaultsHelpFormatter
 from .cli import main as cli_main
 from .game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game, render_text
 
@@ -19,9 +23,11 @@ SHIPPED_AGENT = "ppo"  # agents/models/ppo.zip, played when sb3-contrib is insta
 DEMO_GAMES = 100  # per agent and Tom level: the ladder's shape in about 3 minutes, not a leaderboard
 DEMO_WORKERS = 2
 DEMO_OUT = "results/demo"
+DEMO_SEED = 2026
+DEMO_NUM_AGENTS = 3
 
 
-def play_random_game(num_agents, seed):
+def play_random_game(num_agents: int, seed: int) -> tuple[np.ndarray, int]:
     """Play a whole game with one RandomAgent per seat; returns (final state, decisions)."""
     state = new_game(GameConfig(num_agents=num_agents), seed=seed)
     players = [RandomAgent(seed=seed * 10 + seat) for seat in range(num_agents)]
@@ -33,25 +39,32 @@ def play_random_game(num_agents, seed):
     return state, decisions
 
 
-def demo_agents():
+def demo_agents() -> tuple[str, ...]:
     """The agents of the quick ladder: the shipped PPO agent first when it can be loaded."""
-    from agents.ppo_agent import DEFAULT_MODEL_PATH
+    from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH
     if importlib.util.find_spec("sb3_contrib") is None or not DEFAULT_MODEL_PATH.is_file():
         print(f"(the shipped PPO agent is left out: it needs the train extra and {DEFAULT_MODEL_PATH})")
         return DEMO_AGENTS
     return (SHIPPED_AGENT, *DEMO_AGENTS)
 
 
-def main(argv=None):
-    """Run the quick ladder (or, with ``--game``, print one random game)."""
-    parser = argparse.ArgumentParser(description=__doc__)
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of ``python -m tiny_york_env.demo``."""
+    parser = argparse.ArgumentParser(prog="python -m tiny_york_env.demo", description=__doc__,
+                                     formatter_class=DefaultsHelpFormatter)
     parser.add_argument("--game", action="store_true", help="print one random game instead")
-    parser.add_argument("--agents", type=int, default=3, help="with --game: number of agents, 2-4")
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--agents", type=int, default=DEMO_NUM_AGENTS,
+                        help="with --game: number of agents, 2-4")
+    parser.add_argument("--seed", type=int, default=DEMO_SEED, help="base seed")
     parser.add_argument("--games", type=int, default=DEMO_GAMES, help="games per Tom level")
-    parser.add_argument("--workers", type=int, default=DEMO_WORKERS)
-    parser.add_argument("--out", default=DEMO_OUT)
-    args = parser.parse_args(argv)
+    parser.add_argument("--workers", type=int, default=DEMO_WORKERS, help="processes")
+    parser.add_argument("--out", default=DEMO_OUT, help="folder for the CSV, JSON and PNG results")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the quick ladder (or, with ``--game``, print one random game)."""
+    args = build_parser().parse_args(argv)
     if args.game:
         state, decisions = play_random_game(args.agents, args.seed)
         print(render_text(state))

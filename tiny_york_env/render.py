@@ -12,9 +12,12 @@ which are public, R25) and whose turn it is. Hands and face-down reserve cards a
 """
 
 import argparse
+import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 from PIL import Image, ImageDraw, ImageFont
 
 from .game import GameConfig, apply_action, final_scores, is_terminal, legal_mask, new_game, render_text
@@ -316,7 +319,7 @@ def _reserves(c, rec, y):
     return y
 
 
-def render_rgb(state):
+def render_rgb(state: np.ndarray) -> NDArray[np.uint8]:
     """The picture of one game state: uint8 array of shape ``PICTURE_SHAPE`` (600, 900, 3)."""
     rec = _rec(state)
     c = _Canvas()
@@ -333,7 +336,7 @@ def render_rgb(state):
     return np.asarray(c.image, dtype=np.uint8)
 
 
-def save_png(state, path):
+def save_png(state: np.ndarray, path: str | os.PathLike[str]) -> Path:
     """Write ``render_rgb(state)`` to ``path`` as a PNG (parent folders made)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -341,7 +344,8 @@ def save_png(state, path):
     return path
 
 
-def mid_game_state(config=DEMO_CONFIG, seed=DEMO_SEED, until_round=DEMO_ROUND):
+def mid_game_state(config: GameConfig = DEMO_CONFIG, seed: int = DEMO_SEED,
+                   until_round: int = DEMO_ROUND) -> np.ndarray:
     """A reproducible position: random legal play from ``seed`` until round ``until_round`` starts."""
     state = new_game(config, seed)
     rng = np.random.default_rng(seed)
@@ -351,7 +355,7 @@ def mid_game_state(config=DEMO_CONFIG, seed=DEMO_SEED, until_round=DEMO_ROUND):
     return state
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> Path:
     """Write the picture of a mid-game position to a PNG file."""
     parser = argparse.ArgumentParser(description="Draw a mid-game Tiny York position as a PNG.")
     parser.add_argument("path", nargs="?", default=str(DEFAULT_PNG), help=f"output (default {DEFAULT_PNG})")

@@ -12,6 +12,8 @@ Every file the evaluation and training commands write goes through ``output_dir`
 (ValueError) instead of being written through.
 """
 
+from __future__ import annotations
+
 import csv
 import errno
 import json
@@ -20,11 +22,14 @@ import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from tiny_york_env.agents.base import Agent
 from tiny_york_env.game import (
     GameConfig,
     apply_action,
@@ -35,6 +40,12 @@ from tiny_york_env.game import (
     winner,
 )
 from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS, TOM_LEVEL_CODES
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
+
+AgentSpec = str | Callable[[int], Agent]  # a registry name ('search:64') or a factory(seed) -> agent
+TomSpec = int | str  # a Tom level 1-12 or a code like 'B4'
 
 NUM_TOM_LEVELS = len(TOM_LEVEL_CODES)
 TOM_LEVELS = range(1, NUM_TOM_LEVELS + 1)
@@ -53,22 +64,23 @@ PLOT_CAPSIZE = 3
 
 # ---------------------------------------------------------------- agents and seeds
 
-def derive_seed(*keys):
+def derive_seed(*keys: int) -> int:
     """A 63-bit seed determined by the non-negative ints ``keys`` alone (numpy SeedSequence)."""
     word = np.random.SeedSequence([int(k) for k in keys]).generate_state(1, np.uint64)[0]
     return int(word) >> (64 - SEED_BITS)
 
 
-def agent_label(spec):
+def agent_label(spec: AgentSpec) -> str:
     """A short name for an agent given by registry name or by factory."""
     if isinstance(spec, str):
         return spec
     return getattr(spec, "label", None) or getattr(spec, "__name__", None) or repr(spec)
 
 
-def unique_labels(specs):
+def unique_labels(specs: Iterable[AgentSpec]) -> list[str]:
     """Labels for ``specs``, with ``#2``, ``#3``... added where a label repeats."""
-    labels, seen = [], {}
+    labels: list[str] = []
+    seen: dict[str, int] = {}
     for spec in specs:
         base = agent_label(spec)
         seen[base] = seen.get(base, 0) + 1
@@ -76,10 +88,10 @@ def unique_labels(specs):
     return labels
 
 
-def check_agent_spec(spec):
+def check_agent_spec(spec: AgentSpec) -> AgentSpec:
     """ValueError unless ``spec`` is a known registry name or a callable ``factory(seed)``."""
     if isinstance(spec, str):
-        from agents.registry import parse_agent_name
+        from tiny_york_env.agents.registry import parse_agent_name
         parse_agent_name(spec)
     elif not callable(spec):
         raise ValueError(f"an agent is a registry name (e.g. 'random', 'search:64') or a callable "
@@ -87,11 +99,11 @@ def check_agent_spec(spec):
     return spec
 
 
-def build_agent(spec, seed):
+def build_agent(spec: AgentSpec, seed: int) -> Agent:
     """A fresh agent from a registry name or a ``factory(seed)``."""
-    from agents.base import check_agent
+    from tiny_york_env.agents.base import check_agent
     if isinstance(spec, str):
-        from agents.registry import make_agent
+        from tiny_york_env.agents.registry import make_agent
         agent = make_agent(spec, seed=seed)
     else:
         agent = spec(seed)
@@ -99,14 +111,14 @@ def build_agent(spec, seed):
     return agent
 
 
-def positive_int(value, what):
+def positive_int(value: int, what: str) -> int:
     """``value`` as an int; ValueError naming ``what`` unless it is a positive int."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise ValueError(f"{what} must be a positive int, got {value!r}")
     return int(value)
 
 
-def check_seed(value):
+def check_seed(value: int) -> int:
     """``value`` as an int; ValueError unless it is a non-negative int."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
         raise ValueError(f"seed must be a non-negative int, got {value!r}")
@@ -121,10 +133,10 @@ class GameJob:
 
     cell: int
     index: int
-    toms: tuple
-    seating: tuple
+    toms: tuple[TomSpec, ...]
+    seating: tuple[int, ...]
     game_seed: int
-    agent_seeds: tuple
+    agent_seeds: tuple[int, ...]
     choice_seed: int
 
 
@@ -135,17 +147,18 @@ class GameRecord:
     cell: int
     index: int
     game_seed: int
-    seating: tuple
-    scores: tuple
+    seating: tuple[int, ...]
+    scores: tuple[int, ...]
     winner: int
     decisions: int
     seconds: float
 
 
-def play_game(agents, labels, config, game_seed, choice_seed):
+def play_game(agents: Sequence[Agent], labels: Sequence[str], config: GameConfig, game_seed: int,
+              choice_seed: int) -> tuple[np.ndarray, int]:
     """Play one game, agent seat s by ``agents[s]`` through ``choose_action``; returns
     (final state, decisions). An illegal choice is a ValueError naming agent, seat and seed."""
-    from agents.base import choose_action
+    from tiny_york_env.agents.base import choose_action
     state = new_game(config, seed=game_seed)
     rng = np.random.default_rng(choice_seed)
     decisions = 0
@@ -161,7 +174,7 @@ def play_game(agents, labels, config, game_seed, choice_seed):
     return state, decisions
 
 
-def play_job(players, labels, job):
+def play_job(players: Sequence[AgentSpec], labels: Sequence[str], job: GameJob) -> GameRecord:
     """Play ``job`` with fresh agents from the ``players`` specs; returns its GameRecord."""
     agents = [build_agent(players[p], seed) for p, seed in zip(job.seating, job.agent_seeds, strict=True)]
     seat_labels = [labels[p] for p in job.seating]
@@ -175,10 +188,11 @@ def play_job(players, labels, job):
 
 # ---------------------------------------------------------------- many games
 
-_WORKER_PLAYERS = None  # (players, labels), set in each pool worker by its initializer
+# (players, labels), set in each pool worker by its initializer
+_WORKER_PLAYERS: tuple[Sequence[AgentSpec], Sequence[str]] | None = None
 
 
-def _install_players(players, labels):
+def _install_players(players: Sequence[AgentSpec], labels: Sequence[str]) -> None:
     global _WORKER_PLAYERS
     _WORKER_PLAYERS = (players, labels)
     torch = sys.modules.get("torch")  # a policy agent: one thread per worker, the pool is the parallelism
@@ -186,18 +200,19 @@ def _install_players(players, labels):
         torch.set_num_threads(1)
 
 
-def _run_in_worker(job):
+def _run_in_worker(job: GameJob) -> GameRecord:
+    assert _WORKER_PLAYERS is not None, "the pool initializer sets the players"
     players, labels = _WORKER_PLAYERS
     return play_job(players, labels, job)
 
 
-def _pool_context():
+def _pool_context() -> BaseContext:
     # fork passes factories (even lambdas) to workers without pickling and keeps compiled code.
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else None)
 
 
-def warm_up(players, labels, jobs):
+def warm_up(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence[GameJob]) -> None:
     """Play one untimed game per player, every agent seat its own, on the first job's setup:
     compiled code is loaded before timing starts and before pool workers fork."""
     if not jobs:
@@ -209,9 +224,11 @@ def warm_up(players, labels, jobs):
                                           first.game_seed, first.agent_seeds, first.choice_seed))
 
 
-def run_jobs(players, labels, jobs, workers=1, progress=True, description="games"):
-    """Play every job (in ``workers`` processes when > 1); GameRecords in job order."""
-    from tqdm import tqdm
+def run_jobs(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence[GameJob], workers: int = 1,
+             progress: bool = True, description: str = "games") -> list[GameRecord]:
+    """Play every job (in ``workers`` processes when > 1); GameRecords in job order. The progress
+    bar (``tqdm.auto``: a widget in a notebook, text in a terminal) is off when ``progress`` is False."""
+    from tqdm.auto import tqdm
     workers = positive_int(workers, "workers")
     warm_up(players, labels, jobs)
     records = []
@@ -229,7 +246,8 @@ def run_jobs(players, labels, jobs, workers=1, progress=True, description="games
     return sorted(records, key=lambda r: (r.cell, r.index))
 
 
-def rotation_jobs(cell, members, games, toms, seed_keys):
+def rotation_jobs(cell: int, members: Sequence[int], games: int, toms: Iterable[TomSpec],
+                  seed_keys: Sequence[int]) -> list[GameJob]:
     """``games`` jobs for the players ``members`` (one per agent seat), seats rotated cyclically:
     game k seats ``members`` shifted by k mod n, and each block of n games shares one deal, so
     every player sits in every seat equally often and plays every seat's deal."""
@@ -252,7 +270,7 @@ def rotation_jobs(cell, members, games, toms, seed_keys):
 
 # ---------------------------------------------------------------- statistics
 
-def wilson_interval(wins, games, z=Z_95):
+def wilson_interval(wins: int, games: int, z: float = Z_95) -> tuple[float, float]:
     """The Wilson score interval (low, high) for ``wins`` successes in ``games`` trials."""
     if games < 1 or not 0 <= wins <= games:
         raise ValueError(f"need 0 <= wins <= games and games >= 1; got wins={wins}, games={games}")
@@ -282,14 +300,15 @@ class CellResult:
     seconds_per_game: float
 
 
-def seat_outcome(record, seat):
+def seat_outcome(record: GameRecord, seat: int) -> tuple[bool, int, int]:
     """(won, score, margin over the best other participant) of ``seat`` in ``record``."""
     scores = record.scores
     best_other = max(s for k, s in enumerate(scores) if k != seat)
     return record.winner == seat, scores[seat], scores[seat] - best_other
 
 
-def cell_result(records, player, label, opponents, level=None):
+def cell_result(records: Sequence[GameRecord], player: int, label: str, opponents: str,
+                level: int | None = None) -> CellResult:
     """The CellResult of players-list index ``player`` over ``records`` (all one cell)."""
     outcomes = [seat_outcome(r, seat) for r in records for seat, p in enumerate(r.seating) if p == player]
     if not outcomes:
@@ -306,23 +325,23 @@ def cell_result(records, player, label, opponents, level=None):
 class EvalResults:
     """Cells (one row per agent and opponent), every game's record, and the settings used."""
 
-    kind: str
-    cells: list
-    records: list = field(default_factory=list)
-    settings: dict = field(default_factory=dict)
+    kind: Literal["ladder", "match"]
+    cells: list[CellResult]
+    records: list[GameRecord] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
 
-    def outcomes(self):
+    def outcomes(self) -> list[dict[str, Any]]:
         """The cells without their timings: equal for equal seeds, whatever ``workers`` was."""
         return [{k: v for k, v in asdict(c).items() if k != "seconds_per_game"} for c in self.cells]
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: settings, cells and game records."""
         return {"kind": self.kind, "settings": self.settings,
                 "cells": [asdict(c) for c in self.cells],
                 "games": [asdict(r) for r in self.records]}
 
 
-def combine_results(results):
+def combine_results(results: Iterable[EvalResults]) -> EvalResults:
     """Several EvalResults of one kind (e.g. the ladder of several agents) as one."""
     results = list(results)
     if not results or len({r.kind for r in results}) != 1:
@@ -334,12 +353,12 @@ def combine_results(results):
 
 # ---------------------------------------------------------------- the two evaluations
 
-def tom_label(level):
+def tom_label(level: int) -> str:
     """'Tom 5 (B4)'."""
     return f"Tom {level} ({TOM_LEVEL_CODES[level - 1]})"
 
 
-def _check_levels(levels):
+def _check_levels(levels: Iterable[int]) -> list[int]:
     levels = list(levels)
     bad = [lv for lv in levels if isinstance(lv, bool) or not isinstance(lv, (int, np.integer))
            or not 1 <= lv <= NUM_TOM_LEVELS]
@@ -348,7 +367,8 @@ def _check_levels(levels):
     return [int(lv) for lv in levels]
 
 
-def evaluate_vs_toms(agent, levels=TOM_LEVELS, games=DEFAULT_GAMES, seed=0, workers=1, progress=True):
+def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games: int = DEFAULT_GAMES,
+                     seed: int = 0, workers: int = 1, progress: bool = True) -> EvalResults:
     """Solo games of ``agent`` (registry name or ``factory(seed)``, seat 0) against one Tom per
     level; game k at level L is seeded from (seed, L, k). One CellResult per level."""
     check_agent_spec(agent)
@@ -364,7 +384,8 @@ def evaluate_vs_toms(agent, levels=TOM_LEVELS, games=DEFAULT_GAMES, seed=0, work
     return EvalResults("ladder", cells, records, settings)
 
 
-def evaluate_vs_agents(agents, games=DEFAULT_GAMES, seed=0, workers=1, progress=True, toms=()):
+def evaluate_vs_agents(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES, seed: int = 0,
+                       workers: int = 1, progress: bool = True, toms: Iterable[TomSpec] = ()) -> EvalResults:
     """2-4 agents (names or factories, with ``toms`` making up to 4 participants) against each
     other, seats rotated: ``games`` must be a multiple of the number of agents. One CellResult per agent."""
     agents = [check_agent_spec(a) for a in agents]
@@ -389,7 +410,7 @@ def evaluate_vs_agents(agents, games=DEFAULT_GAMES, seed=0, workers=1, progress=
 
 # ---------------------------------------------------------------- output
 
-def refuse_symlink(path):
+def refuse_symlink(path: str | os.PathLike[str]) -> Path:
     """``path`` as a Path; ValueError if it is a symbolic link (writing there would follow it)."""
     path = Path(path)
     if path.is_symlink():
@@ -398,7 +419,7 @@ def refuse_symlink(path):
     return path
 
 
-def output_dir(path):
+def output_dir(path: str | os.PathLike[str]) -> Path:
     """The output directory ``path`` as a Path, created with its parents if missing; ValueError
     if it is a symbolic link or not a directory."""
     path = refuse_symlink(path)
@@ -409,7 +430,8 @@ def output_dir(path):
     return path
 
 
-def open_output(path, mode="w", newline=None):
+def open_output(path: str | os.PathLike[str], mode: Literal["w", "a", "wb"] = "w",
+                newline: str | None = None) -> IO[Any]:
     """``path`` opened for writing (``mode`` "w", "a" or "wb") without following a symbolic link
     there (``O_NOFOLLOW``); ValueError if it is one."""
     if mode not in ("w", "a", "wb"):
@@ -428,7 +450,7 @@ def open_output(path, mode="w", newline=None):
     return os.fdopen(descriptor, mode, newline=newline, encoding="utf-8")
 
 
-def write_output_text(path, text):
+def write_output_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` through ``open_output`` (a symbolic link there is refused)."""
     with open_output(path) as handle:
         handle.write(text)
@@ -438,7 +460,7 @@ TABLE_COLUMNS = ("agent", "opponents", "games", "wins", "win rate [95% CI]", "me
                  "mean margin", "s/game")
 
 
-def format_rows(header, rows):
+def format_rows(header: Sequence[object], rows: Iterable[Sequence[object]]) -> str:
     """A plain-text table: ``header`` and ``rows`` of strings, columns padded to fit."""
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=True)]
     lines = ["  ".join(str(x).ljust(w) for x, w in zip(row, widths, strict=True)).rstrip()
@@ -447,7 +469,7 @@ def format_rows(header, rows):
     return "\n".join(lines)
 
 
-def format_table(results):
+def format_table(results: EvalResults) -> str:
     """The cells of ``results`` as a plain-text table."""
     rows = [(c.agent, c.opponents, c.games, c.wins,
              f"{c.win_rate:6.1%} [{c.ci_low:5.1%}, {c.ci_high:5.1%}]",
@@ -456,7 +478,7 @@ def format_table(results):
     return format_rows(TABLE_COLUMNS, rows)
 
 
-def write_csv(results, path):
+def write_csv(results: EvalResults, path: str | os.PathLike[str]) -> None:
     """One CSV row per cell."""
     names = list(CellResult.__dataclass_fields__)
     with open_output(path, "w", newline="") as handle:
@@ -466,13 +488,21 @@ def write_csv(results, path):
             writer.writerow(asdict(cell))
 
 
-def write_json(results, path):
+def write_json(results: EvalResults, path: str | os.PathLike[str]) -> None:
     """Settings, cells and every game record as JSON."""
     with open_output(path) as handle:
         json.dump(results.to_dict(), handle, indent=1)
 
 
-def plot_ladder(results, path):
+def _ladder_level(cell: CellResult) -> int:
+    """The Tom level of a ladder cell; ValueError for a match cell, which has none."""
+    if cell.level is None:
+        raise ValueError(f"plot_ladder plots ladder results (a Tom level per cell); the cell of "
+                         f"{cell.agent!r} against {cell.opponents} has no level")
+    return cell.level
+
+
+def plot_ladder(results: EvalResults, path: str | os.PathLike[str]) -> None:
     """A PNG of win rate by Tom level, Wilson 95% intervals as error bars, one line per agent."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -480,13 +510,13 @@ def plot_ladder(results, path):
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     for label in dict.fromkeys(c.agent for c in results.cells):
-        cells = sorted((c for c in results.cells if c.agent == label), key=lambda c: c.level)
+        cells = sorted((c for c in results.cells if c.agent == label), key=_ladder_level)
         rates = np.array([c.win_rate for c in cells])
         # Clipped at zero: at 0 or all wins the Wilson bound and the rate differ by rounding only.
         below = np.maximum(rates - [c.ci_low for c in cells], 0.0)
         above = np.maximum(np.array([c.ci_high for c in cells]) - rates, 0.0)
         errors = [below, above]
-        axes.errorbar([c.level for c in cells], rates, yerr=errors, marker="o",
+        axes.errorbar([_ladder_level(c) for c in cells], rates, yerr=errors, marker="o",
                       capsize=PLOT_CAPSIZE, label=label)
     axes.set_xticks(list(TOM_LEVELS))
     axes.set_xlabel("Tom level")
@@ -499,7 +529,8 @@ def plot_ladder(results, path):
         figure.savefig(handle, format="png", dpi=PLOT_DPI)
 
 
-def write_results(results, out_dir, stem=None):
+def write_results(results: EvalResults, out_dir: str | os.PathLike[str],
+                  stem: str | None = None) -> list[Path]:
     """Write ``<stem>.csv``, ``<stem>.json`` and, for the ladder, ``<stem>.png`` into ``out_dir``
     (created); ``stem`` defaults to the kind. Returns the paths written. A symbolic link as
     ``out_dir`` or as one of the files is refused (ValueError) before anything is written."""

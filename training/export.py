@@ -1,4 +1,4 @@
-"""A compact policy file for shipping: ``python -m training.export SRC DST``.
+"""A compact policy file for shipping: ``python -m tiny_york_env.training.export SRC DST``.
 
 SRC is a policy file (``agents.ppo_agent``'s format: ``card.json`` + ``policy.pt`` in a zip), such
 as the ``policy.zip`` that ``training.train_ppo``, ``training.imitate`` and ``training.selfplay``
@@ -21,9 +21,10 @@ import argparse
 import hashlib
 import json
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from agents.ppo_agent import (
+from tiny_york_env.agents.ppo_agent import (
     POLICY_SUFFIX,
     file_kind,
     load_policy,
@@ -34,7 +35,7 @@ from agents.ppo_agent import (
     sb3_refusal,
     write_policy_file,
 )
-from training.evaluate import open_output, refuse_symlink, write_output_text
+from tiny_york_env.training.evaluate import open_output, refuse_symlink, write_output_text
 
 STAGE_FILES = ("config.json", "summary.json", "imitation.json")  # what a card keeps of a stage
 CARD_SUFFIX = ".json"
@@ -49,7 +50,7 @@ def write_policy(path, card, state):
     return Path(path)
 
 
-def save_policy(model, path, weights_dtype="float32", **extra):
+def save_policy(model, path: str | Path, weights_dtype: str = "float32", **extra) -> dict:
     """Write the policy file of an in-memory MaskablePPO ``model`` (trained on the current
     encoder) at ``path``; ``extra`` card entries (e.g. ``written_by``). Returns the card."""
     card, state = policy_from_model(model, weights_dtype, **extra)
@@ -78,7 +79,7 @@ def read_stage(directory):
     directory = Path(directory)
     if not directory.is_dir():
         raise ValueError(f"no training stage directory {str(directory)!r}: give the --out "
-                         f"directory of python -m training.imitate or training.train_ppo")
+                         f"directory of python -m tiny_york_env.training.imitate or training.train_ppo")
     entry = {"directory": str(directory)}
     for name in STAGE_FILES:
         if (directory / name).is_file():
@@ -96,7 +97,8 @@ def read_source(source, unsafe_unpickle=False):
     return policy_from_model(load_sb3_unsafe(source))
 
 
-def export_model(source, destination, stages=(), unsafe_unpickle=False):
+def export_model(source: str | Path, destination: str | Path, stages: Iterable[str | Path] = (),
+                 unsafe_unpickle: bool = False) -> dict:
     """Write the float16 policy file of ``source`` to ``destination`` (``.zip``), checked to load
     with the current encoder, and its model card ``destination.json``; returns the card (dict)."""
     source = resolve_model_path(source)
@@ -121,9 +123,11 @@ def export_model(source, destination, stages=(), unsafe_unpickle=False):
     return full_card
 
 
-def build_parser():
-    """The argparse parser of ``python -m training.export``."""
-    p = argparse.ArgumentParser(prog="python -m training.export", description=__doc__.split("\n")[0])
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of ``python -m tiny_york_env.training.export``."""
+    from tiny_york_env.cli import DefaultsHelpFormatter
+    p = argparse.ArgumentParser(prog="python -m tiny_york_env.training.export",
+                                description=__doc__.split("\n")[0], formatter_class=DefaultsHelpFormatter)
     p.add_argument("source", help="a policy file (OUT/policy.zip of a training run, or that run's "
                    "directory); a stable-baselines3 model.zip only with --unsafe-unpickle")
     p.add_argument("destination", help="the compact .zip to write, e.g. agents/models/ppo.zip "
@@ -137,7 +141,7 @@ def build_parser():
     return p
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)

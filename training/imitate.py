@@ -1,13 +1,13 @@
 """Behaviour cloning: a MaskablePPO policy that imitates a teacher agent, as a warm start.
 
-``python -m training.imitate --teacher greedy --levels 5 --games 1500 --out runs/bc`` plays the
+``python -m tiny_york_env.training.imitate --teacher greedy --levels 5 --games 1500 --out runs/bc`` plays the
 teacher (any registry name, e.g. ``greedy``) against one Tom per game, records every decision of
 its seat (the seat's observation, legal mask and chosen action, and the discounted end-of-game
 reward that follows), then fits a fresh MaskablePPO policy of ``train_ppo``'s shape to it:
 masked cross-entropy on the actions, squared error of the value head on the returns. The result
 is an ordinary ``model.zip`` (stable-baselines3 checkpoint) with its policy file ``policy.zip``
 beside it: play that with ``PPOAgent`` (``ppo:runs/bc/policy.zip``) or go on with reinforcement
-learning, ``python -m training.train_ppo --init-from runs/bc/policy.zip``. A symbolic link in
+learning, ``python -m tiny_york_env.training.train_ppo --init-from runs/bc/policy.zip``. A symbolic link in
 place of the output directory or one of its files is refused.
 
 Starting PPO from scratch against Tom, the learning seat almost never wins, so the "win" reward
@@ -18,14 +18,15 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
-from agents.base import choose_action
-from agents.ppo_agent import POLICY_FILE
-from agents.registry import make_agent, parse_agent_name
+from tiny_york_env.agents.base import choose_action
+from tiny_york_env.agents.ppo_agent import POLICY_FILE
+from tiny_york_env.agents.registry import make_agent, parse_agent_name
 from tiny_york_env.envs.rewards import final_rewards
 from tiny_york_env.game import (
     NUM_ACTIONS,
@@ -37,7 +38,7 @@ from tiny_york_env.game import (
     new_game,
 )
 from tiny_york_env.observation import OBS_SIZE, encode
-from training.evaluate import (
+from tiny_york_env.training.evaluate import (
     derive_seed,
     open_output,
     output_dir,
@@ -45,8 +46,8 @@ from training.evaluate import (
     refuse_symlink,
     write_output_text,
 )
-from training.export import save_policy
-from training.train_ppo import (
+from tiny_york_env.training.export import save_policy
+from tiny_york_env.training.train_ppo import (
     CONFIG_FILE,
     DEFAULT_GAMMA,
     DEFAULT_NET_ARCH,
@@ -104,7 +105,7 @@ def collect_demonstrations(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games
                            seed=0, gamma=DEFAULT_GAMMA, reward=DEFAULT_REWARD, progress=True):
     """Play ``games`` solo games of ``teacher`` against Tom ``levels`` (in turn) and record
     every decision of its seat; returns Demonstrations."""
-    from tqdm import tqdm
+    from tqdm.auto import tqdm  # a single widget in Jupyter, not thousands of text chunks
     parse_agent_name(teacher)
     levels = check_levels(levels, "levels")
     games = positive_int(games, "games")
@@ -166,7 +167,7 @@ def fit_policy(model, demos, epochs=DEFAULT_EPOCHS, batch_size=DEFAULT_BATCH_SIZ
     """Fit ``model.policy`` to ``demos`` in place; a list of per-epoch dicts (losses, accuracy
     on the training and the held-out games)."""
     import torch
-    from tqdm import tqdm
+    from tqdm.auto import tqdm
     policy = model.policy
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     train_index, valid_index = split_by_game(demos, seed)
@@ -220,11 +221,15 @@ class ImitationResult:
     seconds: float
 
 
-def imitate(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES, out=None, seed=0,
-            epochs=DEFAULT_EPOCHS, batch_size=DEFAULT_BATCH_SIZE, learning_rate=DEFAULT_LEARNING_RATE,
-            value_weight=DEFAULT_VALUE_WEIGHT, net_arch=DEFAULT_NET_ARCH, gamma=DEFAULT_GAMMA,
-            reward=DEFAULT_REWARD, eval_games=DEFAULT_EVAL_GAMES, eval_levels=DEFAULT_EVAL_LEVELS,
-            demonstrations=None, torch_threads=None, progress=True):
+def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int] = DEFAULT_LEVELS,
+            games: int = DEFAULT_GAMES, out: str | Path | None = None, seed: int = 0,
+            epochs: int = DEFAULT_EPOCHS, batch_size: int = DEFAULT_BATCH_SIZE,
+            learning_rate: float = DEFAULT_LEARNING_RATE, value_weight: float = DEFAULT_VALUE_WEIGHT,
+            net_arch: Sequence[int] = DEFAULT_NET_ARCH, gamma: float = DEFAULT_GAMMA,
+            reward: str = DEFAULT_REWARD, eval_games: int = DEFAULT_EVAL_GAMES,
+            eval_levels: Sequence[int] = DEFAULT_EVAL_LEVELS,
+            demonstrations: Demonstrations | str | Path | None = None,
+            torch_threads: int | None = None, progress: bool = True) -> ImitationResult:
     """Clone ``teacher`` into a MaskablePPO policy saved as ``out/model.zip`` and ``out/policy.zip``;
     an ImitationResult.
 
@@ -264,7 +269,7 @@ def imitate(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES,
     save_policy(model, policy_path, written_by="training.imitate")
     evaluation = None
     if eval_games:
-        from training.train_ppo import evaluate_policy_on_ladder
+        from tiny_york_env.training.train_ppo import evaluate_policy_on_ladder
         evaluation = evaluate_policy_on_ladder(model, check_levels(eval_levels, "eval_levels"),
                                                positive_int(eval_games, "eval_games"),
                                                derive_seed(seed, STREAM_EVAL), label="bc")
@@ -281,10 +286,12 @@ def imitate(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES,
     return ImitationResult(model, model_path, policy_path, history, evaluation, len(demos), seconds)
 
 
-def build_parser():
-    """The argparse parser of ``python -m training.imitate``."""
-    p = argparse.ArgumentParser(prog="python -m training.imitate", description=__doc__.split("\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of ``python -m tiny_york_env.training.imitate``."""
+    from tiny_york_env.cli import DefaultsHelpFormatter
+    p = argparse.ArgumentParser(prog="python -m tiny_york_env.training.imitate",
+                                description=__doc__.split("\n")[0],
+                                formatter_class=DefaultsHelpFormatter)
     p.add_argument("--teacher", default=DEFAULT_TEACHER, help="agent name to imitate (registry)")
     p.add_argument("--levels", default=",".join(map(str, DEFAULT_LEVELS)),
                    help="Tom levels the teacher plays against, one per game in turn, e.g. '1,5,9'")
@@ -301,14 +308,15 @@ def build_parser():
     p.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES, help="games per level (0: none)")
     p.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)),
                    help="Tom levels of the evaluation after training")
-    p.add_argument("--torch-threads", type=int, help="torch's intra-op threads")
-    p.add_argument("--out", help="output directory (default runs/bc-<teacher>); a symbolic link "
+    p.add_argument("--torch-threads", type=int,
+                   help="torch's intra-op threads (default: torch's own choice, one per core)")
+    p.add_argument("--out", help="output directory (default: runs/bc-<teacher>); a symbolic link "
                    "there, or in place of a file it gets, is refused")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -327,7 +335,7 @@ def main(argv=None):
     print(f"{result.decisions} decisions; last epoch: " + ", ".join(
         f"{k} {v:.3f}" for k, v in last.items() if k != "epoch"))
     if result.evaluation is not None:
-        from training.evaluate import format_table
+        from tiny_york_env.training.evaluate import format_table
         print(format_table(result.evaluation))
     print(f"policy: {result.policy_path} (SB3 checkpoint: {result.model_path}; {result.seconds:.0f} s)")
     return 0

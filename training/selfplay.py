@@ -2,7 +2,7 @@
 
 | | |
 |---|---|
-| run | ``python -m training.selfplay --players 3 --total-steps 1000000 --out runs/sp3`` |
+| run | ``python -m tiny_york_env.training.selfplay --players 3 --total-steps 1000000 --out runs/sp3`` |
 | function | ``selfplay(players=2, toms=(), num_envs=8, total_steps=..., ...) -> SelfPlayResult`` |
 | learner | one MaskablePPO (``MlpPolicy``) playing ONE agent seat per game |
 | opponents | every other agent seat: a snapshot of the policy from the pool (the latest with prob |
@@ -38,14 +38,15 @@ import csv
 import json
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import gymnasium
 import numpy as np
 
-from agents.base import choose_action, uses_state
-from agents.ppo_agent import POLICY_FILE
+from tiny_york_env.agents.base import choose_action, uses_state
+from tiny_york_env.agents.ppo_agent import POLICY_FILE
 from tiny_york_env.envs.aec import raw_env
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
 from tiny_york_env.envs.single import (
@@ -57,7 +58,7 @@ from tiny_york_env.envs.single import (
 )
 from tiny_york_env.game import NUM_ACTIONS, GameConfig, final_scores, winner
 from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
-from training.evaluate import (
+from tiny_york_env.training.evaluate import (
     check_seed,
     derive_seed,
     evaluate_vs_agents,
@@ -67,7 +68,7 @@ from training.evaluate import (
     refuse_symlink,
     write_output_text,
 )
-from training.export import save_policy
+from tiny_york_env.training.export import save_policy
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # agent seats in a self-play game (Toms come on top, up to 4 in all)
 DEFAULT_PLAYERS = 2
@@ -99,6 +100,9 @@ LOG_COLUMNS = ("step", "seconds", "steps_per_second", "kind", "opponent", "games
 # Streams of the seed derivation (training.evaluate.derive_seed), so nothing shares a seed.
 STREAM_POOL, STREAM_BASELINE, STREAM_EVAL, STREAM_SNAPSHOT = 10, 11, 12, 13
 RESET_OPTIONS = frozenset({"seat", "toms"})
+# Every seat plays masked (the learner, snapshots, baselines): an illegal action is a bug to stop at,
+# never a game ended with a penalty to learn from.
+ILLEGAL_ACTION = "raise"
 
 
 # ---------------------------------------------------------------- policies as agents
@@ -275,7 +279,8 @@ class SelfPlayEnv(gymnasium.Env):
 
     def _build_aec(self, toms):
         """A fresh AEC env for ``players`` agents and ``toms`` (ValueError from GameConfig if invalid)."""
-        self.aec = raw_env(num_agents=self.players, toms=tuple(toms), reward=self.reward_kind)
+        self.aec = raw_env(num_agents=self.players, toms=tuple(toms), reward=self.reward_kind,
+                           illegal_action=ILLEGAL_ACTION)
         self.config = self.aec.config
 
     def _check_seat(self, seat):
@@ -411,7 +416,7 @@ class SelfPlayConfig:
             setattr(self, name, positive_int(getattr(self, name), name))
         self.seed = check_seed(self.seed)
         check_reward_kind(self.reward)
-        from agents.registry import parse_agent_name
+        from tiny_york_env.agents.registry import parse_agent_name
         self.baselines = tuple(self.baselines)
         self.eval_opponents = tuple(self.eval_opponents)
         for name in self.baselines + tuple(o for o in self.eval_opponents if o != OLDEST_SNAPSHOT):
@@ -538,7 +543,7 @@ class SelfPlayRun:
         """Open the tqdm bar (when ``progress``) and restart the clock."""
         self.started = time.perf_counter()
         if self.progress:
-            from tqdm import tqdm
+            from tqdm.auto import tqdm  # a single widget in Jupyter, not thousands of text chunks
             self.bar = tqdm(total=self.config.total_steps, desc="self-play", unit="step")
 
     def take_snapshot(self, step):
@@ -618,7 +623,7 @@ class SelfPlayRun:
 
 def build_pool(config):
     """An empty-of-snapshots pool with the configured baselines (seeded, via make_agent)."""
-    from agents.registry import make_agent
+    from tiny_york_env.agents.registry import make_agent
     baselines = [(name, make_agent(name, seed=derive_seed(config.seed, STREAM_BASELINE, k)))
                  for k, name in enumerate(config.baselines)]
     return OpponentPool(config.pool_size, config.latest_prob, baselines)
@@ -638,7 +643,7 @@ def build_vec_env(config, pool):
     return vec_env
 
 
-def selfplay(out=None, progress=True, **options):
+def selfplay(out: str | Path | None = None, progress: bool = True, **options) -> SelfPlayResult:
     """Train a MaskablePPO learner by self-play (options: the fields of SelfPlayConfig); with
     ``out``, write policy.zip, model.zip, config.json, log.csv and snapshots/ there (a planted
     symbolic link is refused). Returns SelfPlayResult."""
@@ -682,13 +687,16 @@ def _toms(text):
     return tuple(int(t) if t.isdigit() else t for t in _names(text))
 
 
-def parse_args(argv=None):
-    """The command line's options as a dict of selfplay() keyword arguments."""
-    parser = argparse.ArgumentParser(prog="python -m training.selfplay", description=__doc__.splitlines()[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of ``python -m tiny_york_env.training.selfplay``."""
+    from tiny_york_env.cli import DefaultsHelpFormatter
+    parser = argparse.ArgumentParser(prog="python -m tiny_york_env.training.selfplay",
+                                     description=__doc__.splitlines()[0],
+                                     formatter_class=DefaultsHelpFormatter)
     parser.add_argument("--players", type=int, default=DEFAULT_PLAYERS, help="agent seats, 2-4")
     parser.add_argument("--tom", type=_toms, default=(), dest="toms",
-                        help="Toms after the agents: levels or codes, comma-separated (e.g. 5,B4)")
+                        help="Toms after the agents: levels or codes, comma-separated (e.g. 5,B4); "
+                             "none when not given")
     parser.add_argument("--num-envs", type=int, default=DEFAULT_NUM_ENVS,
                         help="games played side by side (one SelfPlayEnv each)")
     parser.add_argument("--total-steps", type=int, default=DEFAULT_TOTAL_STEPS,
@@ -701,7 +709,7 @@ def parse_args(argv=None):
     parser.add_argument("--latest-prob", type=float, default=DEFAULT_LATEST_PROB,
                         help="chance an opponent seat gets the latest snapshot (else uniform over the pool)")
     parser.add_argument("--baselines", type=_names, default=(),
-                        help="baseline opponents in the pool, e.g. random,greedy")
+                        help="baseline opponents in the pool, e.g. random,greedy; none when not given")
     parser.add_argument("--reward", choices=REWARD_KINDS, default=DEFAULT_REWARD,
                         help="the learner's own reward at the end (README, Rewards)")
     parser.add_argument("--eval-every", type=int, default=DEFAULT_EVAL_EVERY,
@@ -722,16 +730,21 @@ def parse_args(argv=None):
     parser.add_argument("--out", default=None, help="output folder (policy.zip, model.zip, config.json, "
                         "log.csv, snapshots/); a symbolic link there is refused")
     parser.add_argument("--no-progress", action="store_false", dest="progress", help="no progress bar")
-    return vars(parser.parse_args(argv))
+    return parser
 
 
-def main(argv=None):
+def parse_args(argv: Sequence[str] | None = None) -> dict:
+    """The command line's options as a dict of selfplay() keyword arguments."""
+    return vars(build_parser().parse_args(argv))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
     """Run self-play from the command line and print where the results went."""
     options = parse_args(argv)
     try:
         result = selfplay(**options)
     except ValueError as error:
-        print(f"python -m training.selfplay: error: {error}", file=sys.stderr)
+        print(f"python -m tiny_york_env.training.selfplay: error: {error}", file=sys.stderr)
         sys.exit(2)
     print(f"{result.steps} steps in {result.train_seconds:.1f} s of training "
           f"({result.steps_per_second:.0f} steps/s), {result.eval_seconds:.1f} s of evaluation")

@@ -5,15 +5,23 @@ rotated and deals shared as in ``training.evaluate.evaluate_vs_agents``. The rat
 game by game in a fixed order (group, then game number), so they do not depend on ``workers``.
 """
 
+from __future__ import annotations
+
 import csv
 import itertools
 import json
+import os
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
 
 from .evaluate import (
     KIND_TOURNAMENT,
+    AgentSpec,
+    GameRecord,
     check_agent_spec,
     check_seed,
     format_rows,
@@ -26,12 +34,15 @@ from .evaluate import (
     unique_labels,
 )
 
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuceRating
+
 DEFAULT_GAMES_PER_GROUP = 20
 WINNER_RANK = 1
 TIE_SHARE = 0.5  # a tie between two participants counts half a win for each in the matrix
 
 
-def game_ranks(record):
+def game_ranks(record: GameRecord) -> list[int]:
     """Rank per seat (1 = best): the engine's winner first (its tie-break, R20), the others by
     score, equal scores sharing a rank."""
     scores = record.scores
@@ -45,7 +56,7 @@ def game_ranks(record):
     return ranks
 
 
-def rate_games(records, num_players):
+def rate_games(records: Iterable[GameRecord], num_players: int) -> list[PlackettLuceRating]:
     """PlackettLuce ratings, one per player index, after every record in order."""
     from openskill.models import PlackettLuce
     model = PlackettLuce()
@@ -53,12 +64,14 @@ def rate_games(records, num_players):
     for record in records:
         teams = [[ratings[p]] for p in record.seating]
         ranks = game_ranks(record)[:len(record.seating)]
-        for p, (rating,) in zip(record.seating, model.rate(teams, ranks=ranks), strict=True):
+        # openskill takes int or float ranks (its docs); its annotation names float only.
+        rated = model.rate(teams, ranks=ranks)  # type: ignore[arg-type]
+        for p, (rating,) in zip(record.seating, rated, strict=True):
             ratings[p] = rating
     return ratings
 
 
-def pairwise_matrix(records, num_players):
+def pairwise_matrix(records: Iterable[GameRecord], num_players: int) -> list[list[float | None]]:
     """``matrix[i][j]``: the share of the games with both i and j in which i finished ahead of j
     (ties count half); None on the diagonal and where they never met."""
     ahead = [[0.0] * num_players for _ in range(num_players)]
@@ -93,20 +106,20 @@ class Standing:
 class TournamentResults:
     """Standings (best first), the win-rate matrix over ``labels``, the game records, the settings."""
 
-    standings: list
-    labels: list
-    matrix: list
-    records: list = field(default_factory=list)
-    settings: dict = field(default_factory=dict)
+    standings: list[Standing]
+    labels: list[str]
+    matrix: list[list[float | None]]
+    records: list[GameRecord] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of everything."""
         return {"settings": self.settings, "standings": [asdict(s) for s in self.standings],
                 "labels": self.labels, "matrix": self.matrix,
                 "games": [asdict(r) for r in self.records]}
 
 
-def _standings(records, labels):
+def _standings(records: Sequence[GameRecord], labels: Sequence[str]) -> list[Standing]:
     ratings = rate_games(records, len(labels))
     standings = []
     for p, label in enumerate(labels):
@@ -119,8 +132,8 @@ def _standings(records, labels):
     return sorted(standings, key=lambda s: -s.rating)
 
 
-def run_tournament(agents, games=DEFAULT_GAMES_PER_GROUP, seed=0, game_size=2, workers=1,
-                   progress=True):
+def run_tournament(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES_PER_GROUP, seed: int = 0,
+                   game_size: int = 2, workers: int = 1, progress: bool = True) -> TournamentResults:
     """Round robin of ``agents`` (registry names or ``factory(seed)``): every group of
     ``game_size`` plays ``games`` games (a multiple of ``game_size``), seats rotated."""
     agents = [check_agent_spec(a) for a in agents]
@@ -144,7 +157,7 @@ def run_tournament(agents, games=DEFAULT_GAMES_PER_GROUP, seed=0, game_size=2, w
 STANDINGS_COLUMNS = ("#", "agent", "rating", "mu", "sigma", "games", "wins", "win rate", "mean score")
 
 
-def format_tournament(results):
+def format_tournament(results: TournamentResults) -> str:
     """Standings and the win-rate matrix (row's share of games finished ahead of column) as text."""
     standings = [(k + 1, s.agent, f"{s.rating:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}", s.games, s.wins,
                   f"{s.win_rate:.1%}", f"{s.mean_score:.1f}") for k, s in enumerate(results.standings)]
@@ -154,7 +167,8 @@ def format_tournament(results):
             + format_rows(("", *results.labels), matrix))
 
 
-def write_tournament(results, out_dir, stem="tournament"):
+def write_tournament(results: TournamentResults, out_dir: str | os.PathLike[str],
+                     stem: str = "tournament") -> list[Path]:
     """Write ``<stem>.csv`` (standings), ``<stem>_matrix.csv`` and ``<stem>.json``; returns the paths.
     A symbolic link as ``out_dir`` or as one of the files is refused (ValueError)."""
     out = output_dir(out_dir)
@@ -166,10 +180,10 @@ def write_tournament(results, out_dir, stem="tournament"):
         writer.writeheader()
         writer.writerows(asdict(s) for s in results.standings)
     with open_output(matrix, "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["agent", *results.labels])
+        matrix_writer = csv.writer(handle)
+        matrix_writer.writerow(["agent", *results.labels])
         for label, row in zip(results.labels, results.matrix, strict=True):
-            writer.writerow([label, *("" if x is None else f"{x:.6f}" for x in row)])
+            matrix_writer.writerow([label, *("" if x is None else f"{x:.6f}" for x in row)])
     with open_output(full) as handle:
         json.dump(results.to_dict(), handle, indent=1)
     return [standings, matrix, full]

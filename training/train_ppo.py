@@ -1,9 +1,20 @@
-"""MaskablePPO against Tom: ``python -m training.train_ppo`` or ``train(...)`` from Python.
+"""MaskablePPO against Tom: ``python -m tiny_york_env.training.train_ppo`` or ``train(...)`` from Python.
 
 One learning seat plays ``num_envs`` games at once against one or more Toms (``TinyYorkVecEnv``,
 all in compiled code). With ``--curriculum "1,3,5"`` it trains against Tom 1, then 3, then 5,
 moving on after ``--curriculum-steps`` steps per level or as soon as a periodic evaluation shows
 a win rate of at least ``--promote-at`` against the current level.
+
+**A curriculum must reach its last level.** ``--total-steps`` must be at least levels ×
+``--curriculum-steps``; and as a level trains in whole rollouts (``n_steps * num_envs``
+decisions), a level that moves on by steps takes ``--curriculum-steps`` rounded up to whole
+rollouts, so the total must also leave the last level one whole rollout after the others (the
+last level trains on to ``--total-steps``, a little less than ``--curriculum-steps`` when the
+others rounded up). Without ``--promote-at``, a smaller total (e.g. the default 2,000,000 for
+``--curriculum 1,3,5 --curriculum-steps 1000000``, which needs 3,000,000) is refused with a
+``ValueError`` naming the numbers, before anything trains. With ``--promote-at``, levels may end
+early, so such a run is allowed but warned about (``UserWarning``): only promotions can bring it
+to the later levels, and ``summary.json`` lists the stages it reached.
 
 The output directory holds ``config.json`` (the options), ``progress.csv`` (SB3's training log,
 also as TensorBoard event files: ``tensorboard --logdir OUT``), ``checkpoints/ppo_<steps>_steps.zip``,
@@ -25,11 +36,13 @@ import importlib.util
 import json
 import sys
 import time
+import warnings
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from agents.ppo_agent import (
+from tiny_york_env.agents.ppo_agent import (
     ERROR_EXCERPT_CHARS,
     POLICY_FILE,
     adapt_to_current_layout,
@@ -41,7 +54,7 @@ from agents.ppo_agent import (
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
 from tiny_york_env.game import GameConfig
 from tiny_york_env.game.config import NUM_TOM_LEVELS
-from training.evaluate import (
+from tiny_york_env.training.evaluate import (
     CellResult,
     derive_seed,
     evaluate_vs_toms,
@@ -51,7 +64,7 @@ from training.evaluate import (
     refuse_symlink,
     write_output_text,
 )
-from training.export import save_policy
+from tiny_york_env.training.export import save_policy
 
 DEFAULT_TOMS = (5,)
 DEFAULT_NUM_ENVS = 256
@@ -76,6 +89,7 @@ MODEL_FILE, CONFIG_FILE, PROGRESS_FILE = "model.zip", "config.json", "progress.c
 EVAL_FILE, SUMMARY_FILE, CHECKPOINT_DIR = "eval.csv", "summary.json", "checkpoints"
 CHECKPOINT_PREFIX = "ppo"
 LEARNING_SEAT = 0  # TinyYorkVecEnv's learning agent
+TRAINING_ILLEGAL_ACTION = "raise"  # a masked learner never plays one: raising exposes a bug at once
 STREAM_STAGE_ENV, STREAM_EVAL = 11, 12  # seed streams: each stage's games, the evaluation games
 EVAL_COLUMNS = ("timesteps", "training_toms", *CellResult.__dataclass_fields__)
 
@@ -138,7 +152,7 @@ class TrainConfig:
     init_from: str | None = None
 
     @property
-    def is_curriculum(self):
+    def is_curriculum(self) -> bool:
         """True when training moves through several single-Tom stages."""
         return len(self.stages) > 1
 
@@ -164,19 +178,50 @@ def _check_fraction(value, what):
     return float(value)
 
 
+def curriculum_steps_needed(levels: int, curriculum_steps: int, rollout: int) -> int:
+    """The least total steps for a curriculum of ``levels`` levels: ``levels * curriculum_steps``,
+    and one whole rollout (``rollout`` decisions) for the last level after the others, which
+    move on after ``curriculum_steps`` rounded up to whole rollouts."""
+    per_level = -(-curriculum_steps // rollout) * rollout
+    return max(levels * curriculum_steps, (levels - 1) * per_level + rollout)
+
+
+def _check_curriculum_reach(stages, curriculum_steps, promote_at, total_steps, rollout):
+    """ValueError (or, when promotions may end levels early, a warning) for a curriculum whose
+    ``total_steps`` cannot give every level its ``curriculum_steps``."""
+    if len(stages) < 2 or curriculum_steps is None:
+        return
+    needed = curriculum_steps_needed(len(stages), curriculum_steps, rollout)
+    if total_steps >= needed:
+        return
+    problem = (f"a curriculum of {len(stages)} levels x curriculum_steps {curriculum_steps:,} "
+               f"(--curriculum-steps; each level before the last trains whole rollouts of "
+               f"n_steps * num_envs = {rollout:,} decisions) needs total_steps (--total-steps) of "
+               f"at least {needed:,} for every level to train its share; got {total_steps:,}")
+    if promote_at is None:
+        raise ValueError(f"{problem}: raise total_steps to {needed:,} or lower curriculum_steps")
+    warnings.warn(f"{problem}: only promotions (promote_at {promote_at}) can bring it to the later "
+                  f"levels", UserWarning, stacklevel=3)
+
+
 def _check_positive_float(value, what):
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
         raise ValueError(f"{what} must be a positive number, got {value!r}")
     return float(value)
 
 
-def make_config(toms=None, curriculum=None, curriculum_steps=None, promote_at=None,
-                num_envs=DEFAULT_NUM_ENVS, total_steps=DEFAULT_TOTAL_STEPS, seed=0,
-                n_steps=DEFAULT_N_STEPS, batch_size=DEFAULT_BATCH_SIZE, n_epochs=DEFAULT_N_EPOCHS,
-                learning_rate=DEFAULT_LEARNING_RATE, gamma=DEFAULT_GAMMA, ent_coef=DEFAULT_ENT_COEF,
-                net_arch=DEFAULT_NET_ARCH, reward="win", out=None, checkpoint_every=None,
-                eval_every=None, eval_games=DEFAULT_EVAL_GAMES, eval_levels=DEFAULT_EVAL_LEVELS,
-                device=DEFAULT_DEVICE, torch_threads=DEFAULT_TORCH_THREADS, init_from=None):
+def make_config(toms: Sequence[int | str] | None = None, curriculum: Sequence[int] | None = None,
+                curriculum_steps: int | None = None, promote_at: float | None = None,
+                num_envs: int = DEFAULT_NUM_ENVS, total_steps: int = DEFAULT_TOTAL_STEPS, seed: int = 0,
+                n_steps: int = DEFAULT_N_STEPS, batch_size: int = DEFAULT_BATCH_SIZE,
+                n_epochs: int = DEFAULT_N_EPOCHS, learning_rate: float = DEFAULT_LEARNING_RATE,
+                gamma: float = DEFAULT_GAMMA, ent_coef: float = DEFAULT_ENT_COEF,
+                net_arch: Sequence[int] = DEFAULT_NET_ARCH, reward: str = "win",
+                out: str | Path | None = None, checkpoint_every: int | None = None,
+                eval_every: int | None = None, eval_games: int = DEFAULT_EVAL_GAMES,
+                eval_levels: Sequence[int] = DEFAULT_EVAL_LEVELS, device: str = DEFAULT_DEVICE,
+                torch_threads: int = DEFAULT_TORCH_THREADS,
+                init_from: str | Path | None = None) -> TrainConfig:
     """A validated TrainConfig (see ``train``); ValueError naming the first bad option."""
     stages = _check_stages(toms, curriculum)
     curriculum_steps = _optional_positive(curriculum_steps, "curriculum_steps")
@@ -204,9 +249,11 @@ def make_config(toms=None, curriculum=None, curriculum_steps=None, promote_at=No
     gamma = _check_fraction(gamma, "gamma")
     if isinstance(ent_coef, bool) or not isinstance(ent_coef, (int, float)) or ent_coef < 0:
         raise ValueError(f"ent_coef must be a non-negative number, got {ent_coef!r}")
+    total_steps = positive_int(total_steps, "total_steps")
+    _check_curriculum_reach(stages, curriculum_steps, promote_at, total_steps, n_steps * num_envs)
     out = str(out) if out is not None else str(RUNS_DIR / f"ppo-{datetime.now():%Y%m%d-%H%M%S}")
     return TrainConfig(
-        stages, curriculum_steps, promote_at, num_envs, positive_int(total_steps, "total_steps"),
+        stages, curriculum_steps, promote_at, num_envs, total_steps,
         seed, n_steps, batch_size, positive_int(n_epochs, "n_epochs"),
         _check_positive_float(learning_rate, "learning_rate"), gamma, float(ent_coef), net_arch,
         check_reward_kind(reward), out, _optional_positive(checkpoint_every, "checkpoint_every"),
@@ -239,7 +286,7 @@ class CurrentPolicyFactory:
 
     def __call__(self, seed):
         """A PPOAgent over the live model (its weights as they are when it acts)."""
-        from agents.ppo_agent import PPOAgent
+        from tiny_york_env.agents.ppo_agent import PPOAgent
         return PPOAgent(self.model, deterministic=True, seed=seed)
 
 
@@ -271,7 +318,7 @@ def _make_callback_classes():
 
         def __init__(self, total, enabled):
             super().__init__()
-            from tqdm import tqdm
+            from tqdm.auto import tqdm  # a single widget in Jupyter, not thousands of text chunks
             self.bar = tqdm(total=total, unit="step", desc="PPO", disable=not enabled,
                             dynamic_ncols=True)
 
@@ -387,13 +434,16 @@ class TrainResult:
         return self.model.num_timesteps / self.seconds if self.seconds else 0.0
 
 
-def make_vec_env(config, toms, stage):
-    """The monitored TinyYorkVecEnv of one training stage (its own game seeds)."""
+def make_vec_env(config: TrainConfig, toms: tuple, stage: int):
+    """The monitored TinyYorkVecEnv of one training stage (its own game seeds). Illegal actions
+    raise: the masked learner never plays one, so one would be a bug to stop at, not a penalty
+    to learn from (the env's default, "terminate", would end the game and train on it)."""
     from stable_baselines3.common.vec_env import VecMonitor
 
     from tiny_york_env.envs.vector import TinyYorkVecEnv
     return VecMonitor(TinyYorkVecEnv(config.num_envs, toms=toms, reward=config.reward,
-                                     seed=derive_seed(config.seed, STREAM_STAGE_ENV, stage)))
+                                     seed=derive_seed(config.seed, STREAM_STAGE_ENV, stage),
+                                     illegal_action=TRAINING_ILLEGAL_ACTION))
 
 
 def make_logger(out_dir, verbose):
@@ -465,7 +515,7 @@ def _prepare_out_dir(config):
     return out_dir, config_path
 
 
-def train(progress=True, verbose=0, **options):
+def train(progress: bool = True, verbose: int = 0, **options) -> TrainResult:
     """Train MaskablePPO against Tom; returns a TrainResult (model, output paths, stages).
 
     Options (all validated, ValueError naming the bad one): ``toms`` (Toms of every game, levels
@@ -475,7 +525,8 @@ def train(progress=True, verbose=0, **options):
     ``net_arch``, ``reward`` ("win", "rank", "score"), ``out`` (directory), ``checkpoint_every``,
     ``eval_every``, ``eval_games``, ``eval_levels``, ``device``, ``torch_threads`` (set
     process-wide with ``torch.set_num_threads``) and ``init_from`` (a policy file or an SB3
-    model.zip whose weights training starts from, same ``net_arch``; module doc)."""
+    model.zip whose weights training starts from, same ``net_arch``; module doc). A curriculum
+    that ``total_steps`` cannot carry to its last level is refused (module doc)."""
     config = make_config(**options)
     import torch
     torch.set_num_threads(config.torch_threads)
@@ -537,15 +588,18 @@ def train(progress=True, verbose=0, **options):
 
 # ---------------------------------------------------------------- command line
 
-def build_parser():
-    """The argparse parser of ``python -m training.train_ppo``."""
-    p = argparse.ArgumentParser(prog="python -m training.train_ppo", description=__doc__.split("\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser of ``python -m tiny_york_env.training.train_ppo``."""
+    from tiny_york_env.cli import DefaultsHelpFormatter
+    p = argparse.ArgumentParser(prog="python -m tiny_york_env.training.train_ppo",
+                                description=__doc__.split("\n")[0],
+                                formatter_class=DefaultsHelpFormatter)
     p.add_argument("--tom", action="append", type=parse_tom, metavar="LEVEL",
                    help=f"a Tom in every game: level 1-{NUM_TOM_LEVELS} or code like B4; repeat for "
-                        f"several Toms (default {DEFAULT_TOMS[0]})")
+                        f"several Toms (default: {','.join(map(str, DEFAULT_TOMS))})")
     p.add_argument("--curriculum", help="Tom levels in order, e.g. '1,3,5' (instead of --tom)")
-    p.add_argument("--curriculum-steps", type=int, help="steps per curriculum level")
+    p.add_argument("--curriculum-steps", type=int, help="steps per curriculum level; --total-steps "
+                   "must let every level have them (refused otherwise, unless --promote-at)")
     p.add_argument("--promote-at", type=float, help="move on when the evaluated win rate against "
                    "the current level reaches this (needs --eval-every)")
     p.add_argument("--num-envs", type=int, default=DEFAULT_NUM_ENVS, help="games in the batched env")
@@ -562,7 +616,7 @@ def build_parser():
                    help="hidden layer widths")
     p.add_argument("--reward", choices=REWARD_KINDS, default="win",
                    help="reward at the end (README, Rewards)")
-    p.add_argument("--out", help="output directory (default runs/ppo-<timestamp>); a symbolic link "
+    p.add_argument("--out", help="output directory (default: runs/ppo-<timestamp>); a symbolic link "
                    "there, or in place of a file it gets, is refused")
     p.add_argument("--checkpoint-every", type=int, help="save a checkpoint every N steps")
     p.add_argument("--eval-every", type=int, help="evaluate on the Tom ladder every N steps")
@@ -573,7 +627,7 @@ def build_parser():
     p.add_argument("--torch-threads", type=int, default=DEFAULT_TORCH_THREADS,
                    help="torch intra-op threads (more help only on an idle many-core machine)")
     p.add_argument("--init-from", help="start from these weights: a policy file (OUT/policy.zip of "
-                   "python -m training.imitate or train_ppo, or training.export's output) or a "
+                   "python -m tiny_york_env.training.imitate or train_ppo, or training.export's output) or a "
                    "stable-baselines3 model.zip (its policy and optimizer tensors); read with "
                    "torch.load(weights_only=True), nothing unpickled; same --net-arch")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -581,22 +635,28 @@ def build_parser():
     return p
 
 
-def main(argv=None):
+def train_options(args: argparse.Namespace) -> dict:
+    """The options of ``train``/``make_config`` from parsed command-line arguments; ValueError for
+    a malformed list (``--curriculum``, ``--net-arch``, ``--eval-levels``)."""
+    return dict(
+        toms=args.tom,
+        curriculum=None if args.curriculum is None else parse_int_list(args.curriculum, "--curriculum"),
+        curriculum_steps=args.curriculum_steps, promote_at=args.promote_at,
+        num_envs=args.num_envs, total_steps=args.total_steps, seed=args.seed,
+        n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
+        learning_rate=args.learning_rate, gamma=args.gamma, ent_coef=args.ent_coef,
+        net_arch=parse_int_list(args.net_arch, "--net-arch"), reward=args.reward, out=args.out,
+        checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
+        eval_games=args.eval_games, eval_levels=parse_int_list(args.eval_levels, "--eval-levels"),
+        device=args.device, torch_threads=args.torch_threads, init_from=args.init_from)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     """Run training from command-line arguments; prints where the model went."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        result = train(
-            progress=not args.no_progress, verbose=int(args.verbose), toms=args.tom,
-            curriculum=None if args.curriculum is None else parse_int_list(args.curriculum, "--curriculum"),
-            curriculum_steps=args.curriculum_steps, promote_at=args.promote_at,
-            num_envs=args.num_envs, total_steps=args.total_steps, seed=args.seed,
-            n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
-            learning_rate=args.learning_rate, gamma=args.gamma, ent_coef=args.ent_coef,
-            net_arch=parse_int_list(args.net_arch, "--net-arch"), reward=args.reward, out=args.out,
-            checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
-            eval_games=args.eval_games, eval_levels=parse_int_list(args.eval_levels, "--eval-levels"),
-            device=args.device, torch_threads=args.torch_threads, init_from=args.init_from)
+        result = train(progress=not args.no_progress, verbose=int(args.verbose), **train_options(args))
     except ValueError as error:
         parser.error(str(error))
     print(f"trained {result.model.num_timesteps} steps in {result.seconds:.0f} s "

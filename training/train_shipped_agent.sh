@@ -20,14 +20,14 @@ OUT=${1:-runs/shipped}
 PPO_OPTIONS=(--reward score --learning-rate 1e-4 --ent-coef 0.003 --torch-threads 2 --eval-levels 5
              --no-progress)
 
-"$PY" -m training.imitate --teacher greedy --levels 5 --games 4000 --epochs 10 --seed 0 \
+"$PY" -m tiny_york_env.training.imitate --teacher greedy --levels 5 --games 4000 --epochs 10 --seed 0 \
     --eval-games 200 --eval-levels 1,5 --no-progress --out "$OUT/bc"
-"$PY" -m training.train_ppo --init-from "$OUT/bc/policy.zip" "${PPO_OPTIONS[@]}" \
+"$PY" -m tiny_york_env.training.train_ppo --init-from "$OUT/bc/policy.zip" "${PPO_OPTIONS[@]}" \
     --total-steps 6000000 --eval-every 1000000 --eval-games 200 --checkpoint-every 1000000 --seed 0 --out "$OUT/ppo-1"
-"$PY" -m training.train_ppo --init-from "$OUT/ppo-1/model.zip" "${PPO_OPTIONS[@]}" \
+"$PY" -m tiny_york_env.training.train_ppo --init-from "$OUT/ppo-1/model.zip" "${PPO_OPTIONS[@]}" \
     --total-steps 30000000 --eval-every 2000000 --eval-games 400 --checkpoint-every 2000000 \
     --seed 1 --out "$OUT/ppo-2"
-"$PY" -m training.export "$OUT/ppo-2/policy.zip" agents/models/ppo.zip \
+"$PY" -m tiny_york_env.training.export "$OUT/ppo-2/policy.zip" agents/models/ppo.zip \
     --stage "$OUT/bc" --stage "$OUT/ppo-1" --stage "$OUT/ppo-2"
 "$PY" -m tiny_york_env.cli eval --agent ppo --levels 5 --games 1000 --seed 0 --workers 2 \
     --out "$OUT/eval-tom5"

@@ -4,11 +4,11 @@ end of the game, sensible in a few positions, and far stronger than random play.
 import numpy as np
 import pytest
 
-from agents.base import choose_action
-from agents.evaluation_features import NEG_INF, evaluate_view
-from agents.greedy_agent import GreedyAgent
-from agents.random_agent import RandomAgent
 from tests.game.scenario import bidding_round, deal_cards, give_character, pass_until, rec, resume
+from tiny_york_env.agents.base import choose_action
+from tiny_york_env.agents.evaluation_features import NEG_INF, evaluate_view
+from tiny_york_env.agents.greedy_agent import GreedyAgent
+from tiny_york_env.agents.random_agent import RandomAgent
 from tiny_york_env.game import (
     GameConfig,
     apply_action,

@@ -15,7 +15,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents.ppo_agent import (  # noqa: E402
+from tiny_york_env.agents.ppo_agent import (  # noqa: E402
     CARD_MEMBER,
     DEFAULT_MODEL_PATH,
     WEIGHTS_MEMBER,
@@ -29,11 +29,11 @@ from agents.ppo_agent import (  # noqa: E402
     read_policy_file,
     write_policy_file,
 )
-from agents.registry import make_agent  # noqa: E402
+from tiny_york_env.agents.registry import make_agent  # noqa: E402
 from tiny_york_env.cli import main as cli_main  # noqa: E402
 from tiny_york_env.game import NUM_ACTIONS, GameConfig, new_game  # noqa: E402
 from tiny_york_env.observation import OBS_SIZE, OBS_SLICES, encode  # noqa: E402
-from training.train_ppo import initial_tensors  # noqa: E402
+from tiny_york_env.training.train_ppo import initial_tensors  # noqa: E402
 
 TINY_NETWORK = {"pi": [8], "vf": [8], "activation": "tanh"}
 EXPECTED = "expected a zip archive holding card.json and policy.pt"
@@ -149,7 +149,7 @@ def test_sb3s_own_loader_would_run_that_checkpoint(tmp_path):
 
 
 def test_export_refuses_a_poisoned_checkpoint_without_running(tmp_path, capsys):
-    from training.export import main as export_main
+    from tiny_york_env.training.export import main as export_main
     marker = tmp_path / "ran"
     path = poisoned_sb3_checkpoint(tmp_path / "model.zip", marker)
     with pytest.raises(SystemExit):

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.base import choose_action
-from agents.random_agent import RandomAgent
-from agents.search_agent import SearchAgent
+from tiny_york_env.agents.base import choose_action
+from tiny_york_env.agents.random_agent import RandomAgent
+from tiny_york_env.agents.search_agent import SearchAgent
 from tiny_york_env.game import (
     GameConfig,
     apply_action,
@@ -166,7 +166,7 @@ def test_bad_settings_are_refused(kwargs, message):
 PLAIN_SEARCH = r'''
 import json, sys
 import numpy as np
-from agents.search_agent import SearchAgent, search_kernel
+from tiny_york_env.agents.search_agent import SearchAgent, search_kernel
 from tiny_york_env.game import GameConfig, apply_action, current_player, determinize, legal_actions, new_game
 out = []
 for agents, seed, decisions in json.loads(sys.argv[1]):

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 import torch  # noqa: F401  (required: make test installs the train extra)
 
-from agents.base import choose_action  # noqa: E402
-from agents.ppo_agent import CARD_MEMBER, DEFAULT_MODEL_PATH, WEIGHTS_MEMBER, PPOAgent  # noqa: E402
-from agents.registry import make_agent  # noqa: E402
+from tiny_york_env.agents.base import choose_action  # noqa: E402
+from tiny_york_env.agents.ppo_agent import CARD_MEMBER, DEFAULT_MODEL_PATH, WEIGHTS_MEMBER, PPOAgent  # noqa: E402
+from tiny_york_env.agents.registry import make_agent  # noqa: E402
 from tiny_york_env.game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game  # noqa: E402
-from training.evaluate import evaluate_vs_toms  # noqa: E402
+from tiny_york_env.training.evaluate import evaluate_vs_toms  # noqa: E402
 
 STRENGTH_GAMES = 200
 MIN_WIN_RATE_GAP = 0.50  # measured at seed 7: 73.5% for the shipped agent, 0.0% for RandomAgent
@@ -47,7 +47,8 @@ def test_the_shipped_file_is_a_policy_file_described_by_its_card():
 
 
 def test_playing_the_shipped_agent_needs_no_stable_baselines3():
-    code = ("import sys, numpy as np; from agents.ppo_agent import PPOAgent; from tiny_york_env.game "
+    code = ("import sys, numpy as np; from tiny_york_env.agents.ppo_agent import PPOAgent; "
+            "from tiny_york_env.game "
             "import NUM_ACTIONS; from tiny_york_env.observation import OBS_SIZE; "
             "PPOAgent().act(np.zeros(OBS_SIZE, np.float32), np.ones(NUM_ACTIONS, bool)); "
             "print(sorted(m for m in sys.modules if m.startswith(('stable_baselines3', 'sb3_contrib', "

@@ -6,10 +6,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from agents.base import choose_action
-from agents.random_agent import RandomAgent
-from agents.tom_rules_agent import TomRulesAgent
 from tests.game.scenario import bidding_round, deal_cards, give_character, rec, resume, set_press
+from tiny_york_env.agents.base import choose_action
+from tiny_york_env.agents.random_agent import RandomAgent
+from tiny_york_env.agents.tom_rules_agent import TomRulesAgent
 from tiny_york_env.game import (
     GameConfig,
     apply_action,

@@ -1,4 +1,5 @@
-"""The PettingZoo AEC env: PettingZoo's own API and seed tests, rewards, errors, views."""
+"""The PettingZoo AEC env: agents and turns, rewards, errors, seeding, copies, views, state().
+PettingZoo's own checkers run in test_checkers.py, illegal actions in test_illegal_action.py."""
 
 import copy
 import pickle
@@ -9,7 +10,6 @@ from pathlib import Path
 import gymnasium
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import tiny_york_env
@@ -27,6 +27,7 @@ from tiny_york_env.game import (
     render_text,
     winner,
 )
+from tiny_york_env.global_state import GLOBAL_STATE_SIZE, encode_global_state
 from tiny_york_env.observation import OBS_SIZE, encode
 
 SETUPS = {
@@ -64,22 +65,6 @@ def play_to_end(aec_env, seed, check=None):
         aec_env.step(_random_action(obs, rng))
         steps += 1
     return steps
-
-
-# api_test warns about every Dict observation space and Dict observation (the classic envs' shape).
-@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
-@pytest.mark.filterwarnings("ignore:raw_env.reset takes no options")  # api_test passes an options dict
-@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
-@pytest.mark.parametrize("name", SETUPS)
-def test_pettingzoo_api_test(name):
-    """PettingZoo's api_test passes, with enough cycles to play whole games."""
-    api_test(env(**SETUPS[name]), num_cycles=1000)
-
-
-@pytest.mark.parametrize("name", SETUPS)
-def test_pettingzoo_seed_test(name):
-    """PettingZoo's seed_test: two envs reset with the same seed play the same game."""
-    seed_test(lambda: env(**SETUPS[name]), num_cycles=1000)
 
 
 @pytest.mark.parametrize("name", SETUPS)
@@ -162,9 +147,11 @@ def test_unknown_reward_and_bad_settings_raise_value_error():
         raw_env().reset(seed=-1)
 
 
-@pytest.mark.parametrize("make", [raw_env, env])
+@pytest.mark.parametrize("make", [raw_env, lambda **kw: env(illegal_action="raise", **kw)],
+                         ids=["raw_env", "env(illegal_action='raise')"])
 def test_illegal_action_raises_the_engine_error_and_changes_nothing(make):
-    """An illegal action is a ValueError (no penalty, in env() too); the game is left as it was."""
+    """With "raise" (raw_env's default) an illegal action or one outside the space is a
+    ValueError, no penalty; the game is left as it was."""
     e = make(num_agents=3)
     e.reset(seed=5)
     e.step(_random_action(e.last()[0], np.random.default_rng(0)))
@@ -172,7 +159,7 @@ def test_illegal_action_raises_the_engine_error_and_changes_nothing(make):
     before, agent = state.tobytes(), e.agent_selection
     illegal = int(np.flatnonzero(~legal_mask(state))[0])
     for action in (illegal, np.int64(illegal), NUM_ACTIONS, -1, 2.0, True, "3"):
-        with pytest.raises(ValueError, match="illegal action|action must be an int"):
+        with pytest.raises(ValueError, match="illegal action|action must be an int|outside the action space"):
             e.step(action)
         assert state.tobytes() == before and e.agent_selection == agent
         assert not any(e.terminations.values()) and all(r == 0 for r in e.rewards.values())
@@ -330,6 +317,28 @@ def test_module_opens_with_a_spec_table_that_matches_the_code():
     """The spec table names the current action and observation sizes and the env's version."""
     doc = aec.__doc__
     assert doc.splitlines()[2].startswith("| |")
-    for fact in (f"Discrete({NUM_ACTIONS})", f"({OBS_SIZE},)", f"({NUM_ACTIONS},)",
-                 raw_env.metadata["name"], "Agents", "Rewards", "Version", "Import"):
+    for fact in (f"Discrete({NUM_ACTIONS})", f"({OBS_SIZE},)", f"({NUM_ACTIONS},)", f"({GLOBAL_STATE_SIZE},)",
+                 raw_env.metadata["name"], "Agents", "Rewards", "Version", "Import", "Illegal action",
+                 f'default "{aec.RAW_ENV_ILLEGAL_ACTION}"', f'default "{aec.ENV_ILLEGAL_ACTION}"'):
         assert fact in doc
+
+
+def test_state_is_the_global_state_and_the_wrapper_forwards_it():
+    """state() is encode_global_state of the game, in state_space (there before reset, as
+    turn_based_aec_to_parallel reads it); env() forwards both and refuses state() before reset."""
+    raw = raw_env(num_agents=3)
+    assert raw.state_space.shape == (GLOBAL_STATE_SIZE,) and raw.state_space.dtype == np.float32
+    with pytest.raises(ValueError, match=r"call reset\(\) before state\(\)"):
+        raw.state()
+    wrapped = env(num_agents=3)
+    assert wrapped.state_space is wrapped.unwrapped.state_space
+    with pytest.raises(AssertionError, match="reset"):
+        wrapped.state()
+    rng = np.random.default_rng(0)
+    for e in (raw, wrapped):
+        e.reset(seed=4)
+        for _ in range(20):
+            state = e.state()
+            assert e.state_space.contains(state)
+            np.testing.assert_array_equal(state, encode_global_state(e.unwrapped.game_state))
+            e.step(_random_action(e.last()[0], rng))

@@ -1,7 +1,6 @@
-"""The Gymnasium single-agent env: Gymnasium's and SB3's checkers, seeding, opponents, rewards,
-errors, the observation bounds, rendering, and a short MaskablePPO run."""
-
-import warnings
+"""The Gymnasium single-agent env: seeding, opponents, rewards, errors, the observation bounds,
+rendering, and a short MaskablePPO run. The checkers run in test_checkers.py, illegal actions in
+test_illegal_action.py."""
 
 import gymnasium
 import numpy as np
@@ -10,17 +9,21 @@ import torch
 from gymnasium.utils import env_checker as gym_checker
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
-from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-from agents.random_agent import RandomAgent
 from tests.envs.test_rewards import expected_rewards
+from tiny_york_env.agents.random_agent import RandomAgent
 from tiny_york_env.envs.rewards import REWARD_KINDS
 from tiny_york_env.envs.single import ENV_ID, SEED_LIMIT, SEED_STRIDE, TinyYorkEnv, next_seed
-from tiny_york_env.game import NUM_ACTIONS, current_player, final_scores, is_terminal, legal_mask, winner
+from tiny_york_env.game import (
+    NUM_ACTIONS,
+    current_player,
+    final_scores,
+    is_terminal,
+    legal_mask,
+    render_text,
+    winner,
+)
 from tiny_york_env.observation import OBS_SIZE, OBS_SLICES, OBSERVATION_HIGH, encode
-
-# The observation Box is unbounded above where the rules set no limit (points, dollars, ...).
-INFINITE_BOUND_WARNING = "maximum value is infinity"
 
 
 @pytest.fixture(scope="module")
@@ -77,45 +80,14 @@ def play_game(env, seed, check=None):
     return rewards, info, len(rewards)
 
 
-def _only_expected_warnings(caught):
-    return [str(w.message) for w in caught if INFINITE_BOUND_WARNING not in str(w.message)
-            and issubclass(w.category, UserWarning)]
-
-
-def test_gymnasium_check_env(env_id, monkeypatch):
-    """Gymnasium's check_env passes. Its step-determinism check samples an action *before*
-    ``reset(seed=123)``; an action space can only offer actions legal now, so that check runs
-    after the env is put into the seed-123 position (illegal actions raise, by design)."""
-    original = gym_checker.check_step_determinism
-
-    def from_seeded_position(env, seed=123):
-        env.reset(seed=seed)
-        original(env, seed)
-
-    monkeypatch.setattr(gym_checker, "check_step_determinism", from_seeded_position)
-    env = gymnasium.make(env_id)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        gym_checker.check_env(env.unwrapped, skip_render_check=True)
-    assert _only_expected_warnings(caught) == []
-    env.close()
-
-
-def test_stable_baselines3_check_env(env_id):
-    """SB3's check_env passes, warnings included."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        sb3_check_env(gymnasium.make(env_id).unwrapped, warn=True)
-    assert _only_expected_warnings(caught) == []
-
-
 def test_spaces():
     env = TinyYorkEnv()
     assert env.action_space.n == NUM_ACTIONS
     assert env.observation_space.shape == (OBS_SIZE,)
     assert env.observation_space.dtype == np.float32
     assert np.all(env.observation_space.low == 0)
-    assert np.isinf(OBSERVATION_HIGH[OBS_SLICES["seat_points"]]).all()
+    assert np.isfinite(env.observation_space.high).all()
+    assert np.all(env.observation_space.high == OBSERVATION_HIGH)
     assert np.all(OBSERVATION_HIGH[OBS_SLICES["decision"]] == 1)
 
 
@@ -257,7 +229,9 @@ def test_observations_stay_in_the_space_and_masks_agree():
 
 
 def test_illegal_actions_and_misuse_raise_and_change_nothing():
-    env = TinyYorkEnv()
+    """With illegal_action="raise" an illegal action, like anything outside the space, is a
+    ValueError that changes nothing; so is a step after the end in either mode."""
+    env = TinyYorkEnv(illegal_action="raise")
     with pytest.raises(ValueError, match="reset"):
         env.step(0)
     env.reset(seed=4)
@@ -273,12 +247,16 @@ def test_illegal_actions_and_misuse_raise_and_change_nothing():
     terminated = False
     while not terminated:
         _, _, terminated, _, _ = random_step(env, rng)
-    with pytest.raises(ValueError, match="over"):
+    with pytest.raises(ValueError, match=r"over; call reset\(\)"):
         env.step(0)
+    ended = TinyYorkEnv()  # "terminate" (the default) also refuses a step after the end
+    play_game(ended, 4)
+    with pytest.raises(ValueError, match=r"over; call reset\(\)"):
+        ended.step(0)
     with pytest.raises(ValueError):
         TinyYorkEnv(reward="points")
-    with pytest.raises(ValueError):
-        TinyYorkEnv(render_mode="human")
+    with pytest.raises(ValueError, match="render_mode must be None or one of"):
+        TinyYorkEnv(render_mode="video")
 
 
 def test_action_space_samples_legal_actions():
@@ -312,6 +290,25 @@ def test_render_ansi():
     text = env.render()
     assert isinstance(text, str) and text
     gym_checker.env_render_passive_checker(env)
+
+
+def test_render_human_prints_the_board_after_reset_and_step(capsys):
+    """"human" prints the text board (no window, no pygame) after every reset and step, as
+    Gymnasium expects, and render() returns None."""
+    assert TinyYorkEnv.metadata["render_modes"][:2] == ["human", "ansi"]
+    env = TinyYorkEnv(render_mode="human")
+    assert env.render() is None and capsys.readouterr().out == ""  # nothing before the first reset
+    env.reset(seed=0)
+    assert capsys.readouterr().out.strip() == render_text(env.state)
+    random_step(env, np.random.default_rng(0))
+    assert capsys.readouterr().out.strip() == render_text(env.state)
+    assert env.render() is None
+    assert capsys.readouterr().out.strip() == render_text(env.state)
+    gym_checker.env_render_passive_checker(env)
+    assert capsys.readouterr().out.strip() == render_text(env.state)
+    made = gymnasium.make(ENV_ID, render_mode="human")
+    made.reset(seed=1)
+    assert capsys.readouterr().out.strip() == render_text(made.unwrapped.state)
 
 
 def test_render_rgb_array():
@@ -348,7 +345,7 @@ def test_maskable_ppo_learns_on_the_single_env(env_id, one_torch_thread):
 def test_a_planning_opponent_plays_on_a_seat_safe_view():
     """An opponent with ``act_state`` gets a determinized copy: its own hand as it is, the
     learning seat's hidden hand resampled."""
-    from agents.greedy_agent import GreedyAgent
+    from tiny_york_env.agents.greedy_agent import GreedyAgent
 
     seen = []  # (view, real game) at each of the opponent's decisions
 

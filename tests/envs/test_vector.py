@@ -1,10 +1,12 @@
 """The batched SB3 VecEnv: step-for-step equality with single envs across auto-resets, seeding,
-illegal actions, the VecEnv methods sb3 and sb3-contrib call, and short MaskablePPO runs."""
+illegal actions ("raise" and "terminate"), the VecEnv methods sb3 and sb3-contrib call, and short
+MaskablePPO runs."""
 
 import hashlib
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -106,7 +108,7 @@ def test_another_seed_gives_another_game():
 
 
 def test_illegal_action_names_the_env_and_changes_nothing():
-    vec = TinyYorkVecEnv(5, seed=3)
+    vec = TinyYorkVecEnv(5, seed=3, illegal_action="raise")
     vec.reset()
     rng = np.random.default_rng(0)
     for _ in range(5):
@@ -130,12 +132,67 @@ def test_illegal_action_names_the_env_and_changes_nothing():
             vec.step(bad)
 
 
+def illegal_for(masks, i, rng):
+    """Random legal actions for every game, except an illegal one for game ``i``."""
+    actions = random_actions(masks, rng)
+    actions[i] = int(np.flatnonzero(~masks[i])[-1])
+    return actions
+
+
+@pytest.mark.parametrize("penalty", [None, 0.5])
+def test_illegal_action_terminates_that_game_by_default(penalty):
+    """The game with the illegal action is done, unplayed, with the penalty and its current
+    observation as the terminal one, and restarts with the next seed of its chain; the other
+    games step exactly as in a twin given a legal action there."""
+    kwargs = {} if penalty is None else {"illegal_reward": penalty}
+    vec = TinyYorkVecEnv(4, toms=(6,), seed=5, **kwargs)
+    twin = TinyYorkVecEnv(4, toms=(6,), seed=5, illegal_action="raise")
+    assert vec.illegal_action == "terminate" and vec.illegal_reward == (penalty or -1.0)
+    np.testing.assert_array_equal(vec.reset(), twin.reset())
+    rng = np.random.default_rng(5)
+    for _ in range(8):
+        actions = random_actions(vec.action_masks(), rng)
+        vec.step(actions)
+        twin.step(actions)
+    state, seed = vec.get_attr("state", 1)[0], vec.get_attr("game_seed", 1)[0]
+    actions = illegal_for(vec.action_masks(), 1, rng)
+    with pytest.warns(UserWarning, match=f"env 1: illegal action {actions[1]}"):
+        obs, rewards, dones, infos = vec.step(actions)
+    assert dones[1] and rewards[1] == np.float32(penalty or -1.0)
+    assert infos[1]["illegal_action"] == actions[1] and infos[1]["TimeLimit.truncated"] is False
+    assert "final_scores" not in infos[1]  # never scored
+    np.testing.assert_array_equal(infos[1]["terminal_observation"], encode(state, 0))
+    assert vec.get_attr("game_seed", 1) == [next_seed(seed)]
+    fresh = new_game(vec.config, next_seed(seed))
+    np.testing.assert_array_equal(obs[1], encode(fresh, 0))
+    np.testing.assert_array_equal(vec.action_masks()[1], legal_mask(fresh))
+    legal = actions.copy()
+    legal[1] = np.flatnonzero(twin.action_masks()[1])[0]
+    t_obs, t_rewards, t_dones, t_infos = twin.step(legal)
+    for i in (0, 2, 3):
+        np.testing.assert_array_equal(obs[i], t_obs[i])
+        assert rewards[i] == t_rewards[i] and dones[i] == t_dones[i]
+        assert sorted(infos[i]) == sorted(t_infos[i])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # one warning per env; later ones only in the infos
+        again = illegal_for(vec.action_masks(), 3, rng)
+        assert vec.step(again)[3][3]["illegal_action"] == again[3]
+    for bad in (NUM_ACTIONS, -1):  # outside the action space: refused in this mode too
+        out = random_actions(vec.action_masks(), rng)
+        out[2] = bad
+        states = [s.tobytes() for s in vec.get_attr("state")]
+        with pytest.raises(ValueError, match="env 2"):
+            vec.step(out)
+        assert [s.tobytes() for s in vec.get_attr("state")] == states
+
+
 def test_misuse():
     vec = TinyYorkVecEnv(2)
     with pytest.raises(ValueError, match="reset"):
         vec.step(np.zeros(2, dtype=np.int64))
     for bad in ({"num_envs": 0}, {"num_envs": 2, "toms": ()}, {"num_envs": 2, "reward": "x"},
-                {"num_envs": 2, "toms": (1, 2, 3, 4)}):
+                {"num_envs": 2, "toms": (1, 2, 3, 4)}, {"num_envs": 2, "illegal_action": "random"},
+                {"num_envs": 2, "illegal_reward": float("inf")}, {"num_envs": 2, "illegal_reward": None}):
         with pytest.raises(ValueError):
             TinyYorkVecEnv(**bad)
     with pytest.raises(ValueError, match="options"):
@@ -207,18 +264,22 @@ def test_maskable_ppo_trains_on_the_vecenv(one_torch_thread):
 
 
 def run_digest(steps):
-    """(sha256 of every observation, reward, done and mask of a seeded random run, games ended)."""
+    """(sha256 of every observation, reward, done and mask of a seeded random run with an illegal
+    action every 40 steps, games ended)."""
     vec = TinyYorkVecEnv(3, toms=(5,), reward="rank", seed=21)
     digest = hashlib.sha256(vec.reset().tobytes())
     rng = np.random.default_rng(0)
     ended = 0
-    for _ in range(steps):
-        masks = vec.action_masks()
-        digest.update(masks.tobytes())
-        obs, rewards, dones, infos = vec.step(random_actions(masks, rng))
-        for array in [obs, rewards, dones] + [info["terminal_observation"] for info in infos if info]:
-            digest.update(array.tobytes())
-        ended += int(dones.sum())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the first illegal action's warning
+        for step in range(steps):
+            masks = vec.action_masks()
+            digest.update(masks.tobytes())
+            actions = illegal_for(masks, 1, rng) if step % 40 == 39 else random_actions(masks, rng)
+            obs, rewards, dones, infos = vec.step(actions)
+            for array in [obs, rewards, dones] + [info["terminal_observation"] for info in infos if info]:
+                digest.update(array.tobytes())
+            ended += int(dones.sum())
     return digest.hexdigest(), ended
 
 

@@ -6,9 +6,9 @@ import json
 import numpy as np
 import pytest
 
-from agents.random_agent import RandomAgent
-from agents.registry import AGENTS, make_agent, parse_agent_name
-from training.evaluate import (
+from tiny_york_env.agents.random_agent import RandomAgent
+from tiny_york_env.agents.registry import AGENTS, make_agent, parse_agent_name
+from tiny_york_env.training.evaluate import (
     CellResult,
     EvalResults,
     GameRecord,

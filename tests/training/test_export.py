@@ -10,10 +10,10 @@ import pytest
 import sb3_contrib  # noqa: F401  (required: make test installs the train extra)
 import torch  # noqa: E402
 
-from agents.ppo_agent import CARD_MEMBER, WEIGHTS_MEMBER, PPOAgent, current_layout, load_policy  # noqa: E402
+from tiny_york_env.agents.ppo_agent import CARD_MEMBER, WEIGHTS_MEMBER, PPOAgent, current_layout, load_policy  # noqa: E402
 from tiny_york_env.envs.vector import TinyYorkVecEnv  # noqa: E402
-from training.export import export_model, main  # noqa: E402
-from training.train_ppo import train  # noqa: E402
+from tiny_york_env.training.export import export_model, main  # noqa: E402
+from tiny_york_env.training.train_ppo import train  # noqa: E402
 
 SMOKE = {"num_envs": 8, "n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": (64,),
          "seed": 4, "progress": False, "toms": (5,), "torch_threads": 1}

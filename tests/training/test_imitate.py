@@ -7,11 +7,11 @@ import pytest
 import sb3_contrib  # noqa: F401  (required: make test installs the train extra)
 import torch  # noqa: E402
 
-from agents.base import choose_action  # noqa: E402
-from agents.ppo_agent import PPOAgent  # noqa: E402
+from tiny_york_env.agents.base import choose_action  # noqa: E402
+from tiny_york_env.agents.ppo_agent import PPOAgent  # noqa: E402
 from tiny_york_env.game import NUM_ACTIONS, GameConfig, apply_action, is_terminal, new_game  # noqa: E402
 from tiny_york_env.observation import OBS_SIZE  # noqa: E402
-from training.imitate import (  # noqa: E402
+from tiny_york_env.training.imitate import (  # noqa: E402
     DEMOS_FILE,
     HISTORY_FILE,
     Demonstrations,
@@ -21,7 +21,7 @@ from training.imitate import (  # noqa: E402
     main,
     split_by_game,
 )
-from training.train_ppo import make_config, make_model, make_vec_env, train  # noqa: E402
+from tiny_york_env.training.train_ppo import make_config, make_model, make_vec_env, train  # noqa: E402
 
 SMALL_NET = (32,)
 GAMMA = 0.99
@@ -72,8 +72,8 @@ def test_demonstrations_are_seeded_and_round_trip_through_a_file(demos, tmp_path
 
 def test_the_teacher_replays_its_recorded_game(demos):
     """The recorded actions, replayed from the same seed, finish the first game."""
-    from training.evaluate import derive_seed
-    from training.imitate import STREAM_GAME
+    from tiny_york_env.training.evaluate import derive_seed
+    from tiny_york_env.training.imitate import STREAM_GAME
     state = new_game(GameConfig(num_agents=1, toms=(1,)), seed=derive_seed(2, STREAM_GAME, 0))
     for action in demos.actions[demos.games == 0]:
         apply_action(state, int(action))

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from sb3_contrib import MaskablePPO
 
-from agents.ppo_agent import POLICY_FILE, PPOAgent
+from tiny_york_env.agents.ppo_agent import POLICY_FILE, PPOAgent
 from tiny_york_env.envs.aec import raw_env
 from tiny_york_env.envs.single import next_seed
 from tiny_york_env.game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game
 from tiny_york_env.observation import encode
-from training.selfplay import (
+from tiny_york_env.training.selfplay import (
     CONFIG_FILE,
     LOG_COLUMNS,
     LOG_FILE,
@@ -167,6 +167,16 @@ def test_env_reward_is_own_seat_in_every_seat():
         scores = info["final_scores"]
         best_other = max(s for k, s in enumerate(scores) if k != seat)
         assert reward == pytest.approx((scores[seat] - best_other) / 50.0)
+
+
+def test_an_illegal_learner_action_raises_and_changes_nothing():
+    env = SelfPlayEnv(baseline_pool(LastLegal()), players=2, first_seat=0)
+    observation, info = env.reset(seed=5)
+    assert env.aec.illegal_action == "raise"
+    before = env.aec.unwrapped.game_state.copy()
+    with pytest.raises(ValueError, match="illegal"):
+        env.step(int(np.flatnonzero(~info["action_mask"])[0]))
+    assert env.aec.unwrapped.game_state.tobytes() == before.tobytes()
 
 
 def test_seats_rotate_and_planning_opponents_get_views():

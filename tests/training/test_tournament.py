@@ -5,8 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from training.evaluate import GameRecord
-from training.tournament import game_ranks, pairwise_matrix, run_tournament, write_tournament
+from tiny_york_env.training.evaluate import GameRecord
+from tiny_york_env.training.tournament import game_ranks, pairwise_matrix, run_tournament, write_tournament
 
 
 class FirstLegalAgent:

@@ -4,6 +4,9 @@ name, SB3 checkpoints refused unless unpickling is opted into, and option errors
 
 import csv
 import json
+import shlex
+import warnings
+from pathlib import Path
 
 import gymnasium  # noqa: E402
 import numpy as np
@@ -11,14 +14,14 @@ import pytest
 import sb3_contrib  # noqa: F401  (required: make test installs the train extra)
 from sb3_contrib import MaskablePPO  # noqa: E402
 
-import training.train_ppo as train_ppo  # noqa: E402
-from agents.base import choose_action  # noqa: E402
-from agents.ppo_agent import PPOAgent, check_model_spaces  # noqa: E402
-from agents.registry import make_agent, parse_agent_name  # noqa: E402
+import tiny_york_env.training.train_ppo as train_ppo  # noqa: E402
+from tiny_york_env.agents.base import choose_action  # noqa: E402
+from tiny_york_env.agents.ppo_agent import PPOAgent, check_model_spaces  # noqa: E402
+from tiny_york_env.agents.registry import make_agent, parse_agent_name  # noqa: E402
 from tiny_york_env.envs.vector import TinyYorkVecEnv  # noqa: E402
 from tiny_york_env.game import NUM_ACTIONS, GameConfig, apply_action, is_terminal, legal_mask, new_game  # noqa: E402
-from training.evaluate import EvalResults, evaluate_vs_toms  # noqa: E402
-from training.train_ppo import main, make_config, train  # noqa: E402
+from tiny_york_env.training.evaluate import EvalResults, evaluate_vs_toms  # noqa: E402
+from tiny_york_env.training.train_ppo import main, make_config, train  # noqa: E402
 
 # A tiny, fast setup: 8 games, 32-step rollouts (256 decisions), one small hidden layer.
 SMOKE = {"num_envs": 8, "n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": (32,),
@@ -236,6 +239,72 @@ def test_command_line_reports_bad_options(capsys):
     with pytest.raises(SystemExit):
         main(["--tom", "5", "--curriculum", "1,3", "--no-progress"])
     assert "not both" in capsys.readouterr().err
+
+
+def test_training_envs_raise_on_an_illegal_action_instead_of_ending_the_game():
+    config = make_config(toms=(1,), num_envs=2, n_steps=8, batch_size=4, out="unused")
+    env = train_ppo.make_vec_env(config, config.stages[0], 0)
+    env.reset()
+    assert env.venv.illegal_action == "raise"
+    illegal = np.array([np.flatnonzero(~mask)[0] for mask in env.venv.action_masks()])
+    with pytest.raises(ValueError, match="illegal"):
+        env.step(illegal)
+    env.close()
+
+
+# ---------------------------------------------------------------- a curriculum reaches its last level
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+ROLLOUT = train_ppo.DEFAULT_N_STEPS * train_ppo.DEFAULT_NUM_ENVS  # 16,384 decisions
+
+
+def test_a_curriculum_the_total_cannot_reach_is_refused_with_its_numbers():
+    assert train_ppo.curriculum_steps_needed(3, 1_000_000, ROLLOUT) == 3 * 1_000_000
+    with pytest.raises(ValueError, match=r"3 levels x curriculum_steps 1,000,000 .* at least "
+                                         r"3,000,000 .*; got 2,000,000"):
+        make_config(curriculum=(1, 3, 5), curriculum_steps=1_000_000)
+    with pytest.raises(ValueError, match="at least 3,000,000"):
+        make_config(curriculum=(1, 3, 5), curriculum_steps=1_000_000, total_steps=2_999_999)
+    config = make_config(curriculum=(1, 3, 5), curriculum_steps=1_000_000, total_steps=3_000_000)
+    assert config.total_steps == 3_000_000 and len(config.stages) == 3
+
+
+def test_a_curriculum_needs_a_whole_rollout_for_its_last_level():
+    # 100 steps are one whole 256-decision rollout for Tom 1 and for Tom 3: Tom 5 starts at 512
+    small = {"num_envs": 8, "n_steps": 32, "batch_size": 64}
+    assert train_ppo.curriculum_steps_needed(3, 100, 256) == 2 * 256 + 256
+    with pytest.raises(ValueError, match="at least 768 .*; got 700"):
+        make_config(curriculum=(1, 3, 5), curriculum_steps=100, total_steps=700, **small)
+    assert make_config(curriculum=(1, 3, 5), curriculum_steps=100, total_steps=768, **small).is_curriculum
+
+
+def test_a_curriculum_with_promotions_may_rely_on_them_but_is_warned_about():
+    with pytest.warns(UserWarning, match="only promotions .* can bring it to the later levels"):
+        config = make_config(curriculum=(1, 3, 5), curriculum_steps=1_000_000, promote_at=0.6,
+                             eval_every=250_000)
+    assert config.total_steps == train_ppo.DEFAULT_TOTAL_STEPS
+
+
+def test_the_command_line_refuses_an_unreachable_curriculum_before_training(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--curriculum", "1,3,5", "--curriculum-steps", "1000000", "--out", str(tmp_path / "run"),
+              "--no-progress"])
+    assert exit_info.value.code == 2
+    assert "needs total_steps (--total-steps) of at least 3,000,000" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_readme_curriculum_commands_reach_every_level():
+    commands = [line.split("#")[0] for line in README.read_text().splitlines()
+                if "tiny_york_env.training.train_ppo" in line and "--curriculum " in line]
+    assert commands, "the README shows no curriculum command"
+    parser = train_ppo.build_parser()
+    for command in commands:
+        argv = shlex.split(command.split("tiny_york_env.training.train_ppo", 1)[1])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # not even a run that only promotions could finish
+            config = make_config(**train_ppo.train_options(parser.parse_args(argv)))
+        assert config.is_curriculum
 
 
 def test_a_finished_run_is_not_overwritten(trained):

@@ -5,11 +5,17 @@
 | Import | `from tiny_york_env import env, raw_env` (or `tiny_york_env.envs.aec`) |
 | Agents | `player_0` .. `player_{n-1}` = agent seats 0..n-1 (`num_agents` 1-4); Toms are not agents |
 | Action space | `Discrete(264)`, the engine's flat action table (docs/actions.md) in every phase |
-| Observation space | `Dict(observation=Box(0, inf, (1929,), float32),` |
+| Observation space | `Dict(observation=Box(0, OBSERVATION_HIGH, (1929,), float32),` |
 | | `     action_mask=Box(0, 1, (264,), int8))` |
 | Rewards | 0 until the end, then `final_rewards(state, reward)[seat]`: "win", "rank" or "score" |
-| Termination | all agents at the end of the final scoring; never truncated |
-| Illegal action | `ValueError` with the engine's message, nothing changed; no penalty, also in `env()` |
+| Termination | all agents at the end of the final scoring; truncated only by an illegal action |
+| Illegal action | `illegal_action=`: `raw_env` default "raise" (the engine's `ValueError`, nothing |
+| | changed; PettingZoo's classic raw envs raise too), `env()` default "terminate" (classic |
+| | `env()`'s TerminateIllegalWrapper, built in: the game ends, see below); "random" is not |
+| | offered: replacing a move trains a policy on actions it did not choose; masking is the tool |
+| Bad action | outside `Discrete(264)` (range, bool, float, str): `ValueError` in every mode |
+| State | `state()`: `encode_global_state`, hidden parts included (docs/global-state.md), in |
+| | `state_space = Box(0, GLOBAL_STATE_HIGH, (2867,), float32)`, for centralized critics |
 | Misuse | `raw_env`: `ValueError` for step/observe/last before reset, a step after every agent |
 | | stepped `None`, an unknown agent; `env()` keeps PettingZoo's wrapper errors and warnings |
 | Seeding | `reset(seed=s)`, `s` in 0..2**63-1 (others: `ValueError`); seedless resets draw from it |
@@ -27,8 +33,17 @@ classic envs). Rewards (``envs/rewards.py``): "win" +1 to the winner and -1/(P-1
 P counts Toms, so in games with Toms the agents' rewards need not sum to zero. At the end each
 agent's info holds ``final_score`` and ``winner``.
 
-The observation's upper bound is infinite because points, dollars and skyscrapers are unlimited
-in the rules (spec/components.md); values are scaled to about [0, 1] and one-hot parts are 0/1.
+``illegal_action="terminate"`` follows PettingZoo's ``TerminateIllegalWrapper`` (classic envs'
+``env()``): an action the mask forbids ends the game for every agent (terminations and
+truncations all True, as that wrapper sets them), the offender gets ``illegal_reward`` (default
+-1), the others 0, EnvLogger warns naming the agent and the action, and the offender's info
+holds ``illegal_action``; masks are all zero afterwards and each agent steps ``None`` once, as
+after a normal end. The engine's record is left as it was (not game over). A masked policy never
+meets any of this: legal actions play the same in both modes.
+
+The observation space is ``observation.observation_space()``, the one finite Box every env uses:
+values are scaled to about [0, 1], one-hot parts are 0/1, and the quantities the rules leave
+unlimited (points, dollars, skyscrapers) saturate far above anything seen in play.
 
 The adapter holds no rules: legality, the turn order, Toms and scoring are the engine's. It only
 keeps PettingZoo's bookkeeping and computes an observation or a mask when ``observe`` asks. For
@@ -37,7 +52,8 @@ illegal action then goes through ``apply_action``, which raises the engine's mes
 """
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -46,16 +62,35 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..game import NUM_ACTIONS, GameConfig, apply_action, final_scores, new_game, render_text, winner
+from ..game import (
+    NUM_ACTIONS,
+    GameConfig,
+    apply_action,
+    describe_action,
+    final_scores,
+    new_game,
+    render_text,
+    winner,
+)
 from ..game.api import SEED_LIMIT, check_seed
 from ..game.kernels import apply_kernel, legal_mask_kernel
 from ..game.state import DEC_GAME_OVER
-from ..observation import OBS_SIZE, encode_batch_kernel
-from .rewards import check_reward_kind, final_rewards
+from ..global_state import encode_global_state, global_state_space
+from ..observation import OBS_SIZE, encode_batch_kernel, observation_space
+from .rewards import (
+    DEFAULT_ILLEGAL_REWARD,
+    action_id,
+    check_illegal_action,
+    check_illegal_reward,
+    check_reward_kind,
+    final_rewards,
+)
 
 ENV_NAME = "tiny_york_v0"
 AGENT_PREFIX = "player_"
 RENDER_MODES = ("human", "ansi", "rgb_array")
+RAW_ENV_ILLEGAL_ACTION = "raise"  # PettingZoo's classic raw envs raise on an illegal move
+ENV_ILLEGAL_ACTION = "terminate"  # classic env() wraps TerminateIllegalWrapper
 
 
 def _check_no_options(options):
@@ -69,10 +104,10 @@ def _check_no_options(options):
                       "(build a new env for other Toms)", UserWarning, stacklevel=3)
 
 
-def env(**kwargs):
-    """``raw_env(**kwargs)`` in PettingZoo's order enforcing wrapper; illegal actions still raise
-    the engine's ValueError (no wrapper turns them into a penalty)."""
-    return FastOrderEnforcingWrapper(raw_env(**kwargs))
+def env(*, illegal_action: str = ENV_ILLEGAL_ACTION, **kwargs: Any) -> "FastOrderEnforcingWrapper":
+    """``raw_env(**kwargs)`` in PettingZoo's order enforcing wrapper, illegal actions ending the
+    game with a penalty by default (classic ``env()``'s TerminateIllegalWrapper, built in)."""
+    return FastOrderEnforcingWrapper(raw_env(illegal_action=illegal_action, **kwargs))
 
 
 def _forward(name):
@@ -108,13 +143,13 @@ class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         """Agents still in the game (after reset)."""
         return len(self.agents)
 
-    def last(self, observe=True):
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict]:
         """The selected agent's (observation, cumulative reward, terminated, truncated, info)."""
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)
 
-    def step(self, action):
+    def step(self, action: int | None) -> None:
         """As OrderEnforcingWrapper.step: refused before reset, a warning once all agents are done."""
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
@@ -136,13 +171,18 @@ class raw_env(AECEnv):
         "render_fps": 1,
     }
 
-    def __init__(self, num_agents=2, toms=(), reward="win", render_mode=None, seed=None):
+    def __init__(self, num_agents: int = 2, toms: Sequence[int | str] = (), reward: str = "win",
+                 render_mode: str | None = None,
+                 seed: int | None = None, illegal_action: str = RAW_ENV_ILLEGAL_ACTION,
+                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
         """A new environment; ``seed`` (0..2**63-1) is the first ``reset``'s seed when that reset
-        names none."""
+        names none; ``illegal_action`` "raise" or "terminate" (see the module's table)."""
         super().__init__()
         seed = None if seed is None else check_seed(seed)
         self.config = GameConfig(num_agents=num_agents, toms=toms)
         self.reward_kind = check_reward_kind(reward)
+        self.illegal_action = check_illegal_action(illegal_action)
+        self.illegal_reward = check_illegal_reward(illegal_reward)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
         self.render_mode = render_mode
@@ -151,23 +191,32 @@ class raw_env(AECEnv):
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._seat_rows = [np.array([seat], dtype=np.int64) for seat in range(self.config.num_agents)]
         obs_space = spaces.Dict({
-            "observation": spaces.Box(low=0.0, high=np.inf, shape=(OBS_SIZE,), dtype=np.float32),
+            "observation": observation_space(),
             "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.state_space = global_state_space()
         self._first_seed = seed
         self._seed_rng = None
         self._state = None
+        self._illegal_end = False  # the game ended on an illegal action ("terminate")
 
     # --- spaces -----------------------------------------------------------------------------
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> spaces.Dict:
         """The agent's observation space (one object per agent, as PettingZoo asks)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> spaces.Discrete:
         """``Discrete(NUM_ACTIONS)``."""
         return self.action_spaces[agent]
+
+    def state(self) -> np.ndarray:
+        """float32[GLOBAL_STATE_SIZE]: the whole game, hidden parts included, for a centralized
+        critic (docs/global-state.md); never give it to a policy that acts."""
+        if self._state is None:
+            self._refuse("state")
+        return encode_global_state(self._state)
 
     @property
     def game_state(self):
@@ -175,7 +224,7 @@ class raw_env(AECEnv):
         return self._state
 
     # --- the game -----------------------------------------------------------------------------
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game. A seed (0..2**63-1) gives the same game every time and seeds the seedless
         resets after it. There are no options: a dict's keys are ignored with a warning."""
         seed = None if seed is None else check_seed(seed)
@@ -198,6 +247,7 @@ class raw_env(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
+        self._illegal_end = False
         self.agent_selection = self.possible_agents[self._actor.item()]
         if self.render_mode == "human":
             self.render()
@@ -229,13 +279,13 @@ class raw_env(AECEnv):
         raise ValueError(f"{verb}(): the game is over and every agent has stepped None "
                          "(PettingZoo's dead steps); call reset() to play again")
 
-    def last(self, observe=True):
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict]:
         """The selected agent's (observation, cumulative reward, terminated, truncated, info)."""
         if self._state is None or not self.agents:
             self._refuse("last")
         return super().last(observe)
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's view and, on its turn, its legal actions (int8); computed on each call."""
         if self._state is None:
             self._refuse("observe")
@@ -244,7 +294,8 @@ class raw_env(AECEnv):
             raise ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}")
         obs = np.empty((1, OBS_SIZE), dtype=np.float32)
         encode_batch_kernel(self._batch, self._seat_rows[seat], obs)
-        if agent == self.agent_selection and self._decision.item() != DEC_GAME_OVER:
+        if (agent == self.agent_selection and self._decision.item() != DEC_GAME_OVER
+                and not self._illegal_end):
             mask = np.empty(NUM_ACTIONS, dtype=np.bool_)
             legal_mask_kernel(self._batch, 0, mask)
             mask = mask.view(np.int8)
@@ -252,7 +303,7 @@ class raw_env(AECEnv):
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"observation": obs.reshape(OBS_SIZE), "action_mask": mask}
 
-    def step(self, action):
+    def step(self, action: int | None) -> None:
         """Apply the selected agent's action; after the end, each agent steps ``None`` once."""
         if self._state is None or not self.agents:
             self._refuse("step")
@@ -260,19 +311,37 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if type(action) is not int and isinstance(action, np.integer):
-            action = int(action)
-        # The compiled kernel checks legality and changes nothing on an illegal action; every
-        # other case goes through the engine's own verb, which raises its ValueError.
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS or apply_kernel(
-                self._batch, 0, action) != 0:
-            apply_action(self._state, action)
-        if self._decision.item() == DEC_GAME_OVER:
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            action = action_id(action)  # a numpy int or one-element array; else a ValueError
+        # The compiled kernel checks legality and changes nothing on an illegal action.
+        if apply_kernel(self._batch, 0, action) != 0:
+            if self.illegal_action == "raise":
+                apply_action(self._state, action)  # raises the engine's ValueError
+                raise AssertionError("unreachable: apply_kernel refused a legal action")
+            self._terminate_illegal(agent, action)
+        elif self._decision.item() == DEC_GAME_OVER:
             self._end_game(agent)
         else:
             self.agent_selection = self.possible_agents[self._actor.item()]
         if self.render_mode == "human":
             self.render()
+
+    def _terminate_illegal(self, agent, action):
+        """End the game on ``agent``'s illegal ``action`` as TerminateIllegalWrapper does."""
+        EnvLogger._generic_warning(
+            f"[WARNING]: Illegal move made by {agent}: action {action} ({describe_action(action)}) "
+            f"is not legal now; game terminating with {agent} losing (reward {self.illegal_reward}, "
+            "illegal_action='terminate'). obs['action_mask'] contains a mask of all legal moves "
+            "that can be chosen.")
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        self._accumulate_rewards()
+        self.infos[agent] = {**self.infos[agent], "illegal_action": action}
+        self._illegal_end = True
+        self._deads_step_first()
 
     def _end_game(self, last_agent):
         """Final rewards, terminations and score infos for every agent."""
@@ -289,7 +358,7 @@ class raw_env(AECEnv):
         self.agent_selection = self.agents[0]
 
     # --- views ----------------------------------------------------------------------------------
-    def render(self):
+    def render(self) -> str | np.ndarray | None:
         """The render mode's view: text (ansi), printed text (human) or a picture (rgb_array)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; give render_mode= "
@@ -307,5 +376,5 @@ class raw_env(AECEnv):
             return None
         return text
 
-    def close(self):
+    def close(self) -> None:
         """Nothing to release."""

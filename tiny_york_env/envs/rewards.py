@@ -1,16 +1,59 @@
-"""End-of-game rewards shared by every env: ``"win"``, ``"rank"`` and ``"score"``.
+"""End-of-game rewards shared by every env: ``"win"``, ``"rank"`` and ``"score"``; and the
+illegal-action options every env takes (``illegal_action``, ``illegal_reward``).
 
-All are zero until the game ends. Over all participants (Toms included) "win" and "rank" sum
-to zero; agents receive their own share.
+All rewards are zero until the game ends. Over all participants (Toms included) "win" and
+"rank" sum to zero; agents receive their own share.
+
+An *illegal* action is an id in the action space (0..NUM_ACTIONS-1) that the current mask
+forbids; what happens then is the env's ``illegal_action`` option: ``"raise"`` (the engine's
+``ValueError``, nothing changed) or ``"terminate"`` (PettingZoo classic's convention: the game
+ends, the offender gets ``illegal_reward``, the others 0). Anything outside the action space
+(out of range, a bool, a float, a string) is a ``ValueError`` whatever the option.
 """
+
+import math
+from numbers import Real
 
 import numpy as np
 
-from ..game import final_scores, winner
+from ..game import NUM_ACTIONS, final_scores, winner
+from ..game.actions import is_int
 from ..game.press import press_rank
 
 REWARD_KINDS = ("win", "rank", "score")
 SCORE_MARGIN_SCALE = 50.0  # "score": margin to the best other participant / 50
+# "random" (play a random legal move instead) is deliberately not offered: it would train a
+# policy on actions it did not choose; action masking is the tool for that.
+ILLEGAL_ACTION_MODES = ("raise", "terminate")
+DEFAULT_ILLEGAL_REWARD = -1.0  # PettingZoo classic's TerminateIllegalWrapper penalty
+
+
+def check_illegal_action(mode: str) -> str:
+    """``mode``; ValueError unless it is one of ILLEGAL_ACTION_MODES."""
+    if not isinstance(mode, str) or mode not in ILLEGAL_ACTION_MODES:
+        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {mode!r}")
+    return mode
+
+
+def check_illegal_reward(reward: float) -> float:
+    """``reward`` as a float; ValueError unless it is a finite real number."""
+    if isinstance(reward, (bool, np.bool_)) or not isinstance(reward, Real) or not math.isfinite(reward):
+        raise ValueError(f"illegal_reward must be a finite number, got {reward!r}")
+    return float(reward)
+
+
+def action_id(action: object) -> int:
+    """``action`` as an int of the action space; ValueError unless it is a Python or numpy int
+    (not a bool) or a one-element integer array (as SB3 passes actions) in 0..NUM_ACTIONS-1."""
+    if (isinstance(action, np.ndarray) and action.size == 1
+            and np.issubdtype(action.dtype, np.integer)):
+        action = action.reshape(())[()]
+    if not is_int(action):
+        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1} (a Python or numpy integer, "
+                         f"or a one-element integer array), got {action!r}")
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"action {int(action)} is outside the action space 0..{NUM_ACTIONS - 1}")
+    return int(action)
 
 
 def check_reward_kind(kind):

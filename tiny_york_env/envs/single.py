@@ -2,18 +2,26 @@
 
 | | |
 |---|---|
-| id | ``TinyYork-v0``: ``TinyYorkEnv(toms=(5,), opponents=(), seat=0, reward="win")`` |
+| id | ``TinyYork-v0``: ``TinyYorkEnv(toms=(5,), opponents=(), seat=0, reward="win",`` |
+| | ``illegal_action="terminate", illegal_reward=-1.0)``; ``gym.make`` takes the same kwargs |
 | agents | one learning seat; ``opponents`` play the other agent seats, the engine the Toms |
 | action space | ``Discrete(NUM_ACTIONS)`` (264); ``action_space.sample()`` draws a legal action |
 | action mask | ``info["action_mask"]``, ``action_masks()``: bool[NUM_ACTIONS]; all False at the end |
 | observation space | ``Box(0, OBSERVATION_HIGH, (OBS_SIZE,), float32)``: the learning seat's view |
 | rewards | 0 until the end, then ``final_rewards(state, reward)[seat]``: "win", "rank", "score" |
 | episode end | ``terminated`` at the final scoring; never truncated |
-| illegal action | the engine's ``ValueError``, state unchanged (also for a step after the end) |
+| illegal action | ``illegal_action=``: "terminate" (default; a Gymnasium env must accept every |
+| | element of its action space, so ``check_env`` and unmasked PPO work): the episode ends, |
+| | ``(obs, illegal_reward, True, False, info)`` with ``info["illegal_action"]``, a |
+| | ``UserWarning``; or "raise": the engine's ``ValueError``, state unchanged. "random" is not |
+| | offered: replacing a move trains a policy on actions it did not choose; masking is the tool |
+| bad action | outside ``Discrete(264)`` (range, bool, float, str), or a step after the end: |
+| | ``ValueError`` in either mode, state unchanged |
 | seeding | ``reset(seed=s)``, ``s`` in 0..2**63-1, plays seed ``s``; each later ``reset()`` |
 | | ``next_seed`` of the last; other seeds are refused (``ValueError``), never wrapped |
 | reset options | ``None`` or a dict with ``"toms"`` and/or ``"seat"``: kept for the later games too |
-| render modes | ``"ansi"`` (``render_text``), ``"rgb_array"`` (``render.render_rgb``, when present) |
+| render modes | ``"human"`` (prints ``render_text`` after each reset and step; no window, no |
+| | pygame), ``"ansi"`` (``render_text``), ``"rgb_array"`` (``render.render_rgb``, when present) |
 | version | v0 |
 
 The adapter holds no rules: legality, Toms and scoring are the engine's; rewards are the shared
@@ -26,11 +34,20 @@ randomness: ``reset(seed)`` repeats a game exactly when the opponents are determ
 re-seeded with it. Python opponents are this env's job; the
 batched ``TinyYorkVecEnv`` plays against Toms only, with the same seed chain, so it matches B of
 these envs step for step. The Box's upper bound is ``observation.OBSERVATION_HIGH``.
+
+An illegal action is an id in 0..263 that ``action_masks()`` forbids. With "terminate" the
+step returns the current observation (the game record is left as it was), reward
+``illegal_reward``, ``terminated=True``, and an info whose ``action_mask`` is all False; a further
+step before ``reset`` is a ``ValueError``. A masked policy never meets it: legal actions play
+the same in both modes. Opponents that choose an illegal action always raise (a bug in the
+opponent, not the learner's doing).
 """
 
 import importlib
 import importlib.util
-from collections.abc import Mapping
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -41,6 +58,7 @@ from ..game import (
     GameConfig,
     apply_action,
     current_player,
+    describe_action,
     determinize,
     final_scores,
     is_terminal,
@@ -51,8 +69,15 @@ from ..game import (
 )
 from ..game.api import SEED_LIMIT, check_seed
 from ..game.jit import jit
-from ..observation import OBS_SIZE, OBSERVATION_HIGH, encode
-from .rewards import check_reward_kind, final_rewards
+from ..observation import encode, observation_space
+from .rewards import (
+    DEFAULT_ILLEGAL_REWARD,
+    action_id,
+    check_illegal_action,
+    check_illegal_reward,
+    check_reward_kind,
+    final_rewards,
+)
 
 ENV_ID = "TinyYork-v0"
 DEFAULT_TOMS = (5,)
@@ -62,6 +87,7 @@ SEED_STRIDE = 0x1E3779B97F4A7C15
 _SEED_WRAP = SEED_LIMIT - SEED_STRIDE  # fits int64, unlike SEED_LIMIT, so compiled code can use it
 RENDER_MODULE = "tiny_york_env.render"
 RESET_OPTIONS = ("toms", "seat")
+DEFAULT_ILLEGAL_ACTION = "terminate"  # a Gymnasium env accepts every element of its action space
 
 
 @jit
@@ -115,11 +141,6 @@ def _check_opponents(opponents):
     return opponents
 
 
-def observation_space():
-    """The Box every Tiny York env observes in."""
-    return spaces.Box(low=0.0, high=OBSERVATION_HIGH, shape=(OBS_SIZE,), dtype=np.float32)
-
-
 class LegalDiscrete(spaces.Discrete):
     """``Discrete(n)`` whose ``sample()`` without a mask draws from ``legal``, a bool array the env
     keeps equal to the current legal mask; with an explicit mask or probability it is Discrete's."""
@@ -135,7 +156,7 @@ class LegalDiscrete(spaces.Discrete):
         return super().sample(mask=mask, probability=probability)
 
 
-def as_action(action):
+def as_action(action: object) -> object:
     """An int from a Python/numpy integer or a one-element integer array (as SB3 passes actions)."""
     if (isinstance(action, np.ndarray) and action.size == 1
             and np.issubdtype(action.dtype, np.integer)):
@@ -147,13 +168,21 @@ class TinyYorkEnv(gymnasium.Env):
     """One learning seat of a Tiny York game against Toms and/or fixed opponents (see module doc)."""
 
     metadata = {
-        "render_modes": ["ansi"] + (["rgb_array"] if importlib.util.find_spec(RENDER_MODULE) else []),
+        "render_modes": ["human", "ansi"]
+        + (["rgb_array"] if importlib.util.find_spec(RENDER_MODULE) else []),
         "render_fps": 4,
     }
 
-    def __init__(self, toms=DEFAULT_TOMS, opponents=(), seat=0, reward="win", render_mode=None):
+    def __init__(self, toms: Sequence[int | str] = DEFAULT_TOMS, opponents: Sequence[Any] = (),
+                 seat: int = 0, reward: str = "win",
+                 render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION,
+                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+        """A game against ``toms`` and ``opponents`` (see the module's table); a bad argument is
+        a ValueError naming what is allowed."""
         self.opponents = _check_opponents(opponents)
         self.reward_kind = check_reward_kind(reward)
+        self.illegal_action = check_illegal_action(illegal_action)
+        self.illegal_reward = check_illegal_reward(illegal_reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, "
                              f"got {render_mode!r}")
@@ -164,6 +193,7 @@ class TinyYorkEnv(gymnasium.Env):
         self.action_space = LegalDiscrete(NUM_ACTIONS, self._mask)
         self._state = None
         self._game_seed = None
+        self._illegal = None  # the illegal action that ended the game ("terminate"), else None
 
     def _setup(self, toms, seat):
         """The checked (GameConfig, seat) for ``toms`` and ``seat``; ValueError (from GameConfig
@@ -188,7 +218,8 @@ class TinyYorkEnv(gymnasium.Env):
         """The seed of the game in play (None before the first reset)."""
         return self._game_seed
 
-    def reset(self, *, seed=None, options=None):
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a game: seed ``seed``, else the next seed of the chain; ``options`` may set
         ``toms`` and ``seat`` for this game and the following ones. A bad seed or option is a
         ValueError that changes nothing."""
@@ -201,20 +232,52 @@ class TinyYorkEnv(gymnasium.Env):
         self._game_seed = next_game_seed(seed, self._game_seed, self.np_random)
         self._state = new_game(self.config, self._game_seed)
         self._view_rng = np.random.default_rng(self._game_seed)  # the planning opponents' views
+        self._illegal = None
         self._play_opponents()
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), self._info()
 
-    def step(self, action):
-        """Play the learning seat's ``action``, then the opponents until its next turn or the end."""
+    def step(self, action: int | np.integer | np.ndarray
+             ) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learning seat's ``action``, then the opponents until its next turn or the end;
+        an illegal action raises or ends the episode (``illegal_action``)."""
         if self._state is None:
             raise ValueError("call reset() before step()")
-        apply_action(self._state, as_action(action))  # ValueError on an illegal action
+        if self._illegal is not None:
+            raise ValueError(f"step(): the episode ended on the illegal action {self._illegal} "
+                             "(illegal_action='terminate'); call reset() to play again")
+        action = action_id(action)  # ValueError for anything outside the action space
+        if is_terminal(self._state):
+            raise ValueError(f"action {action}: the game is over; call reset() to play again")
+        if not self._mask[action]:
+            if self.illegal_action == "raise":
+                apply_action(self._state, action)  # raises the engine's ValueError
+                raise AssertionError("unreachable: the mask refused a legal action")
+            return self._terminate_illegal(action)
+        apply_action(self._state, action)
         self._play_opponents()
         terminated = is_terminal(self._state)
         reward = float(final_rewards(self._state, self.reward_kind)[self.seat]) if terminated else 0.0
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), reward, terminated, False, self._info()
 
-    def action_masks(self):
+    def _terminate_illegal(self, action):
+        """End the episode on the learning seat's illegal ``action``; the game record is kept."""
+        warnings.warn(f"illegal action {action} ({describe_action(action)}) for the learning seat "
+                      f"{self.seat}: the episode ends with reward {self.illegal_reward} "
+                      "(illegal_action='terminate'); action_masks() gives the legal actions",
+                      UserWarning, stacklevel=3)
+        self._illegal = action
+        self._mask[:] = False
+        info = self._info()
+        info["illegal_action"] = action
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), self.illegal_reward, True, False, info
+
+    def action_masks(self) -> np.ndarray:
         """bool[NUM_ACTIONS]: the learning seat's legal actions now (for MaskablePPO)."""
         return self._mask.copy()
 
@@ -247,9 +310,13 @@ class TinyYorkEnv(gymnasium.Env):
             info["winner"] = winner(self._state)
         return info
 
-    def render(self):
-        """``"ansi"``: the game as text; ``"rgb_array"``: a picture (``tiny_york_env.render``)."""
+    def render(self) -> str | np.ndarray | None:
+        """``"human"``: prints the game as text (returns None); ``"ansi"``: the text;
+        ``"rgb_array"``: a picture (``tiny_york_env.render``)."""
         if self.render_mode is None or self._state is None:
+            return None
+        if self.render_mode == "human":
+            print(render_text(self._state))
             return None
         if self.render_mode == "ansi":
             return render_text(self._state)

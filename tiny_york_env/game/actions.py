@@ -229,7 +229,7 @@ _DESCRIPTIONS = {
 }
 
 
-def describe_action(action, state=None):
+def describe_action(action: int, state: np.ndarray | None = None) -> str:
     """The action in plain words, e.g. ``'take card pair 3'``; given the ``state`` it was taken
     in, it also names what it refers to, e.g. ``'take card pair 3 (press + wild)'``."""
     name, payload = decode(action)

@@ -3,9 +3,13 @@
 A single game is a 0-d numpy array of ``STATE_DTYPE``; a batch is a 1-d array of them.
 """
 
+from __future__ import annotations
+
 import secrets
+from collections.abc import Iterable, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from . import kernels
 from .actions import NUM_ACTIONS, describe_action, is_int
@@ -25,7 +29,7 @@ from .state import (
 SEED_LIMIT = 2 ** 63  # game seeds are ints 0..SEED_LIMIT - 1 (the record's generator, rng.py)
 
 
-def tom_arrays(config):
+def tom_arrays(config: GameConfig) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     """Each Tom's mode index (A=0, B=1, C=2), Phase-I draw count and level, as int arrays."""
     modes = np.zeros(MAX_SEATS, dtype=np.int64)
     draws = np.zeros(MAX_SEATS, dtype=np.int64)
@@ -73,7 +77,7 @@ def _check_config(config):
     return config
 
 
-def check_seed(seed):
+def check_seed(seed: int | np.integer) -> int:
     """``seed`` as an int; ValueError unless it is an int in 0..SEED_LIMIT - 1 (no wrapping)."""
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
             or not 0 <= int(seed) < SEED_LIMIT:
@@ -87,7 +91,7 @@ def _normal_seed(seed):
     return secrets.randbelow(SEED_LIMIT) if seed is None else check_seed(seed)
 
 
-def new_game(config=None, seed=None):
+def new_game(config: GameConfig | None = None, seed: int | np.integer | None = None) -> np.ndarray:
     """A fresh game for ``config`` (default: 2 agents), set up and waiting for the first decision."""
     config = _check_config(config)
     state = np.zeros((), dtype=STATE_DTYPE)
@@ -96,7 +100,7 @@ def new_game(config=None, seed=None):
     return state
 
 
-def new_games(config, seeds):
+def new_games(config: GameConfig | None, seeds: Iterable[int | np.integer | None]) -> np.ndarray:
     """A batch of fresh games, one per seed."""
     config = _check_config(config)
     seeds = [_normal_seed(s) for s in seeds]
@@ -107,13 +111,13 @@ def new_games(config, seeds):
     return states
 
 
-def current_player(state):
+def current_player(state: np.ndarray) -> int:
     """The seat to decide, or -1 when the game is over."""
     batch = _as_batch(state)
     return NO_SEAT if batch[0]["decision"] == DEC_GAME_OVER else int(batch[0]["actor"])
 
 
-def legal_mask(state):
+def legal_mask(state: np.ndarray) -> NDArray[np.bool_]:
     """bool[NUM_ACTIONS]: the actions the seat to move may take (all False only at the end).
     The record is trusted (``load_state`` / ``validate_state`` check records from outside)."""
     mask = kernels.empty_mask()
@@ -121,17 +125,17 @@ def legal_mask(state):
     return mask
 
 
-def legal_actions(state):
+def legal_actions(state: np.ndarray) -> NDArray[np.intp]:
     """The legal action ids, ascending."""
     return np.flatnonzero(legal_mask(state))
 
 
-def pending_decision(state):
+def pending_decision(state: np.ndarray) -> str:
     """The pending decision in words, e.g. ``'take a pair of cards'``."""
     return DECISION_NAMES[int(_as_batch(state)[0]["decision"])]
 
 
-def apply_action(state, action):
+def apply_action(state: np.ndarray, action: int | np.integer) -> None:
     """Apply ``action`` in place; a ValueError names an illegal action and leaves the state as it was.
     The record is trusted (``load_state`` / ``validate_state`` check records from outside); a
     read-only array is refused."""
@@ -152,7 +156,7 @@ def apply_action(state, action):
             + ", ".join(f"{a} ({describe_action(a)})" for a in legal))
 
 
-def step(state, action):
+def step(state: np.ndarray, action: int | np.integer) -> np.ndarray:
     """The pure form of ``apply_action``: a new state; the input is not changed."""
     _as_batch(state)
     new = state.copy()
@@ -160,7 +164,7 @@ def step(state, action):
     return new
 
 
-def is_terminal(state):
+def is_terminal(state: np.ndarray) -> bool:
     """True once the final scoring is done."""
     return bool(_as_batch(state)[0]["decision"] == DEC_GAME_OVER)
 
@@ -170,7 +174,7 @@ def _require_terminal(state):
         raise ValueError("the game is not over yet: final scores exist only after round 5")
 
 
-def final_scores(state):
+def final_scores(state: np.ndarray) -> NDArray[np.int64]:
     """int array, one total per seat (R20); only after the end."""
     _require_terminal(state)
     rec = _as_batch(state)[0]
@@ -178,13 +182,13 @@ def final_scores(state):
     return rec["score_lines"][:n].sum(axis=1).astype(np.int64)
 
 
-def winner(state):
+def winner(state: np.ndarray) -> int:
     """The winning seat (R20: highest total, ties to the one ahead in press order)."""
     _require_terminal(state)
     return int(_as_batch(state)[0]["winner"])
 
 
-def score_line_names():
+def score_line_names() -> list[str]:
     """The names of the score breakdown lines, boroughs named."""
     names = list(SCORE_LINE_NAMES)
     for b, name in enumerate(BOROUGH_NAMES):
@@ -192,7 +196,7 @@ def score_line_names():
     return names
 
 
-def score_breakdown(state):
+def score_breakdown(state: np.ndarray) -> list[dict[str, int]]:
     """One dict per seat: score line name -> points, plus ``'total'``."""
     _require_terminal(state)
     rec = _as_batch(state)[0]
@@ -205,7 +209,7 @@ def score_breakdown(state):
     return out
 
 
-def end_character_points(state):
+def end_character_points(state: np.ndarray) -> list[dict[int, int]]:
     """One dict per seat: each end-game character (28-42) it owns -> its final-scoring points (R20, P8)."""
     _require_terminal(state)
     rec = _as_batch(state)[0]
@@ -218,7 +222,7 @@ def end_character_points(state):
     return out
 
 
-def legal_masks(states):
+def legal_masks(states: np.ndarray) -> NDArray[np.bool_]:
     """bool[B, NUM_ACTIONS] for a batch of games."""
     _check_batch(states)
     masks = np.zeros((states.shape[0], NUM_ACTIONS), dtype=np.bool_)
@@ -226,7 +230,7 @@ def legal_masks(states):
     return masks
 
 
-def apply_actions(states, actions):
+def apply_actions(states: np.ndarray, actions: NDArray[np.integer] | Sequence[int]) -> NDArray[np.bool_]:
     """Apply one action per game in place; returns a bool array, True where it was illegal
     (those games are left unchanged). The records are trusted (``load_state`` /
     ``validate_state`` check records from outside); a read-only array is refused."""

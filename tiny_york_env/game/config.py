@@ -1,5 +1,7 @@
 """``GameConfig``: who plays (R1). Agents take the first seats; Toms, when built, the rest."""
 
+from __future__ import annotations
+
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from string import digits
@@ -15,11 +17,11 @@ ALLOWED_TOMS = (f"a level 1-{NUM_TOM_LEVELS} or a code of mode {'/'.join(TOM_MOD
                 f"Phase-I draw count {TOM_MIN_DRAW}-{TOM_MAX_DRAW}, e.g. 'B4'")
 
 
-def _is_int(x):
+def _is_int(x: object) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
-def tom_code(spec):
+def tom_code(spec: int | str) -> str:
     """The code ('A6'..'C9') of a Tom given as a level 1-12 or a code (solo rules' table)."""
     if _is_int(spec):
         if not 1 <= spec <= NUM_TOM_LEVELS:
@@ -34,7 +36,7 @@ def tom_code(spec):
     raise ValueError(f"bad Tom {spec!r}: a Tom is {ALLOWED_TOMS}")
 
 
-def _check_tom_sequence(toms):
+def _check_tom_sequence(toms: object) -> None:
     """ValueError unless ``toms`` is an ordered sequence (the Toms take the seats in its order)."""
     ordered = (isinstance(toms, Sequence) and not isinstance(toms, (str, bytes, bytearray))) or (
         isinstance(toms, np.ndarray) and toms.ndim == 1)
@@ -50,7 +52,7 @@ def _check_tom_sequence(toms):
                          f"{type(toms).__name__} ({why})")
 
 
-def tom_level(code):
+def tom_level(code: str) -> int:
     """The level 1-12 of a Tom code from the rulebook's table, or 0 for another combination."""
     return TOM_LEVEL_CODES.index(code) + 1 if code in TOM_LEVEL_CODES else 0
 
@@ -64,9 +66,9 @@ class GameConfig:
     seats after the agents in that order, so sets and other unordered collections are refused."""
 
     num_agents: int = 2
-    toms: tuple = ()
+    toms: Sequence[int | str] = ()  # kept as a tuple of codes after checking
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if isinstance(self.num_agents, (bool, np.bool_)) or not isinstance(
                 self.num_agents, (int, np.integer)):
             raise ValueError(f"num_agents must be an int from {MIN_AGENTS} to {MAX_SEATS}, "
@@ -83,11 +85,11 @@ class GameConfig:
                              f"Toms, R1); got {self.num_agents} agents and {len(self.toms)} Toms")
 
     @property
-    def tom_levels(self):
+    def tom_levels(self) -> tuple[int, ...]:
         """Each Tom's level 1-12 (0 for a code outside the rulebook's table)."""
         return tuple(tom_level(code) for code in self.toms)
 
     @property
-    def num_participants(self):
+    def num_participants(self) -> int:
         """Agents plus Toms."""
         return self.num_agents + len(self.toms)

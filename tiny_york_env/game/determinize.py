@@ -442,7 +442,8 @@ def _seed_value(seed):
     return int(seed) % SEED_LIMIT
 
 
-def determinize(state, seat, seed):
+def determinize(state: np.ndarray, seat: int | np.integer,
+                seed: int | np.integer | np.random.Generator) -> np.ndarray:
     """A new game record: ``state`` as ``seat`` may know it, everything hidden resampled (R25).
     The record is checked first (``validate_state``: a ValueError names the first wrong field),
     since agents pass states from outside and the resampling trusts the card counts."""

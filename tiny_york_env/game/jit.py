@@ -3,7 +3,7 @@
 
 numba keys a cached function on its own file only, so a change in a function it calls from
 another file would leave stale machine code in the cache. On import, this module hashes every
-source file of the ``tiny_york_env`` package and of the ``agents`` package beside it (the engine,
+source file of the ``tiny_york_env`` package and of the agents (``tiny_york_env.agents``) (the engine,
 the encoder, the compiled env kernels and the agents' search and evaluation kernels all use this
 decorator) and clears every numba cache file of both when the hash changed.
 """
@@ -14,8 +14,10 @@ from pathlib import Path
 
 JIT_ENABLED = os.environ.get("TINY_YORK_JIT", "1") != "0"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-# Installed or in a checkout, ``agents`` sits beside ``tiny_york_env``.
-COMPILED_DIRS = (PACKAGE_DIR, PACKAGE_DIR.parent / "agents")
+# Installed, the agents are ``tiny_york_env/agents`` (inside PACKAGE_DIR); in a checkout (and an
+# editable install) they are the repository's ``agents/`` beside it (pyproject's package-dir).
+CHECKOUT_AGENTS_DIR = PACKAGE_DIR.parent / "agents"
+COMPILED_DIRS = (PACKAGE_DIR,) + (() if (PACKAGE_DIR / "agents").is_dir() else (CHECKOUT_AGENTS_DIR,))
 CACHE_DIR = Path(__file__).resolve().parent / "__pycache__"
 SOURCE_HASH_FILE = CACHE_DIR / "numba-source.sha256"
 NUMBA_CACHE_SUFFIXES = (".nbi", ".nbc")

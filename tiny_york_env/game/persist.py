@@ -56,7 +56,7 @@ def _records(state):
     return state, KIND_BATCH
 
 
-def save_state(state, *, validate=True):
+def save_state(state: np.ndarray, *, validate: bool = True) -> bytes:
     """The bytes of a single game (shape ``()``) or a 1-d batch, with header and checksum.
     A record ``validate_state`` refuses raises ValueError, unless ``validate=False`` (to keep a
     broken record for a bug report; ``load_state`` will refuse it)."""
@@ -97,7 +97,7 @@ def _read_header(data):
     return kind, count, payload
 
 
-def load_state(data):
+def load_state(data: bytes | bytearray | memoryview) -> np.ndarray:
     """The game (shape ``()``) or batch (shape ``(B,)``) saved by ``save_state``, as a fresh
     writeable array; ValueError for anything else (see the module docstring)."""
     if not isinstance(data, BYTES_LIKE):

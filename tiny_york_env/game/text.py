@@ -172,7 +172,7 @@ def _score_lines(rec):
     return lines
 
 
-def render_text(state, viewer=None):
+def render_text(state: np.ndarray, viewer: int | None = None) -> str:
     """The state as text: board, tracks, displays, every participant, the pending decision; with a
     ``viewer`` seat, other hands and reserves and Toms' supplies show only their sizes (R25)."""
     rec = _rec(state)

@@ -83,6 +83,7 @@ pass.
 """
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .abilities import (
     ANY_CARD_AS_ROUND,
@@ -1325,20 +1326,20 @@ def validate_kernel(states, i):
     return validate_record(states[i])
 
 
-def error_message(code):
+def error_message(code: int) -> str:
     """The words for error ``code``: the field, then what it must be."""
     field, rule = ERRORS[code]
     return f"invalid game state: {field} {rule}"
 
 
-def state_error_codes(states):
+def state_error_codes(states: np.ndarray) -> NDArray[np.int64]:
     """int64[B]: each game's first error code (OK = 0) for a 1-d batch of STATE_DTYPE."""
     codes = np.zeros(states.shape[0], np.int64)
     validate_batch_kernel(states, codes)
     return codes
 
 
-def validate_state(state):
+def validate_state(state: np.ndarray) -> None:
     """Raise ValueError naming the first wrong field unless ``state`` (a single game, shape (),
     or a 1-d batch) holds records the engine could have made; see the module docstring."""
     if not isinstance(state, np.ndarray) or state.dtype != STATE_DTYPE or state.ndim > 1:

@@ -1,0 +1,306 @@
+"""Gymnasium vector env over a batch of Tiny York games, stepped in compiled code.
+
+| | |
+|---|---|
+| id | ``gym.make_vec("TinyYork-v0", num_envs=B, vectorization_mode="vector_entry_point")`` (the |
+| | default mode), or ``TinyYorkVectorEnv(num_envs, toms=(5,), reward="win",`` |
+| | ``illegal_action="terminate", illegal_reward=-1.0, render_mode=None)`` |
+| agents | per game one learning agent (seat 0) against 1-3 Toms; no Python opponents |
+| action space | ``single_action_space = Discrete(NUM_ACTIONS)``; ``action_space`` is its batch, |
+| | ``MultiDiscrete([264] * B)``, whose ``sample()`` draws a legal action for every game |
+| action mask | ``infos["action_mask"]`` (always there), ``action_masks()``: bool[B, NUM_ACTIONS]; |
+| | all False for a game that has just ended (its next action is ignored) |
+| observation space | ``single_observation_space = observation.observation_space()``; batched by Gymnasium |
+| rewards | float64[B]: 0 until a game ends, then ``final_rewards(state, reward)[0]`` |
+| episode end | ``terminations[i]`` at the final scoring; never truncated; ``AutoresetMode.NEXT_STEP``: |
+| | the next ``step`` ignores that game's action and returns its new game, reward 0 |
+| end infos | ``final_scores`` (int64[B, players]) and ``winner`` (int64[B]) with their ``_key`` masks |
+| illegal action | ``"terminate"`` (default): that game is terminated with reward ``illegal_reward``, |
+| | ``infos["illegal_action"]``, its observation and state as they were; a warning at the |
+| | env's first one. ``"raise"``: ``ValueError`` naming the env index, no game changes. An |
+| | action outside 0..263, or actions not int[B]: always ``ValueError`` |
+| seeding | ``reset(seed=s)``, ``s`` in 0..2**63-1 (else ``ValueError``): game i plays ``s + i`` |
+| | (mod 2**63, as ``TinyYorkVecEnv``); ``seed=[s0, s1, ...]``: one per game (None: the next |
+| | of its chain); ``seed=None``: each game the next seed of its chain (a random one at first) |
+| reset options | ``None`` or ``{"reset_mask": bool[B]}`` (reset only those games, as ``SyncVectorEnv``) |
+| render modes | ``"ansi"`` / ``"rgb_array"``: ``render()`` gives one frame per game |
+| copies | ``copy.deepcopy`` and pickle give an independent env that plays on identically |
+| version | v0 |
+
+The Gymnasium family accepts every element of its action space, so ``"terminate"`` is the
+default (``check_env``, unmasked policies); a masked policy never sees a difference. This is the
+compiled twin of ``gym.make_vec("TinyYork-v0", B, vectorization_mode="sync")`` (B ``TinyYorkEnv``
+against Toms): with the same seeds and actions both give the same observations, rewards,
+terminations, truncations, masks and end infos, through game ends and autoresets, since the
+seed chain is ``TinyYorkEnv.reset()``'s. One ``step`` is one call of
+``envs.batch.next_step_kernel``; Python only reads the ended games' scores and rewards.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+from numpy.typing import NDArray
+
+from ..game import NUM_ACTIONS, STATE_DTYPE, GameConfig, apply_action, render_text
+from ..game.api import SEED_LIMIT, check_seed, tom_arrays
+from ..observation import OBS_SIZE, observation_space
+from .batch import LEARNING_SEAT, byte_view, next_step_kernel, reset_kernel
+from .rewards import (
+    DEFAULT_ILLEGAL_REWARD,
+    check_illegal_action,
+    check_illegal_reward,
+    check_reward_kind,
+    final_rewards,
+)
+from .single import DEFAULT_TOMS, RENDER_MODULE, check_reset_options, next_seed
+
+RESET_OPTIONS = ("reset_mask",)
+INTEGER_KINDS = "iu"  # numpy dtype kinds of signed and unsigned integers
+RENDER_FPS = 4
+
+
+class LegalMultiDiscrete(spaces.MultiDiscrete):
+    """``MultiDiscrete([n] * B)`` whose ``sample()`` without a mask draws, per game, a legal action
+    from ``legal`` (bool[B, n], kept by the env equal to the current masks; any action for a row
+    with none); with an explicit ``mask`` or ``probability`` it is MultiDiscrete's."""
+
+    def __init__(self, legal: NDArray[np.bool_], seed: int | None = None):
+        super().__init__(np.full(legal.shape[0], legal.shape[1], dtype=np.int64), seed=seed)
+        self.legal = legal
+
+    def sample(self, mask: tuple | None = None, probability: tuple | None = None) -> NDArray[np.int64]:
+        """One action per game: uniform among its legal actions (among all once it has ended)."""
+        if mask is not None or probability is not None:
+            return super().sample(mask=mask, probability=probability)
+        legal = self.legal
+        counts = legal.sum(axis=1)
+        if not counts.all():
+            legal = legal.copy()
+            legal[counts == 0] = True
+            counts = legal.sum(axis=1)
+        ids = np.flatnonzero(legal)  # row-major: row i's legal ids are contiguous
+        picks = np.cumsum(counts) - counts + (self.np_random.random(len(counts)) * counts).astype(np.int64)
+        return (ids[picks] - np.arange(len(counts)) * legal.shape[1]).astype(self.dtype)
+
+
+class TinyYorkVectorEnv(VectorEnv):
+    """``num_envs`` games of one agent against Toms, a native Gymnasium vector env (module doc)."""
+
+    metadata = {
+        "render_modes": ["ansi"] + (["rgb_array"] if importlib.util.find_spec(RENDER_MODULE) else []),
+        "render_fps": RENDER_FPS,
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+
+    def __init__(self, num_envs: int, toms: Sequence = DEFAULT_TOMS, reward: str = "win",
+                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+                 render_mode: str | None = None, opponents: Sequence = (), seat: int = 0) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        if not isinstance(opponents, (list, tuple)) or opponents or seat != 0:
+            raise ValueError("the compiled vector env plays one learning seat (0) against Toms only; "
+                             "for opponents or another seat use gym.make_vec(..., "
+                             "vectorization_mode='sync') over TinyYorkEnv")
+        self.num_envs = int(num_envs)
+        self.config = GameConfig(num_agents=1, toms=toms)
+        self.reward_kind = check_reward_kind(reward)
+        self.illegal_action = check_illegal_action(illegal_action)
+        self.illegal_reward = check_illegal_reward(illegal_reward)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, "
+                             f"got {render_mode!r}")
+        self.render_mode = render_mode
+        # The engine's arguments for this setup, built once (each step passes them on).
+        self._engine_args = (self.config.num_agents, len(self.config.toms), *tom_arrays(self.config))
+        b = self.num_envs
+        self._states = np.zeros(b, dtype=STATE_DTYPE)
+        self._raw = byte_view(self._states)
+        self._game_seeds = np.full(b, -1, dtype=np.int64)  # -1: no game yet
+        self._masks = np.zeros((b, NUM_ACTIONS), dtype=np.bool_)
+        self._terminated = np.zeros(b, dtype=np.bool_)
+        self._autoreset = np.zeros(b, dtype=np.bool_)
+        self._ended = np.zeros(b, dtype=np.int64)
+        self._illegal = np.zeros(b, dtype=np.bool_)
+        self._all = np.ones(b, dtype=np.bool_)
+        self._warned_illegal = False
+        self.single_observation_space = observation_space()
+        self.observation_space = batch_space(self.single_observation_space, b)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_space = LegalMultiDiscrete(self._masks)
+
+    def __getstate__(self) -> dict:
+        """Pickle and deepcopy without the byte view (a copy would lose its link to the records)."""
+        data = self.__dict__.copy()
+        data.pop("_raw", None)
+        return data
+
+    def __setstate__(self, data: dict) -> None:
+        """Restore, re-linking the byte view to the copied records."""
+        self.__dict__.update(data)
+        self._raw = byte_view(self._states)
+
+    @property
+    def game_seeds(self) -> list[int | None]:
+        """The seed of each game in play (None before its first reset)."""
+        return [None if s < 0 else int(s) for s in self._game_seeds]
+
+    def _seeds_for(self, seed, which):
+        """int64[B] game seeds for a reset of the games in ``which``; ValueError (nothing changed)
+        for a bad ``seed``."""
+        b = self.num_envs
+        if seed is None:
+            given = [None] * b
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+            check_seed(seed)
+            # SyncVectorEnv's seed + i, wrapped as the seed chain wraps so every seed serves any B.
+            given = [(int(seed) + i) % SEED_LIMIT for i in range(b)]
+        elif isinstance(seed, (list, tuple)) and len(seed) == b:
+            given = [None if s is None else check_seed(s) for s in seed]
+        else:
+            raise ValueError(f"seed must be None, an int or a list of {b} ints/None (one per env), "
+                             f"got {seed!r}")
+        seeds = self._game_seeds.copy()
+        for i in np.flatnonzero(which).tolist():
+            if given[i] is not None:
+                seeds[i] = given[i]
+            elif seeds[i] >= 0:
+                seeds[i] = next_seed(seeds[i])
+            else:
+                seeds[i] = int(self.np_random.integers(SEED_LIMIT))
+        return seeds
+
+    def _reset_mask(self, options):
+        """bool[B]: the games a reset restarts (all, or ``options["reset_mask"]``); ValueError
+        for other options."""
+        options = check_reset_options(options, RESET_OPTIONS)
+        if "reset_mask" not in options:
+            return np.ones(self.num_envs, dtype=np.bool_)
+        which = options["reset_mask"]
+        if not (isinstance(which, np.ndarray) and which.dtype == np.bool_
+                and which.shape == (self.num_envs,) and which.any()):
+            raise ValueError(f"options['reset_mask'] must be a bool array of shape ({self.num_envs},) "
+                             f"with at least one True, got {which!r}")
+        if not which.all() and (self._game_seeds < 0).any():
+            raise ValueError("the first reset must start every game (no reset_mask)")
+        return which
+
+    def reset(self, *, seed: int | list[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """Start the games (all, or those in ``options["reset_mask"]``): seeds from ``seed``, else
+        the next seed of each game's chain. A bad seed or option is a ValueError that changes
+        nothing."""
+        which = self._reset_mask(options)
+        seeds = self._seeds_for(seed, which)
+        if isinstance(seed, (int, np.integer)):
+            super().reset(seed=int(seed))
+        self._game_seeds[:] = seeds
+        # Every game's observation: a game not reset shows its position as the last step did.
+        obs = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
+        reset_kernel(self._states, self._raw, self._game_seeds, which, *self._engine_args, obs,
+                     self._masks)
+        self._terminated[which] = False
+        self._autoreset[which] = False
+        # As SyncVectorEnv: infos only for the games reset (zero mask rows for the others).
+        infos = {"action_mask": self._masks & which[:, None], "_action_mask": which.copy()}
+        return obs, infos
+
+    def step(self, actions: NDArray[np.integer]) -> tuple[
+            NDArray[np.float32], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
+        """Play one action per game (ignored for a game that ended at the previous step, which
+        restarts instead); observations, rewards, terminations, truncations and infos."""
+        if self._game_seeds[0] < 0:
+            raise ValueError("call reset() before step()")
+        actions = self._check_actions(actions)
+        # A fresh array each step (every row is written): what the caller holds never changes.
+        obs = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
+        n = next_step_kernel(self._states, self._raw, actions, self._game_seeds, *self._engine_args,
+                             obs, self._masks, self._terminated, self._autoreset, self._ended,
+                             self._illegal, self.illegal_action == "terminate")
+        if n < 0:
+            self._refuse(-1 - n, int(actions[-1 - n]))
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        infos = {"action_mask": self._masks.copy(), "_action_mask": self._all.copy()}
+        if n:
+            self._end_infos(self._ended[:n].tolist(), actions, rewards, infos)
+        return (obs, rewards, self._terminated.copy(),
+                np.zeros(self.num_envs, dtype=np.bool_), infos)
+
+    def _check_actions(self, actions):
+        """``actions`` as contiguous int64[B]; ValueError unless they are B integers."""
+        array = np.asarray(actions)
+        if array.shape != (self.num_envs,) or array.dtype.kind not in INTEGER_KINDS:
+            raise ValueError(f"actions must be integers in 0..{NUM_ACTIONS - 1}, one per env "
+                             f"({self.num_envs},); got shape {array.shape} of {array.dtype}")
+        return np.ascontiguousarray(array, dtype=np.int64)
+
+    def _refuse(self, i, action):
+        """The ValueError for game ``i``'s refused ``action``: out of range, or the engine's."""
+        if not 0 <= action < NUM_ACTIONS:
+            raise ValueError(f"env {i}: action {action} is not in the action space "
+                             f"Discrete({NUM_ACTIONS}) (0..{NUM_ACTIONS - 1})")
+        try:
+            apply_action(self.game_state(i), action)  # a copy: the batch stays unchanged
+        except ValueError as error:
+            raise ValueError(f"env {i}: {error}") from None
+        raise ValueError(f"env {i}: action {action} was refused by the engine")
+
+    def _end_infos(self, ended, actions, rewards, infos):
+        """Rewards and end infos of the games in ``ended`` (the rest of ``infos`` is there)."""
+        b, players = self.num_envs, self.config.num_participants
+        scored = [i for i in ended if not self._illegal[i]]
+        if scored:
+            records = self._states[scored]
+            # What final_scores() and winner() return for each ended game, read at once.
+            scores = np.zeros((b, players), dtype=np.int64)
+            scores[scored] = records["score_lines"][:, :players].sum(axis=2)
+            winners = np.zeros(b, dtype=np.int64)
+            winners[scored] = records["winner"]
+            has = np.zeros(b, dtype=np.bool_)
+            has[scored] = True
+            for k, i in enumerate(scored):
+                rewards[i] = final_rewards(records[k:k + 1], self.reward_kind)[LEARNING_SEAT]
+            infos.update(final_scores=scores, _final_scores=has, winner=winners, _winner=has.copy())
+        illegal = [i for i in ended if self._illegal[i]]
+        if illegal:
+            played = np.zeros(b, dtype=np.int64)
+            played[illegal] = actions[illegal]
+            has = np.zeros(b, dtype=np.bool_)
+            has[illegal] = True
+            rewards[illegal] = self.illegal_reward
+            infos.update(illegal_action=played, _illegal_action=has)
+            self._warn_illegal(illegal[0], int(actions[illegal[0]]))
+
+    def _warn_illegal(self, i, action):
+        """Warn at this env's first illegal action (later ones show only in the infos)."""
+        if not self._warned_illegal:
+            self._warned_illegal = True
+            warnings.warn(f"env {i}: illegal action {action} ended its game with reward "
+                          f"{self.illegal_reward} (illegal_action='terminate'; further illegal "
+                          f"actions are reported only in infos['illegal_action'])", stacklevel=4)
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """bool[B, NUM_ACTIONS]: each game's legal actions now (all False for one that just ended)."""
+        return self._masks.copy()
+
+    def game_state(self, i: int) -> np.ndarray:
+        """A copy of game ``i``'s record (a single game, as ``new_game`` returns)."""
+        return self._states[i:i + 1].reshape(()).copy()
+
+    def render(self) -> tuple | None:
+        """One frame per game: text (``"ansi"``) or a picture (``"rgb_array"``); None without a
+        render mode or before the first reset."""
+        if self.render_mode is None or self._game_seeds[0] < 0:
+            return None
+        if self.render_mode == "rgb_array":
+            render_rgb = importlib.import_module(RENDER_MODULE).render_rgb
+            return tuple(render_rgb(self.game_state(i)) for i in range(self.num_envs))
+        return tuple(render_text(self.game_state(i)) for i in range(self.num_envs))
