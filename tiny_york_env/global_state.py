@@ -57,6 +57,7 @@ from .observation import (
     PRESTIGE_VALUE_SCALE,
     RESERVE_SCALE,
     encode_record,
+    part_slices,
 )
 
 # The observation parts that only the seat to move gets filled (observation._encode_context).
@@ -91,15 +92,7 @@ GLOBAL_STATE_PARTS = (
 )
 
 
-def _slices():
-    out, start = {}, 0
-    for name, size, _ in GLOBAL_STATE_PARTS:
-        out[name] = slice(start, start + size)
-        start += size
-    return out, start
-
-
-GLOBAL_STATE_SLICES, GLOBAL_STATE_SIZE = _slices()
+GLOBAL_STATE_SLICES, GLOBAL_STATE_SIZE = part_slices(GLOBAL_STATE_PARTS)
 _G = {name: s.start for name, s in GLOBAL_STATE_SLICES.items()}  # offsets, readable by compiled code
 (G_PUBLIC, G_ACTOR_CONTEXT, G_BID_BASE, G_DOUBLE_PRESTIGE, G_HAND, G_RESERVE, G_ICONS, G_DISCARD,
  G_DRAW_PILE, G_DRAW_ORDER, G_ELEVATOR_CHARS, G_ELEVATOR_ORDER, G_PRESTIGE, G_START_HIDDEN,

@@ -151,15 +151,16 @@ OBS_PARTS = (
 )
 
 
-def _slices():
+def part_slices(parts):
+    """``({name: slice}, total size)`` for a table of ``(name, size, meaning)`` parts in vector order."""
     out, start = {}, 0
-    for name, size, _ in OBS_PARTS:
+    for name, size, _ in parts:
         out[name] = slice(start, start + size)
         start += size
     return out, start
 
 
-OBS_SLICES, OBS_SIZE = _slices()
+OBS_SLICES, OBS_SIZE = part_slices(OBS_PARTS)
 _S = {name: s.start for name, s in OBS_SLICES.items()}  # offsets, readable by compiled code
 (O_ROUND, O_STAGE, O_DECISION, O_BIDDING, O_MAYOR, O_STATUE, O_PILES, O_SEQUENCE, O_VALUE,
  O_SKY, O_VESSEL, O_PRESTIGE, O_DISPLAY, O_STACKS, O_START, O_PAIRS, O_HAND, O_RESERVE,

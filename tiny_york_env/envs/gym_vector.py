@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,6 +59,7 @@ from .rewards import (
     check_illegal_reward,
     check_reward_kind,
     final_rewards,
+    warn_first_illegal,
 )
 from .single import DEFAULT_TOMS, RENDER_MODULE, check_reset_options, next_seed
 
@@ -277,15 +277,7 @@ class TinyYorkVectorEnv(VectorEnv):
             has[illegal] = True
             rewards[illegal] = self.illegal_reward
             infos.update(illegal_action=played, _illegal_action=has)
-            self._warn_illegal(illegal[0], int(actions[illegal[0]]))
-
-    def _warn_illegal(self, i, action):
-        """Warn at this env's first illegal action (later ones show only in the infos)."""
-        if not self._warned_illegal:
-            self._warned_illegal = True
-            warnings.warn(f"env {i}: illegal action {action} ended its game with reward "
-                          f"{self.illegal_reward} (illegal_action='terminate'; further illegal "
-                          f"actions are reported only in infos['illegal_action'])", stacklevel=4)
+            warn_first_illegal(self, illegal[0], int(actions[illegal[0]]), "infos['illegal_action']")
 
     def action_masks(self) -> NDArray[np.bool_]:
         """bool[B, NUM_ACTIONS]: each game's legal actions now (all False for one that just ended)."""

@@ -12,6 +12,7 @@ ends, the offender gets ``illegal_reward``, the others 0). Anything outside the 
 """
 
 import math
+import warnings
 from numbers import Real
 
 import numpy as np
@@ -26,6 +27,16 @@ SCORE_MARGIN_SCALE = 50.0  # "score": margin to the best other participant / 50
 # policy on actions it did not choose; action masking is the tool for that.
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 DEFAULT_ILLEGAL_REWARD = -1.0  # PettingZoo classic's TerminateIllegalWrapper penalty
+
+
+
+def warn_first_illegal(env, i, action, infos_key):
+    """Warn at ``env``'s first illegal action (game ``i``); later ones show only in ``infos_key``."""
+    if not env._warned_illegal:
+        env._warned_illegal = True
+        warnings.warn(f"env {i}: illegal action {action} ended its game with reward "
+                      f"{env.illegal_reward} (illegal_action='terminate'; further illegal "
+                      f"actions are reported only in {infos_key})", stacklevel=4)
 
 
 def check_illegal_action(mode: str) -> str:

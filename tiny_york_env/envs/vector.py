@@ -36,7 +36,6 @@ observations, rewards, dones and masks.
 """
 
 import importlib
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -54,6 +53,7 @@ from .rewards import (
     check_illegal_reward,
     check_reward_kind,
     final_rewards,
+    warn_first_illegal,
 )
 from .single import DEFAULT_TOMS, RENDER_MODULE, next_seed
 
@@ -173,20 +173,12 @@ class TinyYorkVecEnv(VecEnv):
                     rewards[i] = self.illegal_reward
                     infos[i] = {"terminal_observation": terminal_obs[k],
                                 "illegal_action": int(actions[i]), "TimeLimit.truncated": False}
-                    self._warn_illegal(i, int(actions[i]))
+                    warn_first_illegal(self, i, int(actions[i]), "infos[i]['illegal_action']")
                     continue
                 rewards[i] = final_rewards(ended[k:k + 1], self.reward_kind)[LEARNING_SEAT]
                 infos[i] = {"terminal_observation": terminal_obs[k], "final_scores": scores[k],
                             "winner": winners[k], "TimeLimit.truncated": False}
         return obs, rewards, self._dones.copy(), infos
-
-    def _warn_illegal(self, i, action):
-        """Warn at this env's first illegal action (later ones show only in the infos)."""
-        if not self._warned_illegal:
-            self._warned_illegal = True
-            warnings.warn(f"env {i}: illegal action {action} ended its game with reward "
-                          f"{self.illegal_reward} (illegal_action='terminate'; further illegal "
-                          f"actions are reported only in infos[i]['illegal_action'])", stacklevel=4)
 
     def _raise_illegal(self, i, action):
         """The engine's message for game ``i``'s illegal ``action``, with the env index."""
