@@ -38,6 +38,7 @@ checks on a seat-safe view that both planning agents share (``record_of``,
 import numpy as np
 from numpy.typing import NDArray
 
+from tiny_york_env.core.jit import jit
 from tiny_york_env.game import legal_mask
 from tiny_york_env.game.components import (
     BOROUGH_BONUS_END,
@@ -69,7 +70,6 @@ from tiny_york_env.game.components import (
     VESSEL_ENDS,
     WILD,
 )
-from tiny_york_env.game.jit import jit
 from tiny_york_env.game.press import ahead
 from tiny_york_env.game.scoring import end_game_character_points, goods, majority_points
 from tiny_york_env.game.state import (

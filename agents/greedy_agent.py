@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tiny_york_env.agents.evaluation_features import NEG_INF, check_seat_to_move, relative_value
+from tiny_york_env.core.jit import jit
 from tiny_york_env.game.abilities import BID_LAST
 from tiny_york_env.game.actions import (
     BID_CARD,
@@ -45,7 +46,6 @@ from tiny_york_env.game.actions import (
 from tiny_york_env.game.api import SEED_LIMIT
 from tiny_york_env.game.components import NUM_BIDDING_ROUNDS, NUM_CARD_TYPES, WILD
 from tiny_york_env.game.determinize import determinize_into
-from tiny_york_env.game.jit import jit
 from tiny_york_env.game.legal import decision_range, fill_legal_mask, is_legal
 from tiny_york_env.game.rules import apply
 from tiny_york_env.game.state import (

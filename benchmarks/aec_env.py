@@ -3,26 +3,36 @@
 Each step is what a Python training loop does: ``env.last()`` (observation and mask), a random
 legal action from the mask, ``env.step``. Dead-agent steps at the end and resets are inside the
 timing; steps/s counts the agents' decisions. Prints the best of R runs for the wrapped env
-(``env()``) and the raw env, for 2, 3 and 4 agents and games with Toms.
+(``make_aec``, as ``env()``) and the raw env (``make_raw_aec``), per setup of each game.
 Usage:
-    python benchmarks/aec_env.py [--games N] [--repeats R]
+    python benchmarks/aec_env.py [--game tiny_york|construction_yard|all] [--games N] [--repeats R]
 """
 
 import argparse
 import platform
 import time
+from functools import partial
 
 import numpy as np
 
-from tiny_york_env.envs.aec import env, raw_env
+from tiny_york_env.envs.aec import make_aec, make_raw_aec
+from tiny_york_env.registry import game_names, get_game
 
-CONFIGS = (
-    ("2 agents", {"num_agents": 2}),
-    ("3 agents", {"num_agents": 3}),
-    ("4 agents", {"num_agents": 4}),
-    ("1 agent vs Tom 5", {"num_agents": 1, "toms": (5,)}),
-    ("2 agents + Tom 12", {"num_agents": 2, "toms": (12,)}),
-)
+CONFIGS = {
+    "tiny_york": (
+        ("2 agents", {"num_agents": 2}),
+        ("3 agents", {"num_agents": 3}),
+        ("4 agents", {"num_agents": 4}),
+        ("1 agent vs Tom 5", {"num_agents": 1, "toms": (5,)}),
+        ("2 agents + Tom 12", {"num_agents": 2, "toms": (12,)}),
+    ),
+    "construction_yard": (
+        ("2 players + Dirk", {"num_players": 2}),
+        ("3 players", {"num_players": 3}),
+        ("6 players", {"num_players": 6}),
+        ("1 agent vs 2 greedy", {"num_players": 3, "bots": ("greedy", "greedy")}),
+    ),
+}
 
 
 def play(aec, games, seed):
@@ -58,16 +68,21 @@ def measure(make, kwargs, games, repeats):
 def main():
     """Warm up the compiled code, then measure each setup."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=[*game_names(), "all"], default="all")
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    measure(env, CONFIGS[0][1], 1, 1)  # load the compiled engine outside the timing
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}")
-    print(f"{'players':<18} {'env() steps/s':>14} {'raw_env steps/s':>16} {'decisions/game':>15}")
-    for name, kwargs in CONFIGS:
-        wrapped, per_game = measure(env, kwargs, args.games, args.repeats)
-        raw, _ = measure(raw_env, kwargs, args.games, args.repeats)
-        print(f"{name:<18} {wrapped:>14,.0f} {raw:>16,.0f} {per_game:>15.1f}")
+    for game in game_names() if args.game == "all" else [args.game]:
+        wrapped_env = partial(make_aec, game)
+        raw_env = partial(make_raw_aec, game)
+        measure(wrapped_env, CONFIGS[game][0][1], 1, 1)  # load the compiled engine outside the timing
+        print(f"\n{get_game(game).title}")
+        print(f"{'players':<20} {'env() steps/s':>14} {'raw_env steps/s':>16} {'decisions/game':>15}")
+        for name, kwargs in CONFIGS[game]:
+            wrapped, per_game = measure(wrapped_env, kwargs, args.games, args.repeats)
+            raw, _ = measure(raw_env, kwargs, args.games, args.repeats)
+            print(f"{name:<20} {wrapped:>14,.0f} {raw:>16,.0f} {per_game:>15.1f}")
 
 
 if __name__ == "__main__":

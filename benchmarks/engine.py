@@ -1,8 +1,9 @@
-"""Engine throughput: random legal games played entirely in compiled code.
+"""Engine throughput: random legal games played entirely in compiled code, for any game.
 
-Prints decisions/s and games/s for 2, 3 and 4 agents and games with Toms, on one core.
+Prints decisions/s and games/s per setup on one core (the game's ``play_random_batch`` kernel,
+core/batch_loops.py, the same loop for every game).
 Usage:
-    python benchmarks/engine.py [--games N] [--repeats R]
+    python benchmarks/engine.py [--game tiny_york|construction_yard|all] [--games N] [--repeats R]
 """
 
 import argparse
@@ -11,41 +12,51 @@ import time
 
 import numpy as np
 
-from tiny_york_env.game import GameConfig, new_games
-from tiny_york_env.game.jit import jit
-from tiny_york_env.game.kernels import play_random_kernel
-from tiny_york_env.game.rng import seed_rng
+from tiny_york_env.construction_yard import GameConfig as YardConfig
+from tiny_york_env.core.rng import seed_rng
+from tiny_york_env.envs.batch import batch_kernels
+from tiny_york_env.game import GameConfig
+from tiny_york_env.registry import game_names, get_game
 
 MAX_DECISIONS = 1_000_000
 
+CONFIGS = {
+    "tiny_york": (
+        ("2 agents", GameConfig(num_agents=2)),
+        ("3 agents", GameConfig(num_agents=3)),
+        ("4 agents", GameConfig(num_agents=4)),
+        ("1 agent vs Tom 5", GameConfig(num_agents=1, toms=(5,))),
+        ("2 agents + Tom 12", GameConfig(num_agents=2, toms=(12,))),
+    ),
+    "construction_yard": (
+        ("2 players + Dirk", YardConfig(num_players=2)),
+        ("3 players", YardConfig(num_players=3)),
+        ("4 players", YardConfig(num_players=4)),
+        ("6 players", YardConfig(num_players=6)),
+        ("1 agent vs 2 greedy", YardConfig(num_players=3, bots=("greedy", "greedy"))),
+    ),
+}
 
-@jit
-def play_batch(states, rng_words):
-    """Play every game of the batch to the end with random legal actions; total decisions."""
-    total = 0
-    for i in range(states.shape[0]):
-        total += play_random_kernel(states, i, rng_words, MAX_DECISIONS)
-    return total
+
+def new_batch(game, config, seeds):
+    """Fresh games of ``game`` for ``seeds``."""
+    states = np.zeros(len(seeds), dtype=game.state_dtype)
+    params = game.config_params(config)
+    for i, seed in enumerate(seeds):
+        game.kernels.init_record(states, i, params, seed)
+    return states
 
 
-CONFIGS = (
-    ("2 agents", GameConfig(num_agents=2)),
-    ("3 agents", GameConfig(num_agents=3)),
-    ("4 agents", GameConfig(num_agents=4)),
-    ("1 agent vs Tom 5", GameConfig(num_agents=1, toms=(5,))),
-    ("2 agents + Tom 12", GameConfig(num_agents=2, toms=(12,))),
-)
-
-
-def measure(config, games, repeats):
+def measure(game, config, games, repeats):
     """Best-of-``repeats`` (decisions/s, games/s, decisions per game) for ``games`` games."""
+    play = batch_kernels(game).play_random_batch
     best = None
     for r in range(repeats):
-        states = new_games(config, range(r * games, (r + 1) * games))
+        states = new_batch(game, config, range(r * games, (r + 1) * games))
         words = np.zeros(4, np.int64)
         seed_rng(words, 12345 + r)
         start = time.perf_counter()
-        decisions = play_batch(states, words)
+        decisions = play(states, words, MAX_DECISIONS)
         elapsed = time.perf_counter() - start
         result = (decisions / elapsed, games / elapsed, decisions / games)
         if best is None or result[0] > best[0]:
@@ -54,17 +65,22 @@ def measure(config, games, repeats):
 
 
 def main():
-    """Warm up the compiled code, then measure each player count."""
+    """Warm up the compiled code, then measure each setup of the chosen games."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=[*game_names(), "all"], default="all")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    measure(CONFIGS[0][1], 2, 1)  # compile outside the timing
+    names = game_names() if args.game == "all" else [args.game]
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}")
-    print(f"{'players':<18} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15}")
-    for name, config in CONFIGS:
-        dps, gps, dpg = measure(config, args.games, args.repeats)
-        print(f"{name:<18} {dps:>12,.0f} {gps:>9,.1f} {dpg:>15.1f}")
+    for name in names:
+        game = get_game(name)
+        measure(game, CONFIGS[name][0][1], 2, 1)  # compile outside the timing
+        print(f"\n{game.title}")
+        print(f"{'setup':<22} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15}")
+        for label, config in CONFIGS[name]:
+            dps, gps, dpg = measure(game, config, args.games, args.repeats)
+            print(f"{label:<22} {dps:>12,.0f} {gps:>9,.1f} {dpg:>15.1f}")
 
 
 if __name__ == "__main__":

@@ -80,14 +80,14 @@ def main():
     args = parser.parse_args()
     toms = tuple(args.toms)
     measure_gym("vector_entry_point", 2, 0.1, 1, toms)  # compile
-    measure_sb3(2, 0.1, 1, toms)
+    measure_sb3(2, 0.1, 1, {"game": "tiny_york", "toms": toms})
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, "
           f"1 agent vs Toms {toms}; env steps/s (with actions)")
     header = f"{'num_envs':>8} {'native gym':>22} {'SB3 VecEnv':>22}"
     print(header + ("" if args.no_sync else f" {'SyncVectorEnv':>22}") + f" {'native games/s':>15}")
     for size in args.sizes:
         native = measure_gym("vector_entry_point", size, args.seconds, args.repeats, toms)
-        sb3 = measure_sb3(size, args.seconds, args.repeats, toms)
+        sb3 = measure_sb3(size, args.seconds, args.repeats, {"game": "tiny_york", "toms": toms})
         cells = [native, sb3]
         if not args.no_sync:
             cells.append(measure_gym("sync", size, args.seconds, args.repeats, toms))

@@ -1,4 +1,5 @@
-"""VecEnv throughput: ``TinyYorkVecEnv`` steps/s with random legal actions, one core.
+"""VecEnv throughput: the SB3 VecEnv of a game (``TinyYorkVecEnv``, ``ConstructionYardVecEnv``)
+in steps/s with random legal actions, one core.
 
 Every step returns observations, rewards, dones, infos (auto-resets included) and the next
 masks are read with ``action_masks()``. Actions are drawn uniformly among the legal ones in
@@ -6,10 +7,10 @@ numpy, no policy. Per batch size: ``env steps/s`` times the env alone (``step`` 
 ``action_masks``); ``with actions`` adds the numpy action choice; each is the best of
 ``--repeats`` timed windows, since other work on the machine only ever slows a window down.
 ``--breakdown`` adds where a step's time goes: the compiled kernel against Python per batch size,
-and the engine's batch verbs (apply with the Toms, legal masks, encoding) alone.
+and (Tiny York) the engine's batch verbs (apply with the Toms, legal masks, encoding) alone.
 Usage:
-    python benchmarks/vector_env.py [--sizes 1 64 256 1024] [--seconds S] [--repeats R]
-                                    [--toms 5] [--breakdown]
+    python benchmarks/vector_env.py [--game tiny_york|construction_yard] [--sizes 1 64 256 1024]
+        [--seconds S] [--repeats R] [--toms 5] [--players 2 --bots greedy] [--breakdown]
 """
 
 import argparse
@@ -18,9 +19,8 @@ import time
 
 import numpy as np
 
-from tiny_york_env.envs import vector
-from tiny_york_env.envs.vector import TinyYorkVecEnv
-from tiny_york_env.game import NUM_ACTIONS, GameConfig, apply_actions, legal_masks, new_games
+from tiny_york_env.envs.vector import ConstructionYardVecEnv, TinyYorkVecEnv
+from tiny_york_env.game import GameConfig, apply_actions, legal_masks, new_games
 from tiny_york_env.observation import encode_batch
 
 
@@ -30,13 +30,21 @@ def random_legal_actions(masks, rng):
     legal = np.flatnonzero(masks)  # row-major: row i's legal ids are contiguous
     starts = np.cumsum(counts) - counts
     picks = starts + (rng.random(masks.shape[0]) * counts).astype(np.int64)
-    return legal[picks] - np.arange(masks.shape[0]) * NUM_ACTIONS
+    return legal[picks] - np.arange(masks.shape[0]) * masks.shape[1]
 
 
-def measure(num_envs, seconds, repeats, toms):
+def make_env(num_envs, setup):
+    """The VecEnv of ``setup`` ({"game": ..., and its keywords}), seeded 0."""
+    kwargs = {k: v for k, v in setup.items() if k != "game"}
+    if setup["game"] == "tiny_york":
+        return TinyYorkVecEnv(num_envs, seed=0, **kwargs)
+    return ConstructionYardVecEnv(num_envs, seed=0, **kwargs)
+
+
+def measure(num_envs, seconds, repeats, setup):
     """Best (env steps/s, steps/s with the action choice) over ``repeats`` windows, and games
     ended per second over all of them."""
-    env = TinyYorkVecEnv(num_envs, toms=toms, seed=0)
+    env = make_env(num_envs, setup)
     env.reset()
     rng = np.random.default_rng(0)
     masks = env.action_masks()
@@ -72,10 +80,12 @@ def _best_ns_per_game(fn, num_games, calls, repeats):
     return best
 
 
-def split_step(num_envs, toms, seconds, repeats):
+def split_step(num_envs, setup, seconds, repeats):
     """(whole step, compiled kernel) in ns per game: the env's kernel is timed where it runs."""
     timed = {"kernel": 0.0}
-    kernel = vector.step_kernel
+    env = make_env(num_envs, setup)
+    kernels = env._kernels  # the game's batch module; step_wait looks step_kernel up at each call
+    kernel = kernels.step_kernel
 
     def timed_kernel(*args):
         start = time.perf_counter()
@@ -83,9 +93,8 @@ def split_step(num_envs, toms, seconds, repeats):
         timed["kernel"] += time.perf_counter() - start
         return result
 
-    vector.step_kernel = timed_kernel  # step_wait looks the kernel up at each call
+    kernels.step_kernel = timed_kernel
     try:
-        env = TinyYorkVecEnv(num_envs, toms=toms, seed=0)
         env.reset()
         rng = np.random.default_rng(0)
         best = (float("inf"), 0.0)
@@ -102,19 +111,21 @@ def split_step(num_envs, toms, seconds, repeats):
             best = min(best, (env_time / steps * 1e9, timed["kernel"] / steps * 1e9))
         return best
     finally:
-        vector.step_kernel = kernel
+        kernels.step_kernel = kernel
 
 
-def breakdown(sizes, toms, repeats):
+def breakdown(sizes, setup, repeats):
     """Print where a step's time goes: compiled kernel against Python, per batch size, and the
     engine's batch verbs alone on a batch small enough to stay in cache."""
     print("\nwhere a step goes (ns per game; best window):")
     print(f"{'num_envs':>8} {'whole step':>11} {'kernel':>8} {'Python':>8}")
     for size in sizes:
-        whole, kernel = split_step(size, toms, 2.0, repeats)
+        whole, kernel = split_step(size, setup, 2.0, repeats)
         print(f"{size:>8} {whole:>11,.0f} {kernel:>8,.0f} {whole - kernel:>8,.0f}")
+    if setup["game"] != "tiny_york":
+        return
     num_games = 256
-    config = GameConfig(num_agents=1, toms=toms)
+    config = GameConfig(num_agents=1, toms=setup["toms"])
     rng = np.random.default_rng(1)
     states = new_games(config, range(num_games))
     for _ in range(20):  # into the game, where decisions are typical
@@ -146,19 +157,28 @@ def main():
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 64, 256, 1024])
     parser.add_argument("--seconds", type=float, default=5.0, help="timed run per size")
     parser.add_argument("--repeats", type=int, default=5, help="timed windows per size; best kept")
-    parser.add_argument("--toms", type=int, nargs="+", default=[5], help="Tom levels 1-12")
+    parser.add_argument("--game", choices=["tiny_york", "construction_yard"], default="tiny_york")
+    parser.add_argument("--toms", type=int, nargs="+", default=[5], help="Tiny York: Tom levels 1-12")
+    parser.add_argument("--players", type=int, default=2, help="Construction Yard: players 2-6")
+    parser.add_argument("--bots", nargs="+", default=["greedy"],
+                        help="Construction Yard: the other players' bots (random, greedy)")
     parser.add_argument("--breakdown", action="store_true", help="also show where a step goes")
     args = parser.parse_args()
-    toms = tuple(args.toms)
-    measure(2, 0.1, 1, toms)  # compile
+    if args.game == "tiny_york":
+        setup = {"game": "tiny_york", "toms": tuple(args.toms)}
+        label = f"1 agent vs Toms {setup['toms']}"
+    else:
+        setup = {"game": "construction_yard", "num_players": args.players, "bots": tuple(args.bots)}
+        label = f"Construction Yard, {args.players} players, 1 agent vs bots {setup['bots']}"
+    measure(2, 0.1, 1, setup)  # compile
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, "
-          f"1 agent vs Toms {toms}")
+          f"{label}")
     print(f"{'num_envs':>8} {'env steps/s':>12} {'with actions':>13} {'games/s':>9}")
     for size in args.sizes:
-        env_sps, total_sps, games = measure(size, args.seconds, args.repeats, toms)
+        env_sps, total_sps, games = measure(size, args.seconds, args.repeats, setup)
         print(f"{size:>8} {env_sps:>12,.0f} {total_sps:>13,.0f} {games:>9,.0f}")
     if args.breakdown:
-        breakdown(args.sizes, toms, args.repeats)
+        breakdown(args.sizes, setup, args.repeats)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
+from .core.jit import jit
 from .game.components import (
     CARDS_PER_TYPE,
     MAX_ELEVATOR_STACK,
@@ -45,7 +46,6 @@ from .game.components import (
     PRESTIGE_TILE_VALUE,
     TILE_CHARACTER,
 )
-from .game.jit import jit
 from .game.state import EMPTY, STACK_HIDDEN, STATE_DTYPE
 from .observation import (
     CARDS_SCALE,

@@ -19,6 +19,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
+from .core.jit import jit
 from .game.components import (
     BASE_VALUES,
     CARDS_PER_TYPE,
@@ -45,7 +46,6 @@ from .game.components import (
     TILE_CHARACTER,
     VESSEL_KIND,
 )
-from .game.jit import jit
 from .game.state import (
     DEC_PRESTIGE_BOROUGH,
     DEC_PRESTIGE_VESSEL,

@@ -49,15 +49,10 @@ from tiny_york_env.agents.base import choose_action, uses_state
 from tiny_york_env.agents.ppo_agent import POLICY_FILE
 from tiny_york_env.envs.aec import raw_env
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
-from tiny_york_env.envs.single import (
-    LegalDiscrete,
-    as_action,
-    check_agent_seat,
-    next_game_seed,
-    observation_space,
-)
+from tiny_york_env.envs.single import LegalDiscrete, as_action, check_agent_seat, next_game_seed
 from tiny_york_env.game import NUM_ACTIONS, GameConfig, final_scores, winner
 from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
+from tiny_york_env.observation import observation_space
 from tiny_york_env.training.evaluate import (
     check_seed,
     derive_seed,

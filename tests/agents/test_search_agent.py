@@ -12,6 +12,7 @@ import pytest
 from tiny_york_env.agents.base import choose_action
 from tiny_york_env.agents.random_agent import RandomAgent
 from tiny_york_env.agents.search_agent import SearchAgent
+from tiny_york_env.core.jit import JIT_ENABLED
 from tiny_york_env.game import (
     GameConfig,
     apply_action,
@@ -23,7 +24,6 @@ from tiny_york_env.game import (
     new_game,
     winner,
 )
-from tiny_york_env.game.jit import JIT_ENABLED
 from tiny_york_env.observation import OBS_SIZE, encode
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

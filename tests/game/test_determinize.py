@@ -25,6 +25,7 @@ from tests.game.scenario import (
     strip_characters,
 )
 from tests.game.test_invariants import check_states, play_checked
+from tiny_york_env.core.jit import JIT_ENABLED
 from tiny_york_env.game import (
     STATE_DTYPE,
     GameConfig,
@@ -39,7 +40,6 @@ from tiny_york_env.game import components as C
 from tiny_york_env.game import state as S
 from tiny_york_env.game.actions import BID_CARD, BID_DONE, USE_CHARACTER
 from tiny_york_env.game.determinize import revealed_start_stack_count, tom_wild_cap
-from tiny_york_env.game.jit import JIT_ENABLED
 from tiny_york_env.observation import encode
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -274,7 +274,7 @@ PLAIN_VIEWS = r'''
 import json, sys
 import numpy as np
 from tiny_york_env.game import GameConfig, apply_action, determinize, legal_mask, new_game
-from tiny_york_env.game import jit as jit_module
+from tiny_york_env.core import jit as jit_module
 out = []
 for agents, toms, seed, steps, seat, view_seed in json.loads(sys.argv[1]):
     state = new_game(GameConfig(num_agents=agents, toms=tuple(toms)), seed)

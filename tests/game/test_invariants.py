@@ -20,6 +20,8 @@ compares the result with the state after the action.
 import numpy as np
 import pytest
 
+from tiny_york_env.core.jit import JIT_ENABLED
+from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.game import (
     NUM_ACTIONS,
     STATE_DTYPE,
@@ -53,9 +55,7 @@ from tiny_york_env.game.actions import (
     USE_CHARACTER,
 )
 from tiny_york_env.game.config import NUM_TOM_LEVELS
-from tiny_york_env.game.jit import JIT_ENABLED
 from tiny_york_env.game.kernels import play_random_kernel
-from tiny_york_env.game.rng import seed_rng
 
 AGENT_COUNTS = (2, 3, 4)
 # Under TINY_YORK_JIT=0 (debugging, coverage) the engine is plain Python: play fewer games.

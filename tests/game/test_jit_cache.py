@@ -1,7 +1,7 @@
 """The numba cache is dropped when any package source changes (numba itself only watches the
 file a compiled function lives in)."""
 
-from tiny_york_env.game import jit as jit_module
+from tiny_york_env.core import jit as jit_module
 
 
 def _fake_package(tmp_path, monkeypatch):
@@ -57,3 +57,47 @@ def test_an_agent_source_change_clears_the_caches(tmp_path, monkeypatch):
     assert _cache_files(root) == []
     assert (root / "game" / "__pycache__" / "numba-source.sha256").read_text() == \
         jit_module.package_source_hash()
+
+
+def _with_isolated_game(root):
+    """Add an isolated game package (construction_yard) and core/ with a cache file each."""
+    game = root / "construction_yard"
+    (game / "__pycache__").mkdir(parents=True)
+    (root / "core").mkdir()
+    (game / "rules.py").write_text("w = 1\n")
+    (root / "core" / "rng.py").write_text("r = 1\n")
+    return game
+
+
+def test_an_isolated_game_change_clears_only_its_caches(tmp_path, monkeypatch):
+    root = _fake_package(tmp_path, monkeypatch)
+    game = _with_isolated_game(root)
+    jit_module.clear_stale_numba_cache()
+    _add_cache_files(root)
+    (game / "__pycache__" / "rules.f-1.py311.nbi").write_bytes(b"i")
+    (game / "rules.py").write_text("w = 2\n")
+    jit_module.clear_stale_numba_cache()
+    assert len(_cache_files(root)) == 3  # the main scope's three are kept
+    assert not list(game.rglob("__pycache__/*.nbi"))
+
+
+def test_a_main_scope_change_keeps_an_isolated_games_caches(tmp_path, monkeypatch):
+    root = _fake_package(tmp_path, monkeypatch)
+    game = _with_isolated_game(root)
+    jit_module.clear_stale_numba_cache()
+    _add_cache_files(root)
+    (game / "__pycache__" / "rules.f-1.py311.nbi").write_bytes(b"i")
+    (root / "game" / "rules.py").write_text("x = 5\n")
+    jit_module.clear_stale_numba_cache()
+    assert _cache_files(root) == ["rules.f-1.py311.nbi"]
+
+
+def test_a_core_change_clears_every_scope(tmp_path, monkeypatch):
+    root = _fake_package(tmp_path, monkeypatch)
+    game = _with_isolated_game(root)
+    jit_module.clear_stale_numba_cache()
+    _add_cache_files(root)
+    (game / "__pycache__" / "rules.f-1.py311.nbi").write_bytes(b"i")
+    (root / "core" / "rng.py").write_text("r = 2\n")
+    jit_module.clear_stale_numba_cache()
+    assert _cache_files(root) == []

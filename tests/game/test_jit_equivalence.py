@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tiny_york_env.core import jit as jit_module
+from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.game import (
     GameConfig,
     apply_action,
@@ -26,8 +28,6 @@ from tiny_york_env.game import (
     new_game,
     new_games,
 )
-from tiny_york_env.game import jit as jit_module
-from tiny_york_env.game.rng import seed_rng
 
 # Under TINY_YORK_JIT=0 (coverage runs) both sides would be plain Python: nothing to compare.
 pytestmark = pytest.mark.skipif(not jit_module.JIT_ENABLED, reason="compares against the compiled engine")
@@ -42,8 +42,9 @@ PLAYER = r'''
 import hashlib, json, sys
 import numpy as np
 from tiny_york_env.game import GameConfig, apply_action, is_terminal, legal_mask, new_game, new_games
-from tiny_york_env.game import jit as jit_module, kernels
-from tiny_york_env.game.rng import seed_rng
+from tiny_york_env.core import jit as jit_module
+from tiny_york_env.game import kernels
+from tiny_york_env.core.rng import seed_rng
 
 def play(num_agents, seed):
     state = new_game(GameConfig(num_agents=num_agents), seed)

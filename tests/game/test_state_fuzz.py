@@ -35,6 +35,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tiny_york_env.core.jit import JIT_ENABLED
+from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.game import (
     STATE_DTYPE,
     GameConfig,
@@ -49,10 +51,8 @@ from tiny_york_env.game import (
 )
 from tiny_york_env.game import components as C
 from tiny_york_env.game import state as S
-from tiny_york_env.game.jit import JIT_ENABLED
 from tiny_york_env.game.kernels import play_random_kernel
 from tiny_york_env.game.persist import HEADER_SIZE, load_state, save_state
-from tiny_york_env.game.rng import seed_rng
 from tiny_york_env.game.validate import CAPPED_FIELDS, COUNT_LIMIT, validate_state
 from tiny_york_env.observation import encode
 

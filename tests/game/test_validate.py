@@ -7,6 +7,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+from tiny_york_env.core.jit import JIT_ENABLED
 from tiny_york_env.game import (
     STATE_DTYPE,
     GameConfig,
@@ -24,7 +25,6 @@ from tiny_york_env.game import (
 from tiny_york_env.game import components as C
 from tiny_york_env.game import state as S
 from tiny_york_env.game import validate as V
-from tiny_york_env.game.jit import JIT_ENABLED
 from tiny_york_env.observation import OBS_SIZE, encode, encode_batch
 
 CONFIGS = (

@@ -1,4 +1,4 @@
-"""PettingZoo AEC environment of Tiny York: one agent per agent seat, Toms inside the environment.
+"""PettingZoo AEC environment of any registered game; the automatic participants play inside it.
 
 | | |
 |---|---|
@@ -23,6 +23,13 @@
 | | `ValueError`; for other Toms build a new env (PettingZoo's api_test passes an options dict) |
 | Render modes | "ansi" (render_text), "human" (prints it), "rgb_array" (600 x 900 x 3 uint8) |
 | Version | `tiny_york_v0` |
+
+``GameAECEnv(game=..., config=...)`` is written once against the game contract; ``raw_env`` /
+``env()`` are Tiny York's, ``ConstructionYardAECEnv(num_players=3, bots=())`` Construction
+Yard's, and ``make_aec(game, **setup)`` / ``make_raw_aec`` build either by name
+(``make_aec("construction_yard", num_players=2)``). The table describes Tiny York's; Construction
+Yard's differs in its setup, spaces, render modes ("human", "ansi") and version
+(``construction_yard_v0``), and has no ``state()``.
 
 Turns follow the engine: ``agent_selection`` is always the seat ``current_player`` names, and the
 engine plays the Toms (they take the seats after the agents) inside ``step``. ``observe(agent)`` is
@@ -62,21 +69,12 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..game import (
-    NUM_ACTIONS,
-    GameConfig,
-    apply_action,
-    describe_action,
-    final_scores,
-    new_game,
-    render_text,
-    winner,
-)
+from ..contract import Game
+from ..core.batch_loops import REFUSED
+from ..game import GameConfig
 from ..game.api import SEED_LIMIT, check_seed
-from ..game.kernels import apply_kernel, legal_mask_kernel
-from ..game.state import DEC_GAME_OVER
-from ..global_state import encode_global_state, global_state_space
-from ..observation import OBS_SIZE, encode_batch_kernel, observation_space
+from ..registry import get_game
+from .batch import batch_kernels
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     action_id,
@@ -89,6 +87,7 @@ from .rewards import (
 ENV_NAME = "tiny_york_v0"
 AGENT_PREFIX = "player_"
 RENDER_MODES = ("human", "ansi", "rgb_array")
+TEXT_RENDER_MODES = ("human", "ansi")
 RAW_ENV_ILLEGAL_ACTION = "raise"  # PettingZoo's classic raw envs raise on an illegal move
 ENV_ILLEGAL_ACTION = "terminate"  # classic env() wraps TerminateIllegalWrapper
 
@@ -101,13 +100,30 @@ def _check_no_options(options):
         raise ValueError(f"reset options must be None or a dict (raw_env has none), got {options!r}")
     if options:
         warnings.warn(f"raw_env.reset takes no options; ignoring {sorted(map(str, options))} "
-                      "(build a new env for other Toms)", UserWarning, stacklevel=3)
+                      "(build a new env for another setup)", UserWarning, stacklevel=3)
 
 
 def env(*, illegal_action: str = ENV_ILLEGAL_ACTION, **kwargs: Any) -> "FastOrderEnforcingWrapper":
     """``raw_env(**kwargs)`` in PettingZoo's order enforcing wrapper, illegal actions ending the
     game with a penalty by default (classic ``env()``'s TerminateIllegalWrapper, built in)."""
     return FastOrderEnforcingWrapper(raw_env(illegal_action=illegal_action, **kwargs))
+
+
+def make_raw_aec(game: str | Game = "tiny_york", **kwargs: Any) -> "GameAECEnv":
+    """The raw AEC env of the game named ``game`` (``raw_env`` for Tiny York,
+    ``ConstructionYardAECEnv`` for Construction Yard) with its keywords ``kwargs``."""
+    name = get_game(game).name
+    classes = {"tiny_york": raw_env, "construction_yard": ConstructionYardAECEnv}
+    if name not in classes:
+        raise ValueError(f"no AEC env class for game {name!r}; build GameAECEnv(game=..., config=...)")
+    return classes[name](**kwargs)
+
+
+def make_aec(game: str | Game = "tiny_york", *, illegal_action: str = ENV_ILLEGAL_ACTION,
+             **kwargs: Any) -> "FastOrderEnforcingWrapper":
+    """``make_raw_aec(game, **kwargs)`` wrapped as ``env()`` wraps ``raw_env`` (order enforcing,
+    illegal actions ending the game with a penalty by default)."""
+    return FastOrderEnforcingWrapper(make_raw_aec(game, illegal_action=illegal_action, **kwargs))
 
 
 def _forward(name):
@@ -161,42 +177,50 @@ class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             self.env.step(action)
 
 
-class raw_env(AECEnv):
-    """Tiny York for 1-4 agents and 0-3 Toms (see the module's table)."""
+class GameAECEnv(AECEnv):
+    """A game for its agent seats, the engine playing the automatic participants (see the
+    module's table); subclasses fix the game and take its setup as keywords."""
 
     metadata = {
-        "render_modes": list(RENDER_MODES),
-        "name": ENV_NAME,
+        "render_modes": list(TEXT_RENDER_MODES),
+        "name": "game_v0",
         "is_parallelizable": False,
         "render_fps": 1,
     }
 
-    def __init__(self, num_agents: int = 2, toms: Sequence[int | str] = (), reward: str = "win",
-                 render_mode: str | None = None,
-                 seed: int | None = None, illegal_action: str = RAW_ENV_ILLEGAL_ACTION,
+    def __init__(self, *, game: str | Game, config: Any, reward: str = "win",
+                 render_mode: str | None = None, seed: int | None = None,
+                 illegal_action: str = RAW_ENV_ILLEGAL_ACTION,
                  illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
-        """A new environment; ``seed`` (0..2**63-1) is the first ``reset``'s seed when that reset
-        names none; ``illegal_action`` "raise" or "terminate" (see the module's table)."""
+        """A new environment for ``game`` and its checked ``config``; ``seed`` (0..2**63-1) is the
+        first ``reset``'s seed when that reset names none; ``illegal_action`` "raise" or
+        "terminate" (see the module's table)."""
         super().__init__()
+        self.game = game = get_game(game)
         seed = None if seed is None else check_seed(seed)
-        self.config = GameConfig(num_agents=num_agents, toms=toms)
+        if not isinstance(config, game.config_type):
+            raise ValueError(f"config must be a {game.config_type.__name__}, got {config!r}")
+        self.config = config
         self.reward_kind = check_reward_kind(reward)
         self.illegal_action = check_illegal_action(illegal_action)
         self.illegal_reward = check_illegal_reward(illegal_reward)
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be None or one of {tuple(modes)}, got {render_mode!r}")
         self.render_mode = render_mode
-        self.possible_agents = [f"{AGENT_PREFIX}{seat}" for seat in range(self.config.num_agents)]
+        self._kernels = batch_kernels(game)
+        num_agents = game.num_agents(config)
+        self.possible_agents = [f"{AGENT_PREFIX}{seat}" for seat in range(num_agents)]
         self.agents = self.possible_agents[:]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self._seat_rows = [np.array([seat], dtype=np.int64) for seat in range(self.config.num_agents)]
         obs_space = spaces.Dict({
-            "observation": observation_space(),
-            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            "observation": game.observation_space(),
+            "action_mask": spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self.state_space = global_state_space()
+        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        if game.global_state_space is not None:
+            self.state_space = game.global_state_space()
         self._first_seed = seed
         self._seed_rng = None
         self._state = None
@@ -208,15 +232,17 @@ class raw_env(AECEnv):
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        """``Discrete(NUM_ACTIONS)``."""
+        """``Discrete(num_actions)``."""
         return self.action_spaces[agent]
 
     def state(self) -> np.ndarray:
         """float32[GLOBAL_STATE_SIZE]: the whole game, hidden parts included, for a centralized
         critic (docs/global-state.md); never give it to a policy that acts."""
+        if self.game.global_state is None:
+            raise NotImplementedError(f"{self.game.title} has no global state encoder yet")
         if self._state is None:
             self._refuse("state")
-        return encode_global_state(self._state)
+        return self.game.global_state(self._state)
 
     @property
     def game_state(self):
@@ -237,7 +263,7 @@ class raw_env(AECEnv):
             game_seed = int(self._seed_rng.integers(SEED_LIMIT))
         else:
             game_seed = None  # fresh entropy
-        self._bind(new_game(self.config, game_seed))
+        self._bind(self.game.new_game(self.config, game_seed))
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         self.agents = self.possible_agents[:]
@@ -248,27 +274,28 @@ class raw_env(AECEnv):
         self.infos = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
         self._illegal_end = False
-        self.agent_selection = self.possible_agents[self._actor.item()]
+        self._actor = self._kernels.actor_at(self._batch, 0)  # the seat to decide, -1 at the end
+        self.agent_selection = self.possible_agents[self._actor]
         if self.render_mode == "human":
             self.render()
 
     def _bind(self, state):
-        """Keep ``state`` and views of the two fields read after every step."""
+        """Keep ``state`` and a (1,)-shaped view of it for the compiled kernels."""
         self._state = state
         self._batch = state.reshape(1)
-        self._decision = state["decision"]
-        self._actor = state["actor"]
 
     def __getstate__(self):
-        """Pickle and deepcopy without the field views (they would lose their link to the state)."""
+        """Pickle and deepcopy without the batch view (it would lose its link to the state) and
+        the compiled kernels (rebuilt from the game)."""
         out = self.__dict__.copy()
-        for key in ("_batch", "_decision", "_actor"):
+        for key in ("_batch", "_kernels"):
             out.pop(key, None)
         return out
 
     def __setstate__(self, data):
-        """Restore, re-linking the field views to the copied state."""
+        """Restore, re-linking the batch view to the copied state."""
         self.__dict__.update(data)
+        self._kernels = batch_kernels(self.game)
         if self._state is not None:
             self._bind(self._state)
 
@@ -292,16 +319,15 @@ class raw_env(AECEnv):
         seat = self._seat.get(agent)
         if seat is None:
             raise ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}")
-        obs = np.empty((1, OBS_SIZE), dtype=np.float32)
-        encode_batch_kernel(self._batch, self._seat_rows[seat], obs)
-        if (agent == self.agent_selection and self._decision.item() != DEC_GAME_OVER
-                and not self._illegal_end):
-            mask = np.empty(NUM_ACTIONS, dtype=np.bool_)
-            legal_mask_kernel(self._batch, 0, mask)
+        obs = np.empty(self.game.obs_size, dtype=np.float32)
+        self._kernels.encode_at(self._batch, 0, seat, obs)
+        if agent == self.agent_selection and self._actor >= 0 and not self._illegal_end:
+            mask = np.empty(self.game.num_actions, dtype=np.bool_)
+            self._kernels.mask_at(self._batch, 0, mask)
             mask = mask.view(np.int8)
         else:
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return {"observation": obs.reshape(OBS_SIZE), "action_mask": mask}
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Apply the selected agent's action; after the end, each agent steps ``None`` once."""
@@ -311,25 +337,30 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            action = action_id(action)  # a numpy int or one-element array; else a ValueError
+        if type(action) is not int or not 0 <= action < self.game.num_actions:
+            # a numpy int or one-element array; else a ValueError
+            action = action_id(action, self.game.num_actions)
         # The compiled kernel checks legality and changes nothing on an illegal action.
-        if apply_kernel(self._batch, 0, action) != 0:
+        actor = self._kernels.apply_at(self._batch, 0, action)
+        if actor == REFUSED:
             if self.illegal_action == "raise":
-                apply_action(self._state, action)  # raises the engine's ValueError
-                raise AssertionError("unreachable: apply_kernel refused a legal action")
+                self.game.apply_action(self._state, action)  # raises the engine's ValueError
+                raise AssertionError("unreachable: apply_at refused a legal action")
             self._terminate_illegal(agent, action)
-        elif self._decision.item() == DEC_GAME_OVER:
-            self._end_game(agent)
         else:
-            self.agent_selection = self.possible_agents[self._actor.item()]
+            self._actor = actor
+            if actor < 0:
+                self._end_game(agent)
+            else:
+                self.agent_selection = self.possible_agents[actor]
         if self.render_mode == "human":
             self.render()
 
     def _terminate_illegal(self, agent, action):
         """End the game on ``agent``'s illegal ``action`` as TerminateIllegalWrapper does."""
         EnvLogger._generic_warning(
-            f"[WARNING]: Illegal move made by {agent}: action {action} ({describe_action(action)}) "
+            f"[WARNING]: Illegal move made by {agent}: action {action} "
+            f"({self.game.describe_action(action)}) "
             f"is not legal now; game terminating with {agent} losing (reward {self.illegal_reward}, "
             "illegal_action='terminate'). obs['action_mask'] contains a mask of all legal moves "
             "that can be chosen.")
@@ -345,16 +376,16 @@ class raw_env(AECEnv):
 
     def _end_game(self, last_agent):
         """Final rewards, terminations and score infos for every agent."""
-        rewards = final_rewards(self._state, self.reward_kind)
-        scores = final_scores(self._state)
-        best = winner(self._state)
+        rewards = final_rewards(self._state, self.reward_kind, self.game)
+        scores = self.game.final_scores(self._state)
+        best = self.game.winners(self._state)
         self._cumulative_rewards[last_agent] = 0.0
         for agent in self.agents:
             seat = self._seat[agent]
             self.rewards[agent] = float(rewards[seat])
             self._cumulative_rewards[agent] += self.rewards[agent]
             self.terminations[agent] = True
-            self.infos[agent] = {"final_score": int(scores[seat]), "winner": seat == best}
+            self.infos[agent] = {"final_score": int(scores[seat]), "winner": seat in best}
         self.agent_selection = self.agents[0]
 
     # --- views ----------------------------------------------------------------------------------
@@ -362,15 +393,13 @@ class raw_env(AECEnv):
         """The render mode's view: text (ansi), printed text (human) or a picture (rgb_array)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; give render_mode= "
-                                  f"one of {RENDER_MODES} to raw_env/env")
+                                  f"one of {tuple(self.metadata['render_modes'])} to the env")
             return None
         if self._state is None:
             raise ValueError("render() needs a game: call reset() first")
         if self.render_mode == "rgb_array":
-            from ..render import render_rgb  # pillow is only needed for pictures
-
-            return render_rgb(self._state)
-        text = render_text(self._state)
+            return self.game.render_rgb(self._state)
+        text = self.game.render_text(self._state)
         if self.render_mode == "human":
             print(text)
             return None
@@ -378,3 +407,37 @@ class raw_env(AECEnv):
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class raw_env(GameAECEnv):
+    """Tiny York for 1-4 agents and 0-3 Toms (see the module's table)."""
+
+    metadata = {**GameAECEnv.metadata, "render_modes": list(RENDER_MODES), "name": ENV_NAME}
+
+    def __init__(self, num_agents: int = 2, toms: Sequence[int | str] = (), reward: str = "win",
+                 render_mode: str | None = None,
+                 seed: int | None = None, illegal_action: str = RAW_ENV_ILLEGAL_ACTION,
+                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+        """A new environment; ``seed`` (0..2**63-1) is the first ``reset``'s seed when that reset
+        names none; ``illegal_action`` "raise" or "terminate" (see the module's table)."""
+        super().__init__(game="tiny_york", config=GameConfig(num_agents=num_agents, toms=toms),
+                         reward=reward, render_mode=render_mode, seed=seed,
+                         illegal_action=illegal_action, illegal_reward=illegal_reward)
+
+
+class ConstructionYardAECEnv(GameAECEnv):
+    """Construction Yard for 2-6 players: ``bots`` ("random"/"greedy") in the last seats, agents
+    in the others, Dirk in two-player games (see the module's table)."""
+
+    metadata = {**GameAECEnv.metadata, "name": "construction_yard_v0"}
+
+    def __init__(self, num_players: int = 3, bots: Sequence[str] = (), reward: str = "win",
+                 render_mode: str | None = None, seed: int | None = None,
+                 illegal_action: str = RAW_ENV_ILLEGAL_ACTION,
+                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+        """A new environment of ``num_players`` with ``bots``; the rest as ``raw_env``."""
+        bots = tuple(bots) if isinstance(bots, (list, tuple)) else bots
+        game = get_game("construction_yard")
+        config = game.make_config(num_players=num_players, bots=bots)
+        super().__init__(game=game, config=config, reward=reward, render_mode=render_mode, seed=seed,
+                         illegal_action=illegal_action, illegal_reward=illegal_reward)

@@ -1,4 +1,4 @@
-"""Gymnasium vector env over a batch of Tiny York games, stepped in compiled code.
+"""Gymnasium vector env over a batch of games of any registered game, stepped in compiled code.
 
 | | |
 |---|---|
@@ -27,18 +27,23 @@
 | copies | ``copy.deepcopy`` and pickle give an independent env that plays on identically |
 | version | v0 |
 
+``GameVectorEnv(num_envs, game=..., config=...)`` is written once against the game contract;
+``TinyYorkVectorEnv`` (``gym.make_vec("TinyYork-v0")``) and ``ConstructionYardVectorEnv``
+(``gym.make_vec("ConstructionYard-v0")``, ``num_players=2, bots=("greedy",)``) fix the game.
+The table describes Tiny York's.
+
 The Gymnasium family accepts every element of its action space, so ``"terminate"`` is the
 default (``check_env``, unmasked policies); a masked policy never sees a difference. This is the
 compiled twin of ``gym.make_vec("TinyYork-v0", B, vectorization_mode="sync")`` (B ``TinyYorkEnv``
 against Toms): with the same seeds and actions both give the same observations, rewards,
 terminations, truncations, masks and end infos, through game ends and autoresets, since the
 seed chain is ``TinyYorkEnv.reset()``'s. One ``step`` is one call of
-``envs.batch.next_step_kernel``; Python only reads the ended games' scores and rewards.
+``next_step_kernel`` of the game's batch module (``core/batch_loops.py``); Python only reads
+the ended games' scores and rewards.
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 from collections.abc import Sequence
 from typing import Any
@@ -49,19 +54,27 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
-from ..game import NUM_ACTIONS, STATE_DTYPE, GameConfig, apply_action, render_text
-from ..game.api import SEED_LIMIT, check_seed, tom_arrays
-from ..observation import OBS_SIZE, observation_space
-from .batch import LEARNING_SEAT, byte_view, next_step_kernel, reset_kernel
+from ..contract import Game
+from ..game.api import SEED_LIMIT, check_seed
+from ..registry import get_game
+from .batch import LEARNING_SEAT, batch_kernels, byte_view
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     check_illegal_action,
     check_illegal_reward,
     check_reward_kind,
+    final_info,
     final_rewards,
     warn_first_illegal,
 )
-from .single import DEFAULT_TOMS, RENDER_MODULE, check_reset_options, next_seed
+from .single import (
+    DEFAULT_TOMS,
+    RENDER_MODULE,
+    check_reset_options,
+    construction_yard_config,
+    next_seed,
+    tiny_york_config,
+)
 
 RESET_OPTIONS = ("reset_mask",)
 INTEGER_KINDS = "iu"  # numpy dtype kinds of signed and unsigned integers
@@ -92,26 +105,29 @@ class LegalMultiDiscrete(spaces.MultiDiscrete):
         return (ids[picks] - np.arange(len(counts)) * legal.shape[1]).astype(self.dtype)
 
 
-class TinyYorkVectorEnv(VectorEnv):
-    """``num_envs`` games of one agent against Toms, a native Gymnasium vector env (module doc)."""
+class GameVectorEnv(VectorEnv):
+    """``num_envs`` games of ``game`` with one learning agent (seat 0) each against the engine's
+    automatic participants, a native Gymnasium vector env (module doc)."""
 
-    metadata = {
-        "render_modes": ["ansi"] + (["rgb_array"] if importlib.util.find_spec(RENDER_MODULE) else []),
-        "render_fps": RENDER_FPS,
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
-    }
+    metadata = {"render_modes": ["ansi"], "render_fps": RENDER_FPS,
+                "autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, num_envs: int, toms: Sequence = DEFAULT_TOMS, reward: str = "win",
+    def __init__(self, num_envs: int, *, game: str | Game, config: Any, reward: str = "win",
                  illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
                  render_mode: str | None = None, opponents: Sequence = (), seat: int = 0) -> None:
+        """``config``: the game's config with exactly one agent seat; the rest as the module says."""
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        self.game = game = get_game(game)
         if not isinstance(opponents, (list, tuple)) or opponents or seat != 0:
-            raise ValueError("the compiled vector env plays one learning seat (0) against Toms only; "
-                             "for opponents or another seat use gym.make_vec(..., "
-                             "vectorization_mode='sync') over TinyYorkEnv")
+            raise ValueError("the compiled vector env plays one learning seat (0) against the engine's "
+                             "automatic participants only; for opponents or another seat use "
+                             "gym.make_vec(..., vectorization_mode='sync') over the single env")
+        if not isinstance(config, game.config_type) or game.num_agents(config) != 1:
+            raise ValueError(f"config must be a {game.config_type.__name__} with one agent seat (the "
+                             f"learning one; the engine plays the others), got {config!r}")
         self.num_envs = int(num_envs)
-        self.config = GameConfig(num_agents=1, toms=toms)
+        self.config = config
         self.reward_kind = check_reward_kind(reward)
         self.illegal_action = check_illegal_action(illegal_action)
         self.illegal_reward = check_illegal_reward(illegal_reward)
@@ -119,33 +135,36 @@ class TinyYorkVectorEnv(VectorEnv):
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, "
                              f"got {render_mode!r}")
         self.render_mode = render_mode
-        # The engine's arguments for this setup, built once (each step passes them on).
-        self._engine_args = (self.config.num_agents, len(self.config.toms), *tom_arrays(self.config))
+        self._params = game.config_params(config)  # the set-up kernel's parameters, built once
+        self._kernels = batch_kernels(game)
         b = self.num_envs
-        self._states = np.zeros(b, dtype=STATE_DTYPE)
+        self._states = np.zeros(b, dtype=game.state_dtype)
         self._raw = byte_view(self._states)
         self._game_seeds = np.full(b, -1, dtype=np.int64)  # -1: no game yet
-        self._masks = np.zeros((b, NUM_ACTIONS), dtype=np.bool_)
+        self._masks = np.zeros((b, game.num_actions), dtype=np.bool_)
         self._terminated = np.zeros(b, dtype=np.bool_)
         self._autoreset = np.zeros(b, dtype=np.bool_)
         self._ended = np.zeros(b, dtype=np.int64)
         self._illegal = np.zeros(b, dtype=np.bool_)
         self._all = np.ones(b, dtype=np.bool_)
         self._warned_illegal = False
-        self.single_observation_space = observation_space()
+        self.single_observation_space = game.observation_space()
         self.observation_space = batch_space(self.single_observation_space, b)
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.single_action_space = spaces.Discrete(game.num_actions)
         self.action_space = LegalMultiDiscrete(self._masks)
 
     def __getstate__(self) -> dict:
-        """Pickle and deepcopy without the byte view (a copy would lose its link to the records)."""
+        """Pickle and deepcopy without the byte view (a copy would lose its link to the records)
+        and the batch kernels (a module; found again from the game)."""
         data = self.__dict__.copy()
         data.pop("_raw", None)
+        data.pop("_kernels", None)
         return data
 
     def __setstate__(self, data: dict) -> None:
         """Restore, re-linking the byte view to the copied records."""
         self.__dict__.update(data)
+        self._kernels = batch_kernels(self.game)
         self._raw = byte_view(self._states)
 
     @property
@@ -204,9 +223,9 @@ class TinyYorkVectorEnv(VectorEnv):
             super().reset(seed=int(seed))
         self._game_seeds[:] = seeds
         # Every game's observation: a game not reset shows its position as the last step did.
-        obs = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
-        reset_kernel(self._states, self._raw, self._game_seeds, which, *self._engine_args, obs,
-                     self._masks)
+        obs = np.empty((self.num_envs, self.game.obs_size), dtype=np.float32)
+        self._kernels.reset_kernel(self._states, self._raw, self._game_seeds, which, self._params, obs,
+                                   self._masks)
         self._terminated[which] = False
         self._autoreset[which] = False
         # As SyncVectorEnv: infos only for the games reset (zero mask rows for the others).
@@ -221,10 +240,11 @@ class TinyYorkVectorEnv(VectorEnv):
             raise ValueError("call reset() before step()")
         actions = self._check_actions(actions)
         # A fresh array each step (every row is written): what the caller holds never changes.
-        obs = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
-        n = next_step_kernel(self._states, self._raw, actions, self._game_seeds, *self._engine_args,
-                             obs, self._masks, self._terminated, self._autoreset, self._ended,
-                             self._illegal, self.illegal_action == "terminate")
+        obs = np.empty((self.num_envs, self.game.obs_size), dtype=np.float32)
+        n = self._kernels.next_step_kernel(self._states, self._raw, actions, self._game_seeds,
+                                           self._params, obs, self._masks, self._terminated,
+                                           self._autoreset, self._ended, self._illegal,
+                                           self.illegal_action == "terminate")
         if n < 0:
             self._refuse(-1 - n, int(actions[-1 - n]))
         rewards = np.zeros(self.num_envs, dtype=np.float64)
@@ -238,36 +258,36 @@ class TinyYorkVectorEnv(VectorEnv):
         """``actions`` as contiguous int64[B]; ValueError unless they are B integers."""
         array = np.asarray(actions)
         if array.shape != (self.num_envs,) or array.dtype.kind not in INTEGER_KINDS:
-            raise ValueError(f"actions must be integers in 0..{NUM_ACTIONS - 1}, one per env "
+            raise ValueError(f"actions must be integers in 0..{self.game.num_actions - 1}, one per env "
                              f"({self.num_envs},); got shape {array.shape} of {array.dtype}")
         return np.ascontiguousarray(array, dtype=np.int64)
 
     def _refuse(self, i, action):
         """The ValueError for game ``i``'s refused ``action``: out of range, or the engine's."""
-        if not 0 <= action < NUM_ACTIONS:
+        n = self.game.num_actions
+        if not 0 <= action < n:
             raise ValueError(f"env {i}: action {action} is not in the action space "
-                             f"Discrete({NUM_ACTIONS}) (0..{NUM_ACTIONS - 1})")
+                             f"Discrete({n}) (0..{n - 1})")
         try:
-            apply_action(self.game_state(i), action)  # a copy: the batch stays unchanged
+            self.game.apply_action(self.game_state(i), action)  # a copy: the batch stays unchanged
         except ValueError as error:
             raise ValueError(f"env {i}: {error}") from None
         raise ValueError(f"env {i}: action {action} was refused by the engine")
 
     def _end_infos(self, ended, actions, rewards, infos):
         """Rewards and end infos of the games in ``ended`` (the rest of ``infos`` is there)."""
-        b, players = self.num_envs, self.config.num_participants
+        b, players = self.num_envs, self.game.num_participants(self.config)
         scored = [i for i in ended if not self._illegal[i]]
         if scored:
-            records = self._states[scored]
-            # What final_scores() and winner() return for each ended game, read at once.
             scores = np.zeros((b, players), dtype=np.int64)
-            scores[scored] = records["score_lines"][:, :players].sum(axis=2)
             winners = np.zeros(b, dtype=np.int64)
-            winners[scored] = records["winner"]
             has = np.zeros(b, dtype=np.bool_)
             has[scored] = True
-            for k, i in enumerate(scored):
-                rewards[i] = final_rewards(records[k:k + 1], self.reward_kind)[LEARNING_SEAT]
+            for i in scored:
+                record = self._states[i:i + 1].reshape(())
+                info = final_info(self.game, record)
+                scores[i], winners[i] = info["final_scores"], info["winner"]
+                rewards[i] = final_rewards(record, self.reward_kind, self.game)[LEARNING_SEAT]
             infos.update(final_scores=scores, _final_scores=has, winner=winners, _winner=has.copy())
         illegal = [i for i in ended if self._illegal[i]]
         if illegal:
@@ -293,6 +313,35 @@ class TinyYorkVectorEnv(VectorEnv):
         if self.render_mode is None or self._game_seeds[0] < 0:
             return None
         if self.render_mode == "rgb_array":
-            render_rgb = importlib.import_module(RENDER_MODULE).render_rgb
-            return tuple(render_rgb(self.game_state(i)) for i in range(self.num_envs))
-        return tuple(render_text(self.game_state(i)) for i in range(self.num_envs))
+            return tuple(self.game.render_rgb(self.game_state(i)) for i in range(self.num_envs))
+        return tuple(self.game.render_text(self.game_state(i)) for i in range(self.num_envs))
+
+
+class TinyYorkVectorEnv(GameVectorEnv):
+    """``num_envs`` Tiny York games of one agent against ``toms``, a native Gymnasium vector env."""
+
+    metadata = {**GameVectorEnv.metadata, "render_modes": ["ansi"] + (
+        ["rgb_array"] if importlib.util.find_spec(RENDER_MODULE) else [])}
+
+    def __init__(self, num_envs: int, toms: Sequence = DEFAULT_TOMS, reward: str = "win",
+                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+                 render_mode: str | None = None, opponents: Sequence = (), seat: int = 0) -> None:
+        """One learning seat (0) against ``toms`` in every game (see the module's table)."""
+        super().__init__(num_envs, game="tiny_york", config=tiny_york_config(1, toms), reward=reward,
+                         illegal_action=illegal_action, illegal_reward=illegal_reward,
+                         render_mode=render_mode, opponents=opponents, seat=seat)
+
+
+class ConstructionYardVectorEnv(GameVectorEnv):
+    """``num_envs`` Construction Yard games of one agent against ``bots`` (and Dirk with two
+    players), a native Gymnasium vector env."""
+
+    def __init__(self, num_envs: int, num_players: int = 2, bots: Sequence[str] = ("greedy",),
+                 reward: str = "win", illegal_action: str = "terminate",
+                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD, render_mode: str | None = None,
+                 opponents: Sequence = (), seat: int = 0) -> None:
+        """One learning seat (0); ``bots`` ("random"/"greedy") take the other ``num_players - 1``."""
+        super().__init__(num_envs, game="construction_yard",
+                         config=construction_yard_config(1, num_players, bots), reward=reward,
+                         illegal_action=illegal_action, illegal_reward=illegal_reward,
+                         render_mode=render_mode, opponents=opponents, seat=seat)

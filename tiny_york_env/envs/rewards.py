@@ -1,8 +1,10 @@
 """End-of-game rewards shared by every env: ``"win"``, ``"rank"`` and ``"score"``; and the
 illegal-action options every env takes (``illegal_action``, ``illegal_reward``).
 
-All rewards are zero until the game ends. Over all participants (Toms included) "win" and
-"rank" sum to zero; agents receive their own share.
+All rewards are zero until the game ends. Over all participants (Toms and bots included; not
+Construction Yard's Dirk, who is not a player) "win" and "rank" sum to zero; agents receive their
+own share. They are written once for every game through the contract (``winners``,
+``placings``, ``final_scores``, ``score_scale``); the game is found from the record's dtype.
 
 An *illegal* action is an id in the action space (0..NUM_ACTIONS-1) that the current mask
 forbids; what happens then is the env's ``illegal_action`` option: ``"raise"`` (the engine's
@@ -17,12 +19,13 @@ from numbers import Real
 
 import numpy as np
 
-from ..game import NUM_ACTIONS, final_scores, winner
+from ..contract import Game
+from ..game import NUM_ACTIONS
 from ..game.actions import is_int
-from ..game.press import press_rank
+from ..registry import game_of_state
 
 REWARD_KINDS = ("win", "rank", "score")
-SCORE_MARGIN_SCALE = 50.0  # "score": margin to the best other participant / 50
+SCORE_MARGIN_SCALE = 50.0  # Tiny York's "score" scale: margin to the best other participant / 50
 # "random" (play a random legal move instead) is deliberately not offered: it would train a
 # policy on actions it did not choose; action masking is the tool for that.
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
@@ -53,17 +56,18 @@ def check_illegal_reward(reward: float) -> float:
     return float(reward)
 
 
-def action_id(action: object) -> int:
+def action_id(action: object, num_actions: int = NUM_ACTIONS) -> int:
     """``action`` as an int of the action space; ValueError unless it is a Python or numpy int
-    (not a bool) or a one-element integer array (as SB3 passes actions) in 0..NUM_ACTIONS-1."""
+    (not a bool) or a one-element integer array (as SB3 passes actions) in 0..num_actions-1
+    (Tiny York's NUM_ACTIONS unless given)."""
     if (isinstance(action, np.ndarray) and action.size == 1
             and np.issubdtype(action.dtype, np.integer)):
         action = action.reshape(())[()]
     if not is_int(action):
-        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1} (a Python or numpy integer, "
+        raise ValueError(f"action must be an int in 0..{num_actions - 1} (a Python or numpy integer, "
                          f"or a one-element integer array), got {action!r}")
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action {int(action)} is outside the action space 0..{NUM_ACTIONS - 1}")
+    if not 0 <= action < num_actions:
+        raise ValueError(f"action {int(action)} is outside the action space 0..{num_actions - 1}")
     return int(action)
 
 
@@ -74,27 +78,33 @@ def check_reward_kind(kind):
     return kind
 
 
-def final_rewards(state, kind):
-    """float64[participants]: each seat's reward for the finished game ``state``.
+def final_rewards(state: np.ndarray, kind: str, game: Game | None = None) -> np.ndarray:
+    """float64[participants]: each seat's reward for the finished game ``state`` (its game is
+    found from the record when ``game`` is None).
 
-    - "win": +1 to the winner, -1/(P-1) to each other participant (zero-sum; +1/-1 for two).
-    - "rank": +1 for first down to -1 for last, evenly spaced, ties broken as for the winner
-      (R20: total, then press order); zero-sum.
-    - "score": (own total - best other total) / 50.
+    - "win": a seat's share of the win s (1 for a sole winner, 1/k for each of k tied winners,
+      else 0) becomes (P * s - 1) / (P - 1): +1 to a sole winner and -1/(P-1) to each other
+      participant (+1/-1 for two); zero-sum.
+    - "rank": 1 - 2 * place / (P - 1), place 0 for first (the game's ``placings``: tied seats
+      share the mean place); +1 for first down to -1 for last; zero-sum.
+    - "score": (own total - best other total) / the game's ``score_scale`` (50 for Tiny York).
     """
     check_reward_kind(kind)
-    scores = final_scores(state).astype(np.float64)
+    game = game_of_state(state) if game is None else game
+    scores = game.final_scores(state).astype(np.float64)
     n = len(scores)
     if kind == "win":
-        out = np.full(n, -1.0 / (n - 1))
-        out[winner(state)] = 1.0
-        return out
+        share = np.zeros(n)
+        winners = list(game.winners(state))
+        share[winners] = 1.0 / len(winners)
+        return (n * share - 1.0) / (n - 1)
     if kind == "rank":
-        rec = state.reshape(1)[0]
-        order = sorted(range(n), key=lambda s: (-scores[s], press_rank(rec, s)))
-        out = np.empty(n)
-        for rank, seat in enumerate(order):
-            out[seat] = 1.0 - 2.0 * rank / (n - 1)
-        return out
+        return 1.0 - 2.0 * game.placings(state) / (n - 1)
     best_other = np.array([np.max(np.delete(scores, s)) for s in range(n)])
-    return (scores - best_other) / SCORE_MARGIN_SCALE
+    return (scores - best_other) / game.score_scale
+
+
+def final_info(game: Game, state: np.ndarray) -> dict:
+    """The end-of-game info every env adds: ``final_scores`` (int array per seat) and ``winner``
+    (the first winning seat; tied winners show in the scores and share the "win" reward)."""
+    return {"final_scores": game.final_scores(state), "winner": game.winners(state)[0]}

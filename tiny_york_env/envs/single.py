@@ -1,4 +1,4 @@
-"""Gymnasium single-agent env: one learning seat against Toms and/or fixed opponents.
+"""Gymnasium single-agent env of any registered game: one learning seat against the rest.
 
 | | |
 |---|---|
@@ -23,6 +23,13 @@
 | render modes | ``"human"`` (prints ``render_text`` after each reset and step; no window, no |
 | | pygame), ``"ansi"`` (``render_text``), ``"rgb_array"`` (``render.render_rgb``, when present) |
 | version | v0 |
+
+``GameEnv`` is written once against the game contract; ``TinyYorkEnv`` (``TinyYork-v0``, against
+Toms) and ``ConstructionYardEnv`` (``ConstructionYard-v0``: ``ConstructionYardEnv(num_players=2,
+bots=("greedy",), opponents=(), seat=0, ...)``, bots in the last seats, Dirk in two-player
+games; reset options ``num_players``, ``bots``, ``seat``) fix the game and its setup keywords.
+The table describes Tiny York's; Construction Yard's differs in its setup, spaces and render
+modes ("human", "ansi").
 
 The adapter holds no rules: legality, Toms and scoring are the engine's; rewards are the shared
 ``final_rewards``. Agents take the first seats, Toms the rest (``GameConfig``); ``seat`` picks the
@@ -53,49 +60,28 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..game import (
-    NUM_ACTIONS,
-    GameConfig,
-    apply_action,
-    current_player,
-    describe_action,
-    determinize,
-    final_scores,
-    is_terminal,
-    legal_mask,
-    new_game,
-    render_text,
-    winner,
-)
-from ..game.api import SEED_LIMIT, check_seed
-from ..game.jit import jit
-from ..observation import encode, observation_space
+from ..contract import Game
+from ..core.seeds import SEED_LIMIT, SEED_STRIDE, check_seed, next_seed  # noqa: F401  (SEED_STRIDE re-exported)
+from ..game import GameConfig
+from ..registry import get_game
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     action_id,
     check_illegal_action,
     check_illegal_reward,
     check_reward_kind,
+    final_info,
     final_rewards,
 )
 
 ENV_ID = "TinyYork-v0"
 DEFAULT_TOMS = (5,)
-# The step from one game's seed to the next (golden-ratio Weyl step, odd, below SEED_LIMIT):
-# env i of a batch seeded s plays s + i, then s + i + SEED_STRIDE, ..., so batches never collide.
-SEED_STRIDE = 0x1E3779B97F4A7C15
-_SEED_WRAP = SEED_LIMIT - SEED_STRIDE  # fits int64, unlike SEED_LIMIT, so compiled code can use it
 RENDER_MODULE = "tiny_york_env.render"
 RESET_OPTIONS = ("toms", "seat")
+CONSTRUCTION_YARD_RESET_OPTIONS = ("num_players", "bots", "seat")
+DEFAULT_BOTS = ("greedy",)
+DEFAULT_PLAYERS = 2
 DEFAULT_ILLEGAL_ACTION = "terminate"  # a Gymnasium env accepts every element of its action space
-
-
-@jit
-def next_seed(seed):
-    """The seed of the game after the one seeded ``seed``: ``(seed + SEED_STRIDE) mod 2**63``."""
-    if seed >= _SEED_WRAP:  # written so that int64 never overflows
-        return seed - _SEED_WRAP
-    return seed + SEED_STRIDE
 
 
 def next_game_seed(seed, previous, np_random):
@@ -107,6 +93,23 @@ def next_game_seed(seed, previous, np_random):
     if previous is not None:
         return int(next_seed(previous))
     return int(np_random.integers(SEED_LIMIT))
+
+
+def tiny_york_config(num_agents: int, toms: Sequence[int | str]) -> GameConfig:
+    """Tiny York's config for ``num_agents`` agent seats against ``toms``."""
+    return GameConfig(num_agents=num_agents, toms=toms)
+
+
+def construction_yard_config(num_agents: int, num_players: int, bots: Sequence[str]) -> Any:
+    """Construction Yard's config of ``num_players`` with ``bots`` in the last seats; ValueError
+    unless that leaves exactly ``num_agents`` agent seats."""
+    config = get_game("construction_yard").make_config(num_players=num_players, bots=bots)
+    if config.num_agents != num_agents:
+        raise ValueError(f"{num_players} players with {len(tuple(bots))} bots leave "
+                         f"{config.num_agents} agent seats, but this env needs {num_agents} (the "
+                         "learning seat and one per opponent): give num_players - 1 - "
+                         "len(opponents) bots")
+    return config
 
 
 def check_agent_seat(seat, num_agents, detail=""):
@@ -164,21 +167,21 @@ def as_action(action: object) -> object:
     return action  # anything else is judged (and rejected) by the engine
 
 
-class TinyYorkEnv(gymnasium.Env):
-    """One learning seat of a Tiny York game against Toms and/or fixed opponents (see module doc)."""
+class GameEnv(gymnasium.Env):
+    """One learning seat of a game against its automatic participants and/or fixed opponents
+    (see module doc). Subclasses name the game and turn their setup keywords into a config."""
 
-    metadata = {
-        "render_modes": ["human", "ansi"]
-        + (["rgb_array"] if importlib.util.find_spec(RENDER_MODULE) else []),
-        "render_fps": 4,
-    }
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
+    game_name = ""  # the registry name; set by each subclass
+    reset_options: tuple[str, ...] = ("seat",)
 
-    def __init__(self, toms: Sequence[int | str] = DEFAULT_TOMS, opponents: Sequence[Any] = (),
+    def __init__(self, setup: dict[str, Any], opponents: Sequence[Any] = (),
                  seat: int = 0, reward: str = "win",
                  render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION,
                  illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
-        """A game against ``toms`` and ``opponents`` (see the module's table); a bad argument is
-        a ValueError naming what is allowed."""
+        """A game with the setup keywords ``setup`` against ``opponents`` (see the module's
+        table); a bad argument is a ValueError naming what is allowed."""
+        self.game: Game = get_game(self.game_name)
         self.opponents = _check_opponents(opponents)
         self.reward_kind = check_reward_kind(reward)
         self.illegal_action = check_illegal_action(illegal_action)
@@ -187,25 +190,29 @@ class TinyYorkEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, "
                              f"got {render_mode!r}")
         self.render_mode = render_mode
-        self._configure(*self._setup(toms, seat))
-        self.observation_space = observation_space()
-        self._mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-        self.action_space = LegalDiscrete(NUM_ACTIONS, self._mask)
+        self._configure(*self._setup(setup, seat))
+        self.observation_space = self.game.observation_space()
+        self._mask = np.zeros(self.game.num_actions, dtype=np.bool_)
+        self.action_space = LegalDiscrete(self.game.num_actions, self._mask)
         self._state = None
         self._game_seed = None
         self._illegal = None  # the illegal action that ended the game ("terminate"), else None
 
-    def _setup(self, toms, seat):
-        """The checked (GameConfig, seat) for ``toms`` and ``seat``; ValueError (from GameConfig
-        or here) when they are not a valid setup. Changes nothing."""
-        config = GameConfig(num_agents=1 + len(self.opponents), toms=toms)
-        return config, check_agent_seat(seat, config.num_agents,
-                                        f" (1 learning seat + {len(self.opponents)} opponents)")
+    def make_config(self, num_agents: int, setup: dict[str, Any]) -> Any:
+        """The game's config for ``num_agents`` agent seats and the setup keywords ``setup``."""
+        raise NotImplementedError
 
-    def _configure(self, config, seat):
-        """Use the checked setup ``config`` and learning ``seat`` (from ``_setup``)."""
-        self.config, self.seat = config, seat
-        others = [s for s in range(config.num_agents) if s != self.seat]
+    def _setup(self, setup, seat):
+        """The checked (config, seat, setup) for the setup keywords and ``seat``; ValueError
+        (from the game's config or here) when they are not a valid setup. Changes nothing."""
+        config = self.make_config(1 + len(self.opponents), setup)
+        return config, check_agent_seat(seat, self.game.num_agents(config),
+                                        f" (1 learning seat + {len(self.opponents)} opponents)"), setup
+
+    def _configure(self, config, seat, setup):
+        """Use the checked setup (from ``_setup``)."""
+        self.config, self.seat, self.setup = config, seat, dict(setup)
+        others = [s for s in range(self.game.num_agents(config)) if s != self.seat]
         self._opponent_of_seat = dict(zip(others, self.opponents, strict=True))
 
     @property
@@ -221,16 +228,19 @@ class TinyYorkEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a game: seed ``seed``, else the next seed of the chain; ``options`` may set
-        ``toms`` and ``seat`` for this game and the following ones. A bad seed or option is a
-        ValueError that changes nothing."""
+        the setup keywords (``reset_options``) and ``seat`` for this game and the following
+        ones. A bad seed or option is a ValueError that changes nothing."""
         seed = None if seed is None else check_seed(seed)
-        options = check_reset_options(options, RESET_OPTIONS)
-        setup = (self._setup(options.get("toms", self.config.toms), options.get("seat", self.seat))
-                 if options else (self.config, self.seat))
+        options = check_reset_options(options, self.reset_options)
+        if options:
+            setup = {**self.setup, **{k: v for k, v in options.items() if k != "seat"}}
+            checked = self._setup(setup, options.get("seat", self.seat))
+        else:
+            checked = (self.config, self.seat, self.setup)
         super().reset(seed=seed)
-        self._configure(*setup)
+        self._configure(*checked)
         self._game_seed = next_game_seed(seed, self._game_seed, self.np_random)
-        self._state = new_game(self.config, self._game_seed)
+        self._state = self.game.new_game(self.config, self._game_seed)
         self._view_rng = np.random.default_rng(self._game_seed)  # the planning opponents' views
         self._illegal = None
         self._play_opponents()
@@ -247,25 +257,26 @@ class TinyYorkEnv(gymnasium.Env):
         if self._illegal is not None:
             raise ValueError(f"step(): the episode ended on the illegal action {self._illegal} "
                              "(illegal_action='terminate'); call reset() to play again")
-        action = action_id(action)  # ValueError for anything outside the action space
-        if is_terminal(self._state):
+        action = action_id(action, self.game.num_actions)  # ValueError outside the action space
+        if self.game.is_terminal(self._state):
             raise ValueError(f"action {action}: the game is over; call reset() to play again")
         if not self._mask[action]:
             if self.illegal_action == "raise":
-                apply_action(self._state, action)  # raises the engine's ValueError
+                self.game.apply_action(self._state, action)  # raises the engine's ValueError
                 raise AssertionError("unreachable: the mask refused a legal action")
             return self._terminate_illegal(action)
-        apply_action(self._state, action)
+        self.game.apply_action(self._state, action)
         self._play_opponents()
-        terminated = is_terminal(self._state)
-        reward = float(final_rewards(self._state, self.reward_kind)[self.seat]) if terminated else 0.0
+        terminated = self.game.is_terminal(self._state)
+        reward = (float(final_rewards(self._state, self.reward_kind, self.game)[self.seat])
+                  if terminated else 0.0)
         if self.render_mode == "human":
             self.render()
         return self._observe(), reward, terminated, False, self._info()
 
     def _terminate_illegal(self, action):
         """End the episode on the learning seat's illegal ``action``; the game record is kept."""
-        warnings.warn(f"illegal action {action} ({describe_action(action)}) for the learning seat "
+        warnings.warn(f"illegal action {action} ({self.game.describe_action(action)}) for the learning seat "
                       f"{self.seat}: the episode ends with reward {self.illegal_reward} "
                       "(illegal_action='terminate'); action_masks() gives the legal actions",
                       UserWarning, stacklevel=3)
@@ -278,46 +289,99 @@ class TinyYorkEnv(gymnasium.Env):
         return self._observe(), self.illegal_reward, True, False, info
 
     def action_masks(self) -> np.ndarray:
-        """bool[NUM_ACTIONS]: the learning seat's legal actions now (for MaskablePPO)."""
+        """bool[num_actions]: the learning seat's legal actions now (for MaskablePPO)."""
         return self._mask.copy()
 
     def _play_opponents(self):
         """Let the opponents decide until it is the learning seat's turn or the game is over."""
-        while not is_terminal(self._state):
-            actor = current_player(self._state)
+        game = self.game
+        while not game.is_terminal(self._state):
+            actor = game.current_player(self._state)
             if actor == self.seat:
                 break
             opponent = self._opponent_of_seat[actor]
             if callable(getattr(opponent, "act_state", None)):  # a planning agent: a seat-safe view
-                view = determinize(self._state, actor, int(self._view_rng.integers(SEED_LIMIT)))
+                view = game.determinize(self._state, actor, int(self._view_rng.integers(SEED_LIMIT)))
                 action = opponent.act_state(view, actor)
             else:
-                action = opponent.act(encode(self._state, actor), legal_mask(self._state))
+                action = opponent.act(game.encode(self._state, actor), game.legal_mask(self._state))
             try:
-                apply_action(self._state, as_action(action))
+                game.apply_action(self._state, as_action(action))
             except ValueError as error:
                 raise ValueError(f"the opponent in seat {actor} chose an illegal action: "
                                  f"{error}") from error
-        self._mask[:] = legal_mask(self._state)  # in place: the action space samples from it
+        self._mask[:] = game.legal_mask(self._state)  # in place: the action space samples from it
 
     def _observe(self):
-        return encode(self._state, self.seat)
+        return self.game.encode(self._state, self.seat)
 
     def _info(self):
         info = {"action_mask": self._mask.copy()}
-        if is_terminal(self._state):
-            info["final_scores"] = final_scores(self._state)
-            info["winner"] = winner(self._state)
+        if self.game.is_terminal(self._state):
+            info.update(final_info(self.game, self._state))
         return info
 
     def render(self) -> str | np.ndarray | None:
         """``"human"``: prints the game as text (returns None); ``"ansi"``: the text;
-        ``"rgb_array"``: a picture (``tiny_york_env.render``)."""
+        ``"rgb_array"``: a picture (the game's ``render_rgb``, Tiny York's ``tiny_york_env.render``)."""
         if self.render_mode is None or self._state is None:
             return None
         if self.render_mode == "human":
-            print(render_text(self._state))
+            print(self.game.render_text(self._state))
             return None
         if self.render_mode == "ansi":
-            return render_text(self._state)
-        return importlib.import_module(RENDER_MODULE).render_rgb(self._state)
+            return self.game.render_text(self._state)
+        return self.game.render_rgb(self._state)
+
+
+class TinyYorkEnv(GameEnv):
+    """One learning seat of a Tiny York game against Toms and/or fixed opponents (see module doc)."""
+
+    metadata = {
+        "render_modes": ["human", "ansi"]
+        + (["rgb_array"] if importlib.util.find_spec(RENDER_MODULE) else []),
+        "render_fps": 4,
+    }
+    game_name = "tiny_york"
+    reset_options = RESET_OPTIONS
+
+    def __init__(self, toms: Sequence[int | str] = DEFAULT_TOMS, opponents: Sequence[Any] = (),
+                 seat: int = 0, reward: str = "win",
+                 render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION,
+                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+        """A game against ``toms`` and ``opponents`` (see the module's table); a bad argument is
+        a ValueError naming what is allowed."""
+        super().__init__({"toms": toms}, opponents=opponents, seat=seat, reward=reward,
+                         render_mode=render_mode, illegal_action=illegal_action,
+                         illegal_reward=illegal_reward)
+
+    def make_config(self, num_agents: int, setup: dict[str, Any]) -> GameConfig:
+        """Tiny York's config: ``num_agents`` agents and ``setup["toms"]``."""
+        return tiny_york_config(num_agents, setup["toms"])
+
+    def _configure(self, config, seat, setup):
+        """Use the checked setup, keeping the Toms' codes as the config normalised them."""
+        super()._configure(config, seat, {"toms": config.toms})
+
+
+class ConstructionYardEnv(GameEnv):
+    """One learning seat of a Construction Yard game against bots and/or fixed opponents, with
+    Dirk in two-player games (see module doc)."""
+
+    game_name = "construction_yard"
+    reset_options = CONSTRUCTION_YARD_RESET_OPTIONS
+
+    def __init__(self, num_players: int = DEFAULT_PLAYERS, bots: Sequence[str] = DEFAULT_BOTS,
+                 opponents: Sequence[Any] = (), seat: int = 0, reward: str = "win",
+                 render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION,
+                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+        """``num_players`` (2-6) with ``bots`` ("random"/"greedy") in the last seats and
+        ``opponents`` in the other agent seats; a bad argument is a ValueError naming what is
+        allowed."""
+        super().__init__({"num_players": num_players, "bots": tuple(bots)}, opponents=opponents,
+                         seat=seat, reward=reward, render_mode=render_mode,
+                         illegal_action=illegal_action, illegal_reward=illegal_reward)
+
+    def make_config(self, num_agents: int, setup: dict[str, Any]) -> Any:
+        """Construction Yard's config: ``setup["num_players"]`` with ``setup["bots"]``."""
+        return construction_yard_config(num_agents, setup["num_players"], setup["bots"])

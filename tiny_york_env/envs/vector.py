@@ -1,4 +1,4 @@
-"""stable-baselines3 VecEnv over a batch of Tiny York games, stepped in compiled code.
+"""stable-baselines3 VecEnv over a batch of games of any registered game, stepped in compiled code.
 
 | | |
 |---|---|
@@ -20,12 +20,19 @@
 | copies | ``copy.deepcopy`` and pickle give an independent env that plays on identically |
 | version | v0 |
 
+``GameVecEnv(num_envs, game=..., config=...)`` is written once against the game contract;
+``TinyYorkVecEnv`` and ``ConstructionYardVecEnv`` fix the game and take its setup as keywords.
+The table describes Tiny York's; Construction Yard's differs only in the setup
+(``num_players=2, bots=("greedy",)``: one learning seat, bots in the others, Dirk in two-player
+games) and its spaces.
+
 The default ``"terminate"`` follows SB3's convention that an env accepts every element of its
 action space (``check_env``, plain ``PPO``); MaskablePPO never plays an illegal action, so it sees
 no difference. ``"raise"`` is for debugging a policy that should never be illegal.
 
 Fixed Python opponents are ``TinyYorkEnv``'s job: here every non-learning seat is a Tom, so a
-whole step stays in compiled code (``envs.batch.step_kernel``). One call applies every action,
+whole step stays in compiled code (``step_kernel`` of the game's batch module,
+``core/batch_loops.py``). One call applies every action,
 lets the engine run the Toms, ends the games whose action is illegal (``"terminate"``), records
 each ended game (record, final observation), restarts it with ``next_seed`` of its seed, encodes
 observations and fills masks; Python only turns the ended games' records into rewards (the
@@ -35,7 +42,6 @@ shared ``final_rewards``) and infos (``terminal_observation``, ``final_scores``,
 observations, rewards, dones and masks.
 """
 
-import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,35 +49,42 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from ..game import NUM_ACTIONS, STATE_DTYPE, GameConfig, apply_action, render_text
-from ..game.api import SEED_LIMIT, check_seed, tom_arrays
-from ..observation import OBS_SIZE, observation_space
-from .batch import LEARNING_SEAT, byte_view, reset_kernel, step_kernel
+from ..contract import Game
+from ..game.api import SEED_LIMIT, check_seed
+from ..registry import get_game
+from .batch import LEARNING_SEAT, batch_kernels, byte_view
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     check_illegal_action,
     check_illegal_reward,
     check_reward_kind,
+    final_info,
     final_rewards,
     warn_first_illegal,
 )
-from .single import DEFAULT_TOMS, RENDER_MODULE, next_seed
+from .single import DEFAULT_TOMS, construction_yard_config, next_seed, tiny_york_config
 
 SETTABLE_ATTRS = ("reward_kind",)
 PER_GAME_METHODS = ("action_masks", "render")
 BYTE_VIEWS = {"_raw": "_states", "_ended_raw": "_ended_states"}  # view -> the records it shows
 
 
-class TinyYorkVecEnv(VecEnv):
-    """``num_envs`` games of one agent against Toms, stepped together (see module doc)."""
+class GameVecEnv(VecEnv):
+    """``num_envs`` games of ``game`` with one learning agent (seat 0) each, the other seats
+    played by the engine's automatic participants, stepped together (see module doc)."""
 
-    def __init__(self, num_envs: int, toms: Sequence[int | str] = DEFAULT_TOMS, reward: str = "win",
+    def __init__(self, num_envs: int, *, game: str | Game, config: Any, reward: str = "win",
                  seed: int | None = None, render_mode: str | None = None,
                  illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+        """``config``: the game's config with exactly one agent seat; the rest as the module says."""
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         num_envs = int(num_envs)
-        self.config = GameConfig(num_agents=1, toms=toms)
+        self.game = game = get_game(game)
+        if not isinstance(config, game.config_type) or game.num_agents(config) != 1:
+            raise ValueError(f"config must be a {game.config_type.__name__} with one agent seat (the "
+                             f"learning one; the engine plays the others), got {config!r}")
+        self.config = config
         self.reward_kind = check_reward_kind(reward)
         self.illegal_action = check_illegal_action(illegal_action)
         self.illegal_reward = check_illegal_reward(illegal_reward)
@@ -80,20 +93,20 @@ class TinyYorkVecEnv(VecEnv):
             raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
         self.render_mode = render_mode
         self.num_envs = num_envs  # get_attr, called by VecEnv.__init__, needs these two
-        # The engine's arguments for this setup, built once (each step passes them on).
-        self._engine_args = (self.config.num_agents, len(self.config.toms), *tom_arrays(self.config))
-        self._states = np.zeros(num_envs, dtype=STATE_DTYPE)
+        self._params = game.config_params(config)  # the set-up kernel's parameters, built once
+        self._kernels = batch_kernels(game)
+        self._states = np.zeros(num_envs, dtype=game.state_dtype)
         self._game_seeds = np.full(num_envs, -1, dtype=np.int64)  # -1: no game yet
-        self._masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
+        self._masks = np.zeros((num_envs, game.num_actions), dtype=np.bool_)
         self._dones = np.zeros(num_envs, dtype=np.bool_)
         self._illegal = np.zeros(num_envs, dtype=np.bool_)
         self._all = np.ones(num_envs, dtype=np.bool_)
         self._ended = np.zeros(num_envs, dtype=np.int64)
-        self._ended_states = np.zeros(num_envs, dtype=STATE_DTYPE)
+        self._ended_states = np.zeros(num_envs, dtype=game.state_dtype)
         self._bind_views()
-        self._ended_obs = np.zeros((num_envs, OBS_SIZE), dtype=np.float32)
+        self._ended_obs = np.zeros((num_envs, game.obs_size), dtype=np.float32)
         self._actions = None
-        super().__init__(num_envs, observation_space(), spaces.Discrete(NUM_ACTIONS))
+        super().__init__(num_envs, game.observation_space(), spaces.Discrete(game.num_actions))
         if seed is not None:
             self.seed(seed)
 
@@ -103,21 +116,24 @@ class TinyYorkVecEnv(VecEnv):
             setattr(self, view, byte_view(getattr(self, records)))
 
     def __getstate__(self):
-        """Pickle and deepcopy without the byte views (a copy would lose their link to the records)."""
+        """Pickle and deepcopy without the byte views (a copy would lose their link to the records)
+        and the batch kernels (a module; found again from the game)."""
         data = self.__dict__.copy()
-        for view in BYTE_VIEWS:
+        for view in (*BYTE_VIEWS, "_kernels"):
             data.pop(view, None)
         return data
 
     def __setstate__(self, data):
         """Restore, re-linking the byte views to the copied records."""
         self.__dict__.update(data)
+        self._kernels = batch_kernels(self.game)
         self._bind_views()
 
     def reset(self) -> np.ndarray:
         """Start every game: seed from ``seed()`` if given, else the next seed of its chain."""
         if any(self._options):
-            raise ValueError("TinyYorkVecEnv takes no reset options; build another env for other Toms")
+            raise ValueError(f"{type(self).__name__} takes no reset options; build another env for "
+                             "another setup")
         fresh = self._game_seeds < 0
         base = None
         for i in range(self.num_envs):
@@ -131,9 +147,9 @@ class TinyYorkVecEnv(VecEnv):
                 self._game_seeds[i] = next_seed(self._game_seeds[i])
         self._reset_seeds()
         self._reset_options()
-        obs = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
-        reset_kernel(self._states, self._raw, self._game_seeds, self._all, *self._engine_args, obs,
-                     self._masks)
+        obs = np.empty((self.num_envs, self.game.obs_size), dtype=np.float32)
+        self._kernels.reset_kernel(self._states, self._raw, self._game_seeds, self._all, self._params,
+                                   obs, self._masks)
         self.reset_infos = [{} for _ in range(self.num_envs)]
         self._actions = None
         return obs
@@ -154,9 +170,9 @@ class TinyYorkVecEnv(VecEnv):
         if self._game_seeds[0] < 0:
             raise ValueError("call reset() before step()")
         actions, self._actions = self._actions, None
-        obs = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
-        n = step_kernel(self._states, self._raw, actions, self._game_seeds, *self._engine_args,
-                        obs, self._masks, self._dones, self._ended, self._ended_raw,
+        obs = np.empty((self.num_envs, self.game.obs_size), dtype=np.float32)
+        n = self._kernels.step_kernel(self._states, self._raw, actions, self._game_seeds, self._params,
+                                      obs, self._masks, self._dones, self._ended, self._ended_raw,
                         self._ended_obs, self._illegal, self.illegal_action == "terminate")
         if n < 0:
             self._raise_illegal(-1 - n, int(actions[-1 - n]))
@@ -164,9 +180,6 @@ class TinyYorkVecEnv(VecEnv):
         infos = [{} for _ in range(self.num_envs)]
         if n:
             ended = self._ended_states[:n]
-            # What final_scores() and winner() return for each ended game, read at once.
-            scores = ended["score_lines"][:, :self.config.num_participants].sum(axis=2)
-            winners = ended["winner"].tolist()
             terminal_obs = self._ended_obs[:n].copy()
             for k, i in enumerate(self._ended[:n].tolist()):
                 if self._illegal[i]:  # ended unplayed, never scored
@@ -175,15 +188,16 @@ class TinyYorkVecEnv(VecEnv):
                                 "illegal_action": int(actions[i]), "TimeLimit.truncated": False}
                     warn_first_illegal(self, i, int(actions[i]), "infos[i]['illegal_action']")
                     continue
-                rewards[i] = final_rewards(ended[k:k + 1], self.reward_kind)[LEARNING_SEAT]
-                infos[i] = {"terminal_observation": terminal_obs[k], "final_scores": scores[k],
-                            "winner": winners[k], "TimeLimit.truncated": False}
+                record = ended[k:k + 1].reshape(())
+                rewards[i] = final_rewards(record, self.reward_kind, self.game)[LEARNING_SEAT]
+                infos[i] = {"terminal_observation": terminal_obs[k], **final_info(self.game, record),
+                            "TimeLimit.truncated": False}
         return obs, rewards, self._dones.copy(), infos
 
     def _raise_illegal(self, i, action):
         """The engine's message for game ``i``'s illegal ``action``, with the env index."""
         try:
-            apply_action(self.game_state(i), action)  # a copy: the batch stays unchanged
+            self.game.apply_action(self.game_state(i), action)  # a copy: the batch stays unchanged
         except ValueError as error:
             raise ValueError(f"env {i}: {error}") from None
         raise ValueError(f"env {i}: action {action} was refused by the engine")
@@ -211,7 +225,8 @@ class TinyYorkVecEnv(VecEnv):
     def set_options(self, options: list[dict] | dict | None = None) -> None:
         """Only empty options: the Toms and reward are fixed at construction."""
         if options and any(options if isinstance(options, list) else [options]):
-            raise ValueError("TinyYorkVecEnv takes no reset options; build another env for other Toms")
+            raise ValueError(f"{type(self).__name__} takes no reset options; build another env for "
+                             "another setup")
         super().set_options(options)
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
@@ -241,7 +256,7 @@ class TinyYorkVecEnv(VecEnv):
             return [masks[i] for i in idx]
         if method_name == "render":
             return [self._render_game(i) for i in idx]
-        raise AttributeError(f"TinyYorkVecEnv games have no method {method_name!r}; "
+        raise AttributeError(f"{type(self).__name__} games have no method {method_name!r}; "
                              f"available: {PER_GAME_METHODS}")
 
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
@@ -249,12 +264,39 @@ class TinyYorkVecEnv(VecEnv):
         return [False for _ in self._get_indices(indices)]
 
     def get_images(self) -> list[np.ndarray]:
-        """One picture per game (``tiny_york_env.render.render_rgb``)."""
-        render_rgb = importlib.import_module(RENDER_MODULE).render_rgb
-        return [render_rgb(self.game_state(i)) for i in range(self.num_envs)]
+        """One picture per game (the game's ``render_rgb``)."""
+        if self.game.render_rgb is None:
+            raise ValueError(f"{self.game.title} has no picture view; use render_mode='ansi'")
+        return [self.game.render_rgb(self.game_state(i)) for i in range(self.num_envs)]
 
     def _render_game(self, i):
         if self.render_mode == "rgb_array":
-            return importlib.import_module(RENDER_MODULE).render_rgb(self.game_state(i))
-        return render_text(self.game_state(i))
+            return self.get_images()[i]
+        return self.game.render_text(self.game_state(i))
+
+
+class TinyYorkVecEnv(GameVecEnv):
+    """``num_envs`` Tiny York games of one agent against ``toms``, stepped together."""
+
+    def __init__(self, num_envs: int, toms: Sequence[int | str] = DEFAULT_TOMS, reward: str = "win",
+                 seed: int | None = None, render_mode: str | None = None,
+                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+        """One learning seat (0) against ``toms`` in every game (see the module's table)."""
+        super().__init__(num_envs, game="tiny_york", config=tiny_york_config(1, toms), reward=reward,
+                         seed=seed, render_mode=render_mode, illegal_action=illegal_action,
+                         illegal_reward=illegal_reward)
+
+
+class ConstructionYardVecEnv(GameVecEnv):
+    """``num_envs`` Construction Yard games of one agent against ``bots`` (and Dirk with two
+    players), stepped together."""
+
+    def __init__(self, num_envs: int, num_players: int = 2, bots: Sequence[str] = ("greedy",),
+                 reward: str = "win", seed: int | None = None, render_mode: str | None = None,
+                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+        """One learning seat (0); ``bots`` ("random"/"greedy") take the other ``num_players - 1``."""
+        super().__init__(num_envs, game="construction_yard",
+                         config=construction_yard_config(1, num_players, bots), reward=reward,
+                         seed=seed, render_mode=render_mode, illegal_action=illegal_action,
+                         illegal_reward=illegal_reward)
 

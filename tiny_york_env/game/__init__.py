@@ -17,9 +17,11 @@ from .api import (
     new_game,
     new_games,
     pending_decision,
+    placings,
     score_breakdown,
     step,
     winner,
+    winners,
 )
 from .config import GameConfig
 from .determinize import determinize
@@ -33,6 +35,6 @@ __all__ = [
     "current_player", "decode", "describe_action", "determinize", "encode", "end_character_points",
     "final_scores", "is_terminal",
     "legal_actions", "legal_mask", "legal_masks", "load_state", "new_game", "new_games",
-    "pending_decision", "render_text", "save_state", "score_breakdown", "step", "validate_state",
-    "winner",
+    "pending_decision", "placings", "render_text", "save_state", "score_breakdown", "step", "validate_state",
+    "winner", "winners",
 ]

@@ -7,6 +7,7 @@ Character 18 has its own turn: its holders are asked before the first bid of eac
 round (R11, ``DEC_DECLARE_BID_LAST``).
 """
 
+from ..core.jit import jit
 from .components import (
     CHARACTER_FREE,
     CHARACTER_PHASE,
@@ -27,7 +28,6 @@ from .components import (
     TILE_VALUE,
     WILD,
 )
-from .jit import jit
 from .state import (
     DEC_AFTER_EVALUATION,
     DEC_AFTER_PICK,

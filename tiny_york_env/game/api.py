@@ -5,16 +5,17 @@ A single game is a 0-d numpy array of ``STATE_DTYPE``; a batch is a 1-d array of
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.seeds import SEED_LIMIT, check_seed, normal_seed  # noqa: F401  (re-exported: game.api.SEED_LIMIT, check_seed)
 from . import kernels
 from .actions import NUM_ACTIONS, describe_action, is_int
 from .components import BOROUGH_NAMES, FIRST_END_GAME_CHARACTER, MAX_SEATS, TILE_CHARACTER, TOM_MODES
 from .config import GameConfig
+from .press import press_rank
 from .state import (
     DEC_GAME_OVER,
     DECISION_NAMES,
@@ -25,8 +26,6 @@ from .state import (
     SCORE_LINE_NAMES,
     STATE_DTYPE,
 )
-
-SEED_LIMIT = 2 ** 63  # game seeds are ints 0..SEED_LIMIT - 1 (the record's generator, rng.py)
 
 
 def tom_arrays(config: GameConfig) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
@@ -39,6 +38,15 @@ def tom_arrays(config: GameConfig) -> tuple[NDArray[np.int64], NDArray[np.int64]
         draws[k] = int(code[1])
         levels[k] = config.tom_levels[k]
     return modes, draws, levels
+
+
+def config_params(config: GameConfig) -> NDArray[np.int64]:
+    """The game contract's int64 parameter vector of ``config`` for ``kernels.init_record``."""
+    params = np.zeros(kernels.NUM_PARAMS, dtype=np.int64)
+    params[kernels.PARAM_NUM_AGENTS] = config.num_agents
+    params[kernels.PARAM_NUM_TOMS] = len(config.toms)
+    params[kernels.PARAM_TOMS:] = np.concatenate(tom_arrays(config))
+    return params
 
 
 def _as_batch(state):
@@ -77,33 +85,19 @@ def _check_config(config):
     return config
 
 
-def check_seed(seed: int | np.integer) -> int:
-    """``seed`` as an int; ValueError unless it is an int in 0..SEED_LIMIT - 1 (no wrapping)."""
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
-            or not 0 <= int(seed) < SEED_LIMIT:
-        raise ValueError(f"seed must be a non-negative int below 2**63 (0..{SEED_LIMIT - 1}) or "
-                         f"None for a random one, got {seed!r}")
-    return int(seed)
-
-
-def _normal_seed(seed):
-    """The game seed: ``seed`` as ``check_seed`` accepts it, a random one for None."""
-    return secrets.randbelow(SEED_LIMIT) if seed is None else check_seed(seed)
-
-
 def new_game(config: GameConfig | None = None, seed: int | np.integer | None = None) -> np.ndarray:
     """A fresh game for ``config`` (default: 2 agents), set up and waiting for the first decision."""
     config = _check_config(config)
     state = np.zeros((), dtype=STATE_DTYPE)
     kernels.new_game_kernel(state.reshape(1), 0, config.num_agents, len(config.toms),
-                            *tom_arrays(config), _normal_seed(seed))
+                            *tom_arrays(config), normal_seed(seed))
     return state
 
 
 def new_games(config: GameConfig | None, seeds: Iterable[int | np.integer | None]) -> np.ndarray:
     """A batch of fresh games, one per seed."""
     config = _check_config(config)
-    seeds = [_normal_seed(s) for s in seeds]
+    seeds = [normal_seed(s) for s in seeds]
     states = np.zeros(len(seeds), dtype=STATE_DTYPE)
     toms = tom_arrays(config)
     for i, seed in enumerate(seeds):
@@ -186,6 +180,23 @@ def winner(state: np.ndarray) -> int:
     """The winning seat (R20: highest total, ties to the one ahead in press order)."""
     _require_terminal(state)
     return int(_as_batch(state)[0]["winner"])
+
+
+def winners(state: np.ndarray) -> tuple[int, ...]:
+    """The game contract's winners: ``(winner(state),)`` (R20 leaves no tie)."""
+    return (winner(state),)
+
+
+def placings(state: np.ndarray) -> NDArray[np.float64]:
+    """Each seat's place, 0 = first (R20: total, then press order; no ties)."""
+    _require_terminal(state)
+    rec = _as_batch(state)[0]
+    scores = final_scores(state)
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], press_rank(rec, s)))
+    out = np.empty(len(scores), dtype=np.float64)
+    for place, seat in enumerate(order):
+        out[seat] = place
+    return out
 
 
 def score_line_names() -> list[str]:

@@ -1,8 +1,8 @@
 """Building skyscrapers (R16) and the borough bonus (R17)."""
 
+from ..core.jit import jit
 from .characters import free_skyscraper_bonus
 from .components import BOROUGH_BONUS_FIRST, NUM_BOROUGHS
-from .jit import jit
 from .state import DEC_BUILD
 
 

@@ -1,8 +1,8 @@
 """Card movements: drawing (with the reshuffle of R7), dealing pairs, discarding."""
 
+from ..core.jit import jit
+from ..core.rng import randbelow
 from .components import NUM_CARD_TYPES
-from .jit import jit
-from .rng import randbelow
 from .state import EMPTY
 
 

@@ -1,6 +1,7 @@
 """The abilities of characters 1-27 (addendum; R8, R11, R16, R18, R19): paying, acting, and
 resolving each choice an ability asks for. When to offer them is in ``abilities.py``."""
 
+from ..core.jit import jit
 from .abilities import (
     ANY_CARD_AS_ROUND,
     BID_LAST,
@@ -42,7 +43,6 @@ from .abilities import (
 from .cards import draw_faceup_to_reserve, draw_to_hand, draw_to_reserve, take_from_reserve
 from .components import CHARACTER_27_STEPS, CHARACTER_FREE, NEUTRAL, NUM_CARD_TYPES, WILD
 from .elevator import remove_tile, take_from_display
-from .jit import jit
 from .press import move_press, press_rank
 from .state import (
     CTX_AFTER_PICK,

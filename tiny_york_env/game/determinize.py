@@ -57,6 +57,8 @@ Rulings (D1-D5, D7, for docs/rules.md):
 
 import numpy as np
 
+from ..core.jit import jit
+from ..core.rng import seed_rng
 from .abilities import any_character_usable
 from .actions import NUM_ACTIONS
 from .api import SEED_LIMIT, _as_batch
@@ -72,10 +74,8 @@ from .components import (
     SKYSCRAPERS,
     WILD,
 )
-from .jit import jit
 from .legal import fill_legal_mask
 from .press import ahead
-from .rng import seed_rng
 from .setup import shuffle_in_place
 from .state import (
     DEC_AFTER_EVALUATION,

@@ -1,8 +1,8 @@
 """Character tiles: the elevator display and stacks (setup step 3, R14) and the start stacks."""
 
+from ..core.jit import jit
+from ..core.rng import randbelow
 from .components import ELEVATOR_COLUMNS, NUM_TILE_VALUES, NUM_TILES, TILE_IS_START, TILE_VALUE
-from .jit import jit
-from .rng import randbelow
 from .state import EMPTY, LOC_DISPLAY, LOC_ELEVATOR_STACK, LOC_OWNED, LOC_REMOVED, NO_SEAT
 
 

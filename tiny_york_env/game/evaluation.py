@@ -4,10 +4,10 @@ Each ``evaluate_*`` function is re-entrant: it advances its own cursor before ha
 decision to a participant, and the engine calls it again once that decision is resolved.
 """
 
+from ..core.jit import jit
 from .building import start_building
 from .components import DOLLARS, ELEVATOR, PLANS, PRESS, PRESTIGE, SKYSCRAPERS
 from .elevator import display_has_tile_up_to
-from .jit import jit
 from .legal import action_value, any_prestige_tile_available
 from .press import ahead, move_press, press_order
 from .state import (

@@ -2,13 +2,19 @@
 
 import numpy as np
 
+from ..core.jit import jit
+from ..core.rng import randbelow
 from .actions import NUM_ACTIONS
-from .jit import jit
+from .components import MAX_SEATS
 from .legal import fill_legal_mask, pick_legal
-from .rng import randbelow
 from .rules import advance, apply
 from .setup import init_game
-from .state import DEC_GAME_OVER
+from .state import DEC_GAME_OVER, NO_SEAT
+
+# The game contract's ``config_params`` layout (api.config_params): num_agents, num_toms, then
+# MAX_SEATS Tom modes, MAX_SEATS Phase-I draw counts and MAX_SEATS Tom levels.
+PARAM_NUM_AGENTS, PARAM_NUM_TOMS, PARAM_TOMS = 0, 1, 2
+NUM_PARAMS = PARAM_TOMS + 3 * MAX_SEATS
 
 
 @jit
@@ -16,6 +22,30 @@ def new_game_kernel(states, i, num_agents, num_toms, tom_modes, tom_draws, tom_l
     """Set up game ``i`` and run it to the first decision."""
     init_game(states[i], num_agents, num_toms, tom_modes, tom_draws, tom_levels, seed)
     advance(states[i])
+
+
+@jit
+def init_record(states, i, params, seed):
+    """The game contract's set-up kernel: game ``i`` from ``params`` (``config_params``)."""
+    modes = params[PARAM_TOMS:PARAM_TOMS + MAX_SEATS]
+    draws = params[PARAM_TOMS + MAX_SEATS:PARAM_TOMS + 2 * MAX_SEATS]
+    levels = params[PARAM_TOMS + 2 * MAX_SEATS:PARAM_TOMS + 3 * MAX_SEATS]
+    new_game_kernel(states, i, params[PARAM_NUM_AGENTS], params[PARAM_NUM_TOMS], modes, draws,
+                    levels, seed)
+
+
+@jit
+def is_over(st):
+    """True once the final scoring is done."""
+    return st["decision"] == DEC_GAME_OVER
+
+
+@jit
+def actor_of(st):
+    """The seat to decide, or NO_SEAT (-1) at the end."""
+    if st["decision"] == DEC_GAME_OVER:
+        return NO_SEAT
+    return st["actor"]
 
 
 @jit

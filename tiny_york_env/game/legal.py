@@ -3,6 +3,7 @@
 One predicate serves both the mask and ``apply_action``'s check, so they can never disagree.
 """
 
+from ..core.jit import jit
 from .abilities import (
     PRESS_BACK_MAX,
     ability_may_stop,
@@ -55,7 +56,6 @@ from .components import (
     VESSEL_ENDS,
     WILD,
 )
-from .jit import jit
 from .state import (
     DEC_AFTER_EVALUATION,
     DEC_AFTER_PICK,

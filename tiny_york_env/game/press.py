@@ -2,8 +2,8 @@
 
 import numpy as np
 
+from ..core.jit import jit
 from .components import MAX_SEATS, NEUTRAL, PRESS_LAST_SPACE
-from .jit import jit
 
 
 @jit

@@ -3,6 +3,7 @@ round end and the end of the game (rulebook "Playing the Game", R3-R19)."""
 
 import numpy as np
 
+from ..core.jit import jit
 from .abilities import BID_LAST, MATCH_PAIR_FROM_RESERVE, any_character_usable, can_use_character
 from .actions import (
     BID_CARD,
@@ -70,7 +71,6 @@ from .components import (
 )
 from .elevator import give_tile, remove_tile, take_from_display
 from .evaluation import evaluate, start_evaluation
-from .jit import jit
 from .legal import is_legal
 from .press import press_order, reverse_agent_press_order
 from .scoring import final_scoring

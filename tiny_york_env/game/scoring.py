@@ -3,6 +3,7 @@ participant in ``score_lines`` and the winner."""
 
 import numpy as np
 
+from ..core.jit import jit
 from .building import present_everywhere
 from .components import (
     BOROUGH_BONUS_END,
@@ -35,7 +36,6 @@ from .components import (
     TILE_VALUE,
     VESSEL_KIND,
 )
-from .jit import jit
 from .press import ahead, press_rank_with_neutral
 from .state import (
     LOC_OWNED,

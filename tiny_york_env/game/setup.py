@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ..core.jit import jit
+from ..core.rng import randbelow, seed_rng
 from .cards import draw_to_reserve
 from .components import (
     BASE_VALUES,
@@ -21,9 +23,7 @@ from .components import (
     START_RESERVE,
 )
 from .elevator import shuffle_elevator_stacks
-from .jit import jit
 from .press import reverse_agent_press_order
-from .rng import randbelow, seed_rng
 from .state import (
     EMPTY,
     LOC_START_STACK,

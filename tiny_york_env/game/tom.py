@@ -6,6 +6,7 @@ Tom never decides through actions: the engine runs every Tom step inside ``advan
 
 import numpy as np
 
+from ..core.jit import jit
 from .cards import draw_card
 from .components import (
     ELEVATOR_COLUMNS,
@@ -26,7 +27,6 @@ from .components import (
     WILD,
 )
 from .elevator import give_tile, refill_display_slot
-from .jit import jit
 from .press import ahead, press_order
 from .state import EMPTY, LOC_OWNED, STACK_REVEALED, STACK_TAKEN, VESSEL_ON_BOARD
 

@@ -85,6 +85,7 @@ pass.
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.jit import jit
 from .abilities import (
     ANY_CARD_AS_ROUND,
     BIGGER_RESERVE,
@@ -152,7 +153,6 @@ from .components import (
     VESSEL_COLOUR,
     WILD,
 )
-from .jit import jit
 from .legal import fill_legal_mask
 from .press import press_order
 from .rules import num_pairs_dealt

@@ -1,0 +1,198 @@
+"""The game contract's checks, one parametrized suite over every registered game: the registry,
+the ecosystem checkers (Gymnasium, SB3, PettingZoo), seeding, purity, illegal actions, and the
+batched envs equal to single envs step for step."""
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env as gym_check_env
+from pettingzoo.test import api_test, seed_test
+from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+from tests.envs.test_checkers import (
+    DICT_OBSERVATION_WARNINGS,
+    OPTIONS_WARNING,
+    WRAPPED_WARNING,
+    _messages,
+    _unexpected,
+)
+from tiny_york_env import make_aec
+from tiny_york_env.contract import Game
+from tiny_york_env.envs.rewards import final_rewards
+from tiny_york_env.registry import game_names, game_of_state, get_game, register_game
+
+GAMES = game_names()
+# A small setup of each game for the AEC env (all seats agents) and the single-agent env.
+AEC_SETUPS = {"tiny_york": {"num_agents": 2}, "construction_yard": {"num_players": 3}}
+ENV_KWARGS = {"tiny_york": {"toms": (3,)},
+              "construction_yard": {"num_players": 3, "bots": ("greedy", "random")}}
+ILLEGAL_WARNING = "for the learning seat 0: the episode ends with reward"
+
+
+def first_legal(mask):
+    """The lowest legal action of a mask (bool or int8)."""
+    return int(np.flatnonzero(mask)[0])
+
+
+def play_single(env, seed, policy=first_legal):
+    """(observations, rewards, final info) of one whole episode of a single-agent env."""
+    obs, info = env.reset(seed=seed)
+    observations, rewards = [obs], []
+    done = False
+    while not done:
+        obs, reward, done, truncated, info = env.step(policy(info["action_mask"]))
+        assert not truncated
+        observations.append(obs)
+        rewards.append(reward)
+    return observations, rewards, info
+
+
+def test_the_registry_names_both_games_and_refuses_others():
+    assert GAMES[:2] == ["tiny_york", "construction_yard"]
+    for name in GAMES:
+        game = get_game(name)
+        assert isinstance(game, Game) and game.name == name and get_game(game) is game
+    with pytest.raises(ValueError, match="unknown game 'chess'; the games are"):
+        get_game("chess")
+    with pytest.raises(ValueError, match="already registered"):
+        register_game(get_game("tiny_york"))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_game_of_state_finds_each_records_game(name):
+    game = get_game(name)
+    assert game_of_state(game.new_game(seed=1)) is game
+    with pytest.raises(ValueError, match="not a game record"):
+        game_of_state(np.zeros(3))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gymnasium_check_env(name):
+    game = get_game(name)
+    messages = _messages(gym_check_env, gymnasium.make(game.env_id))
+    assert _unexpected(messages, ILLEGAL_WARNING, WRAPPED_WARNING) == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_stable_baselines3_check_env(name):
+    assert _messages(sb3_check_env, gymnasium.make(get_game(name).env_id).unwrapped, warn=True) == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_api_and_seed_tests(name):
+    messages = _messages(api_test, make_aec(name, **AEC_SETUPS[name]), num_cycles=2000)
+    assert _unexpected(messages, OPTIONS_WARNING, *DICT_OBSERVATION_WARNINGS, "Passed") == []
+    assert _messages(seed_test, lambda: make_aec(name, **AEC_SETUPS[name]), num_cycles=2000) == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_seed_same_episode_and_observations_in_the_space(name):
+    game = get_game(name)
+    env = gymnasium.make(game.env_id, **ENV_KWARGS[name])
+    first = play_single(env, 11)
+    second = play_single(env, 11)
+    assert all(np.array_equal(a, b) for a, b in zip(first[0], second[0], strict=True))
+    assert first[1] == second[1]
+    assert all(env.observation_space.contains(o) for o in first[0])
+    other = play_single(env, 12)
+    assert len(other[0]) != len(first[0]) or any(
+        not np.array_equal(a, b) for a, b in zip(first[0], other[0], strict=True))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_step_is_pure_and_an_illegal_action_changes_nothing(name):
+    game = get_game(name)
+    state = game.new_game(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        if game.is_terminal(state):
+            break
+        before = state.copy()
+        legal = np.flatnonzero(game.legal_mask(state))
+        illegal = np.flatnonzero(~game.legal_mask(state))
+        if len(illegal):
+            with pytest.raises(ValueError, match="illegal action"):
+                game.apply_action(state, int(illegal[0]))
+            assert state.tobytes() == before.tobytes()
+        after = game.step(state, int(rng.choice(legal)))
+        assert state.tobytes() == before.tobytes()
+        state = after
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_terminate_mode_ends_the_episode_on_an_illegal_action(name):
+    env = gymnasium.make(get_game(name).env_id, **ENV_KWARGS[name]).unwrapped
+    _, info = env.reset(seed=3)
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    with pytest.warns(UserWarning, match="illegal action"):
+        _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -1.0 and info["illegal_action"] == illegal
+    raising = gymnasium.make(get_game(name).env_id, illegal_action="raise", **ENV_KWARGS[name]).unwrapped
+    raising.reset(seed=3)
+    with pytest.raises(ValueError, match="illegal action"):
+        raising.step(illegal)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rewards_are_zero_sum_and_follow_the_winners(name):
+    game = get_game(name)
+    for seed in range(3):
+        state = game.new_game(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not game.is_terminal(state):
+            game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+        for kind in ("win", "rank"):
+            assert abs(final_rewards(state, kind).sum()) < 1e-9
+        win = final_rewards(state, "win")
+        assert set(np.flatnonzero(win == win.max())) == set(game.winners(state))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_sb3_vec_env_equals_single_envs(name):
+    """The compiled VecEnv and B single envs seeded s + i agree on every step through resets."""
+    from tiny_york_env.envs.vector import ConstructionYardVecEnv, TinyYorkVecEnv
+
+    vec_class = {"tiny_york": TinyYorkVecEnv, "construction_yard": ConstructionYardVecEnv}[name]
+    game, b = get_game(name), 3
+    vec = vec_class(b, **ENV_KWARGS[name], seed=40)
+    singles = [gymnasium.make(game.env_id, **ENV_KWARGS[name]) for _ in range(b)]
+    obs = vec.reset()
+    infos = [env.reset(seed=40 + i)[1] for i, env in enumerate(singles)]
+    for i in range(b):
+        assert np.array_equal(obs[i], singles[i].unwrapped._observe())
+    ended = 0
+    for _ in range(400):
+        actions = np.array([first_legal(info["action_mask"]) for info in infos])
+        assert np.array_equal(vec.action_masks(), np.array([info["action_mask"] for info in infos]))
+        obs, rewards, dones, vec_infos = vec.step(actions)
+        for i, env in enumerate(singles):
+            o, r, done, _, infos[i] = env.step(int(actions[i]))
+            assert done == dones[i] and r == rewards[i]
+            if done:
+                ended += 1
+                assert np.array_equal(vec_infos[i]["terminal_observation"], o)
+                assert np.array_equal(vec_infos[i]["final_scores"], infos[i]["final_scores"])
+                o, infos[i] = env.reset()
+            assert np.array_equal(obs[i], o)
+    assert ended >= 1 or name == "tiny_york"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gymnasium_vector_env_equals_sync_vector_env(name):
+    game, b = get_game(name), 3
+    native = gymnasium.make_vec(game.env_id, num_envs=b, **ENV_KWARGS[name])
+    sync = gymnasium.make_vec(game.env_id, num_envs=b, vectorization_mode="sync", **ENV_KWARGS[name])
+    obs_n, info_n = native.reset(seed=7)
+    obs_s, info_s = sync.reset(seed=7)
+    assert np.array_equal(obs_n, obs_s)
+    for _ in range(300):
+        masks = info_n["action_mask"]
+        assert np.array_equal(masks, info_s["action_mask"])
+        actions = np.array([first_legal(m) if m.any() else 0 for m in masks])
+        obs_n, r_n, t_n, _, info_n = native.step(actions)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            obs_s, r_s, t_s, _, info_s = sync.step(actions)
+        assert np.array_equal(obs_n, obs_s) and np.array_equal(r_n, r_s) and np.array_equal(t_n, t_s)

@@ -1,0 +1,91 @@
+"""Golden playthroughs of any registered game, through the game contract only.
+
+A playthrough file pins a whole game: a header (game, config, seeds), then one line per decision
+(seat, action id, its description) with the scores after every change, and the final breakdown.
+The test replays the recorded action ids (not drawn again) and compares the text exactly, so a
+change in the engine shows as a diff at the first decision it touches. Regenerate (only for an
+intended change, then read the diff): ``python -m tests.playthroughs.contract_playthrough``.
+"""
+
+import difflib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from tiny_york_env.registry import get_game
+
+HERE = Path(__file__).resolve().parent / "games"
+REGENERATE_COMMAND = "python -m tests.playthroughs.contract_playthrough"
+# (game, config keywords, engine seed, chooser seed): Construction Yard for 2 (with Dirk), 3, 6.
+GAMES = (
+    ("construction_yard", {"num_players": 2}, 1, 101),
+    ("construction_yard", {"num_players": 3}, 2, 102),
+    ("construction_yard", {"num_players": 6}, 3, 103),
+)
+
+
+def golden_path(name, config, seed):
+    """The file of one golden game."""
+    players = "_".join(f"{k}{v}" for k, v in sorted(config.items()))
+    return HERE / f"{name}_{players}_seed{seed}.txt"
+
+
+def scores_line(game, state):
+    """The running totals of every scoring row (the record's ``score_lines``; Construction
+    Yard's last row is Dirk's)."""
+    lines = state.reshape(1)[0]["score_lines"]
+    return " ".join(str(int(v)) for v in lines.sum(axis=1))
+
+
+def play(name, config, seed, chooser_seed, actions=None):
+    """(text, actions) of the game; the actions are drawn by a seeded Generator unless given."""
+    game = get_game(name)
+    state = game.new_game(game.make_config(**config), seed)
+    rng = np.random.default_rng(chooser_seed)
+    lines = [f"# {game.title} playthrough", f"game: {name}", f"config: {json.dumps(config, sort_keys=True)}",
+             f"seed: {seed}", f"chooser_seed: {chooser_seed}", ""]
+    played, last_scores = [], scores_line(game, state)
+    lines.append(f"scores: {last_scores}")
+    while not game.is_terminal(state):
+        seat = game.current_player(state)
+        legal = np.flatnonzero(game.legal_mask(state))
+        action = int(rng.choice(legal)) if actions is None else actions[len(played)]
+        game.apply_action(state, action)
+        played.append(action)
+        lines.append(f"seat {seat}: {action} {game.describe_action(action)}")
+        scores = scores_line(game, state)
+        if scores != last_scores:
+            lines.append(f"scores: {scores}")
+            last_scores = scores
+    lines += ["", "final:"] + [json.dumps(b, sort_keys=True) for b in game.score_breakdown(state)]
+    lines.append(f"winners: {list(game.winners(state))}")
+    lines += ["", game.render_text(state), ""]
+    return "\n".join(lines), played
+
+
+def recorded_actions(text):
+    """The action ids of a playthrough file, in order."""
+    return [int(line.split(": ", 1)[1].split()[0]) for line in text.splitlines() if line.startswith("seat ")]
+
+
+def first_diff(expected, actual, name):
+    """The first lines of a unified diff between the golden text and the replay."""
+    diff = difflib.unified_diff(expected.splitlines(), actual.splitlines(), name, "replay", lineterm="")
+    return "\n".join(list(diff)[:30])
+
+
+def main():
+    """Play and write every golden game; print what changed."""
+    HERE.mkdir(exist_ok=True)
+    for name, config, seed, chooser_seed in GAMES:
+        text, played = play(name, config, seed, chooser_seed)
+        path = golden_path(name, config, seed)
+        old = path.read_text() if path.exists() else None
+        path.write_text(text)
+        status = "unchanged" if old == text else ("new" if old is None else "rewritten")
+        print(f"{path.name}: {len(played)} decisions, {status}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,202 @@
+"""The engine verbs of Construction Yard (the game contract, docs/games.md): thin Python wrappers
+over the compiled kernels. A single game is a 0-d numpy array of ``STATE_DTYPE``; a batch is a
+1-d array of them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..core.seeds import normal_seed
+from . import kernels
+from .actions import NUM_ACTIONS, describe_action, is_int
+from .config import GameConfig
+from .data import MAX_PLAYERS, SCORING_NAMES
+from .setup import NUM_PARAMS, PARAM_AGENTS, PARAM_BOTS, PARAM_PLAYERS
+from .state import DEC_GAME_OVER, DECISION_NAMES, DIRK_ROW, NO_SEAT, STATE_DTYPE
+
+
+def config_params(config: GameConfig) -> NDArray[np.int64]:
+    """The int64 parameter vector of ``config`` for ``kernels.init_record``."""
+    params = np.zeros(NUM_PARAMS, dtype=np.int64)
+    params[PARAM_PLAYERS] = config.num_players
+    params[PARAM_AGENTS] = config.num_agents
+    params[PARAM_BOTS:PARAM_BOTS + MAX_PLAYERS][:config.num_players] = config.bot_kinds()
+    return params
+
+
+def _check_config(config):
+    config = GameConfig() if config is None else config
+    if not isinstance(config, GameConfig):
+        raise ValueError(f"config must be a construction_yard.GameConfig, got {type(config).__name__}")
+    return config
+
+
+def as_batch(state: np.ndarray) -> np.ndarray:
+    """A (1,)-shaped view of a single game, sharing its memory; ValueError for anything else."""
+    if not isinstance(state, np.ndarray) or state.dtype != STATE_DTYPE:
+        raise ValueError("state must be a numpy array of Construction Yard's STATE_DTYPE, as returned "
+                         "by construction_yard.new_game")
+    if state.shape == ():
+        return state.reshape(1)
+    if state.shape == (1,):
+        return state
+    raise ValueError(f"expected a single game (shape ()), got a batch of shape {state.shape}")
+
+
+def _check_batch(states):
+    if not isinstance(states, np.ndarray) or states.dtype != STATE_DTYPE or states.ndim != 1:
+        raise ValueError("states must be a 1-d numpy array of Construction Yard's STATE_DTYPE")
+    return states
+
+
+def _check_writeable(array, verb):
+    if not array.flags.writeable:
+        raise ValueError(f"{verb} changes the state in place, but this array is read-only; pass a "
+                         "writeable copy")
+
+
+def new_game(config: GameConfig | None = None, seed: int | np.integer | None = None) -> np.ndarray:
+    """A fresh game for ``config`` (default: two agents, with Dirk), set up and waiting for the
+    first agent decision."""
+    config = _check_config(config)
+    state = np.zeros((), dtype=STATE_DTYPE)
+    kernels.init_record(state.reshape(1), 0, config_params(config), normal_seed(seed))
+    return state
+
+
+def new_games(config: GameConfig | None, seeds: Iterable[int | np.integer | None]) -> np.ndarray:
+    """A batch of fresh games, one per seed."""
+    config = _check_config(config)
+    seeds = [normal_seed(s) for s in seeds]
+    states = np.zeros(len(seeds), dtype=STATE_DTYPE)
+    params = config_params(config)
+    for i, seed in enumerate(seeds):
+        kernels.init_record(states, i, params, seed)
+    return states
+
+
+def current_player(state: np.ndarray) -> int:
+    """The seat to decide, or -1 when the game is over."""
+    return int(kernels.actor_of(as_batch(state)[0])) if not is_terminal(state) else NO_SEAT
+
+
+def legal_mask(state: np.ndarray) -> NDArray[np.bool_]:
+    """bool[NUM_ACTIONS]: the actions the seat to move may take (all False only at the end)."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    kernels.legal_mask_kernel(as_batch(state), 0, mask)
+    return mask
+
+
+def legal_actions(state: np.ndarray) -> NDArray[np.intp]:
+    """The legal action ids, ascending."""
+    return np.flatnonzero(legal_mask(state))
+
+
+def pending_decision(state: np.ndarray) -> str:
+    """The pending decision in words."""
+    return DECISION_NAMES[int(as_batch(state)[0]["decision"])]
+
+
+def apply_action(state: np.ndarray, action: int | np.integer) -> None:
+    """Apply ``action`` in place; a ValueError names an illegal action (the pending decision and
+    the legal ones) and leaves the state as it was."""
+    batch = as_batch(state)
+    _check_writeable(batch, "apply_action")
+    if not is_int(action):
+        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    action = int(action)
+    if batch[0]["decision"] == DEC_GAME_OVER:
+        raise ValueError(f"action {action}: the game is over, no action is legal")
+    if not 0 <= action < NUM_ACTIONS or kernels.apply_kernel(batch, 0, action) != 0:
+        what = describe_action(action) if 0 <= action < NUM_ACTIONS else "outside the space"
+        raise ValueError(
+            f"illegal action {action} ({what}) for seat {int(batch[0]['actor'])}, whose pending "
+            f"decision is '{pending_decision(state)}'; legal actions: "
+            + ", ".join(f"{a} ({describe_action(a)})" for a in legal_actions(state)))
+
+
+def step(state: np.ndarray, action: int | np.integer) -> np.ndarray:
+    """The pure form of ``apply_action``: a new state; the input is not changed."""
+    as_batch(state)
+    new = state.copy()
+    apply_action(new, action)
+    return new
+
+
+def is_terminal(state: np.ndarray) -> bool:
+    """True once scoring C is done."""
+    return bool(as_batch(state)[0]["decision"] == DEC_GAME_OVER)
+
+
+def _require_terminal(state):
+    if not is_terminal(state):
+        raise ValueError("the game is not over yet: final scores exist only after scoring C")
+
+
+def final_scores(state: np.ndarray) -> NDArray[np.int64]:
+    """int array, one total per seat; only after the end (Dirk's is ``dirk_score``)."""
+    _require_terminal(state)
+    rec = as_batch(state)[0]
+    return rec["score_lines"][:int(rec["num_players"])].sum(axis=1).astype(np.int64)
+
+
+def dirk_score(state: np.ndarray) -> int | None:
+    """Dirk's total (two-player games), None without Dirk."""
+    rec = as_batch(state)[0]
+    return int(rec["score_lines"][DIRK_ROW].sum()) if rec["has_dirk"] else None
+
+
+def winners(state: np.ndarray) -> tuple[int, ...]:
+    """Every seat with the highest total (tied players share the win; Dirk never wins)."""
+    _require_terminal(state)
+    mask = int(as_batch(state)[0]["winner_mask"])
+    return tuple(seat for seat in range(MAX_PLAYERS) if mask >> seat & 1)
+
+
+def placings(state: np.ndarray) -> NDArray[np.float64]:
+    """Each seat's place by total, 0 = first; tied seats share the mean of their places."""
+    scores = final_scores(state).astype(np.float64)
+    return np.array([np.sum(scores > s) + (np.sum(scores == s) - 1) / 2.0 for s in scores])
+
+
+def score_breakdown(state: np.ndarray) -> list[dict[str, int]]:
+    """One dict per seat: points of scoring A, B and C, plus ``'total'``."""
+    _require_terminal(state)
+    rec = as_batch(state)[0]
+    out = []
+    for seat in range(int(rec["num_players"])):
+        lines = {name: int(rec["score_lines"][seat, k]) for k, name in enumerate(SCORING_NAMES)}
+        lines["total"] = sum(lines.values())
+        out.append(lines)
+    return out
+
+
+def legal_masks(states: np.ndarray) -> NDArray[np.bool_]:
+    """bool[B, NUM_ACTIONS] for a batch of games."""
+    _check_batch(states)
+    masks = np.zeros((states.shape[0], NUM_ACTIONS), dtype=np.bool_)
+    kernels.legal_masks_batch(states, masks)
+    return masks
+
+
+def apply_actions(states: np.ndarray, actions: NDArray[np.integer] | Sequence[int]) -> NDArray[np.bool_]:
+    """Apply one action per game in place; True where it was illegal (that game unchanged)."""
+    _check_batch(states)
+    _check_writeable(states, "apply_actions")
+    actions = np.asarray(actions)
+    if actions.shape != states.shape or not np.issubdtype(actions.dtype, np.integer):
+        raise ValueError(f"actions must be integers, one per game ({states.shape[0]}); got "
+                         f"shape {actions.shape} of {actions.dtype}")
+    status = np.zeros(states.shape[0], dtype=np.int64)
+    kernels.apply_batch(states, np.clip(actions, -1, NUM_ACTIONS).astype(np.int64), status)
+    return status != 0
+
+
+def greedy_choice(state: np.ndarray) -> int:
+    """The greedy heuristic's action for the seat to move (bots.py)."""
+    if is_terminal(state):
+        raise ValueError("the game is over: there is nothing to choose")
+    return int(kernels.greedy_kernel(as_batch(state), 0, np.zeros(NUM_ACTIONS, dtype=np.bool_)))

@@ -1,0 +1,128 @@
+"""The game contract: what a game gives the layers above its engine (docs/games.md).
+
+A game is a rules engine on one numpy structured record (``STATE_DTYPE``) plus the few things
+the envs, agents and tools need: its verbs, its observation encoder and space, ``determinize``
+for planners and the compiled functions the batch kernels loop over. A ``Game`` collects them;
+``registry.py`` maps names to games. The adapters (``envs/``), the agents and the tools read a
+game only through this record, so a new game joins by filling one in.
+
+The record is deliberately flat (module-level functions, not methods): the engine functions are
+numba-compiled, and the batch kernels (``envs/batch.py``) take the compiled ones as closure
+constants, specialised once per game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+
+@dataclass(frozen=True)
+class GameKernels:
+    """The compiled functions a game's batch loops call, one record (``rec = states[i]``) at a time.
+
+    - ``init_record(states, i, params, seed)``: set up game ``i`` on a zeroed record from
+      ``params`` (``Game.config_params``) and run it to the first decision of an agent seat;
+    - ``fill_legal_mask(rec, mask)``: the legal actions of the seat to move (all False at the end);
+    - ``apply_checked(rec, action)``: 0 when applied, else illegal and ``rec`` unchanged;
+    - ``apply_unchecked(rec, action)``: apply an action the mask allows (the caller checked it);
+    - ``is_over(rec)``: True once the game has ended; ``actor_of(rec)``: the seat to decide, -1 at
+      the end;
+    - ``encode_record(rec, seat, out)``: ``seat``'s observation into ``out`` (float32[obs_size]).
+    """
+
+    init_record: Callable[..., None]
+    fill_legal_mask: Callable[..., None]
+    apply_checked: Callable[..., int]
+    apply_unchecked: Callable[..., None]
+    is_over: Callable[..., bool]
+    actor_of: Callable[..., int]
+    encode_record: Callable[..., None]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as the adapters see it (the table in docs/games.md lists every field)."""
+
+    # --- identity -----------------------------------------------------------------------------
+    name: str  # registry key and ``--game`` value, e.g. "tiny_york"
+    title: str  # for people, e.g. "Tiny York"
+    version: str  # rules-engine version; bumped when the same seed can play differently
+    env_id: str  # Gymnasium id, e.g. "TinyYork-v0"
+    aec_name: str  # PettingZoo metadata name, e.g. "tiny_york_v0"
+    rules_source: str  # the rulebook the engine follows
+    automatic_participants: str  # who the engine plays itself (Toms, bots, Dirk), in words
+    # --- configuration --------------------------------------------------------------------------
+    config_type: type  # the frozen dataclass that says who plays; validates on construction
+    make_config: Callable[..., Any]  # keyword arguments -> a checked config (ValueError otherwise)
+    num_agents: Callable[[Any], int]  # agent seats of a config: seats 0..num_agents-1 decide from outside
+    num_participants: Callable[[Any], int]  # seats that score and are ranked (agents + automatic seats)
+    config_params: Callable[[Any], np.ndarray]  # int64 vector for ``GameKernels.init_record``
+    # --- the engine -----------------------------------------------------------------------------
+    state_dtype: np.dtype
+    num_actions: int
+    new_game: Callable[..., np.ndarray]  # (config=None, seed=None) -> 0-d record
+    current_player: Callable[[np.ndarray], int]  # -1 at the end
+    legal_mask: Callable[[np.ndarray], np.ndarray]  # bool[num_actions], all False only at the end
+    apply_action: Callable[[np.ndarray, int], None]  # in place; ValueError on illegal, state unchanged
+    step: Callable[[np.ndarray, int], np.ndarray]  # the pure form
+    is_terminal: Callable[[np.ndarray], bool]
+    final_scores: Callable[[np.ndarray], np.ndarray]  # int, one per participant seat
+    winners: Callable[[np.ndarray], tuple[int, ...]]  # every winning seat (ties share the win)
+    placings: Callable[[np.ndarray], np.ndarray]  # float per seat: 0 = first; tied seats share the mean
+    score_breakdown: Callable[[np.ndarray], list[dict[str, int]]]
+    describe_action: Callable[[int], str]
+    render_text: Callable[[np.ndarray], str]
+    determinize: Callable[..., np.ndarray]  # (state, seat, rng) -> a copy, hidden parts resampled
+    # --- observation ----------------------------------------------------------------------------
+    obs_size: int
+    encode: Callable[[np.ndarray, int], np.ndarray]  # float32[obs_size], that seat's information only
+    observation_space: Callable[[], spaces.Box]  # finite bounds
+    kernels: GameKernels
+    batch_module: str  # the module compiling core/batch_loops.py with this game's functions
+    # --- rewards and views ------------------------------------------------------------------------
+    score_scale: float  # the "score" reward divides the margin to the best other seat by this
+    render_rgb: Callable[[np.ndarray], np.ndarray] | None = None  # a picture, when the game has one
+    global_state: Callable[[np.ndarray], np.ndarray] | None = None  # PettingZoo ``state()``
+    global_state_space: Callable[[], spaces.Box] | None = None
+    validate_state: Callable[[np.ndarray], None] | None = None  # ValueError for a foreign record
+    save_state: Callable[..., bytes] | None = None  # bytes with header and checksum
+    load_state: Callable[..., np.ndarray] | None = None  # validated on the way in
+    env_defaults: dict[str, Any] = field(default_factory=dict)  # the single-agent env's opponents
+    docs: Sequence[str] = ()  # the game's pages under docs/
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name!r} ({self.title}) v{self.version}>"
+
+    def __reduce__(self) -> tuple:
+        """Pickle (and deepcopy) by name: the registry rebuilds the record (it holds functions)."""
+        from .registry import get_game  # noqa: PLC0415  (the registry imports this module)
+
+        return get_game, (self.name,)
+
+    def empty_mask(self) -> np.ndarray:
+        """A bool array of ``num_actions`` for the mask kernels to fill."""
+        return np.zeros(self.num_actions, dtype=np.bool_)
+
+
+def placings_from_order(order: Sequence[int]) -> np.ndarray:
+    """Placings (0 = first) from a strict order of seats, best first (no ties)."""
+    out = np.empty(len(order), dtype=np.float64)
+    for rank, seat in enumerate(order):
+        out[seat] = rank
+    return out
+
+
+def placings_from_scores(scores: Sequence[float]) -> np.ndarray:
+    """Placings (0 = first) by score, tied seats sharing the mean of the places they occupy."""
+    scores = np.asarray(scores, dtype=np.float64)
+    out = np.empty(len(scores), dtype=np.float64)
+    for seat, value in enumerate(scores):
+        above = int(np.sum(scores > value))
+        tied = int(np.sum(scores == value))
+        out[seat] = above + (tied - 1) / 2.0
+    return out

@@ -1,0 +1,214 @@
+"""The batch loops every game's envs run, written once and compiled per game (game contract).
+
+Each kernel loops over B games in compiled code: start games, apply one action per game (the
+engine runs the automatic participants), encode the learning seat's observation and fill its
+legal mask. They call a game's compiled functions (``contract.GameKernels``) by the names bound
+below. A game's ``batch`` module (``tiny_york_env/game/batch.py``,
+``tiny_york_env/construction_yard/batch.py``) imports its own functions under these names and
+calls ``specialise(globals(), __file__)``: the loops below are compiled again in that module, so
+each call is direct and numba caches them on disk beside it (closures or functions passed as
+arguments would be recompiled in every process: their cache keys change).
+
+Actions are checked for every game before any game changes, so a refused step changes nothing.
+``step_kernel`` restarts an ended game in the same step (SB3's convention, the ended record and
+observation copied out first), ``next_step_kernel`` in the next one (Gymnasium's
+``AutoresetMode.NEXT_STEP``, the ended record kept in place until then). Illegal actions (an id
+in 0..NUM_ACTIONS-1 that the mask forbids): with ``terminate_illegal`` the game ends, its state
+otherwise unchanged, flagged in ``illegal``; else the whole step is refused (the caller raises
+the engine's ``ValueError``). An action outside 0..NUM_ACTIONS-1 is always refused.
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+from .jit import jit
+from .rng import randbelow
+from .seeds import next_seed
+
+LEARNING_SEAT = 0  # automatic participants take the seats after the agents: the one agent is seat 0
+# The game's names the loops call; each game's batch module binds its own before specialising.
+GAME_NAMES = ("init_record", "fill_legal_mask", "apply_checked", "apply_unchecked", "is_over",
+              "actor_of", "encode_record", "NUM_ACTIONS")
+init_record = fill_legal_mask = apply_checked = apply_unchecked = None
+is_over = actor_of = encode_record = None
+NUM_ACTIONS = 0
+REFUSED = -2  # apply_at's answer for an illegal action (else the next seat to decide, -1 at the end)
+LOOPS_MARKER = "# --- the loops (compiled again in each game's batch module) ---"
+
+
+def specialise(namespace: dict, filename: str) -> None:
+    """Define the loops below in ``namespace`` (a game's batch module, whose file is
+    ``filename``), calling the game functions it binds under ``GAME_NAMES``."""
+    missing = [name for name in GAME_NAMES if name not in namespace]
+    if missing:
+        raise ValueError(f"a game's batch module must bind {missing} before specialise()")
+    namespace.update(np=np, jit=jit, next_seed=next_seed, randbelow=randbelow,
+                     LEARNING_SEAT=LEARNING_SEAT, REFUSED=REFUSED)
+    source = Path(__file__).read_text()
+    start = source.index(LOOPS_MARKER)
+    lines_before = source.count("\n", 0, start)  # keep line numbers (tracebacks, cache names)
+    exec(compile("\n" * lines_before + source[start:], filename, "exec"), namespace)
+
+
+# --- the loops (compiled again in each game's batch module) ---
+
+
+@jit
+def restart_game(states, raw, i, seed, params):
+    """Game ``i`` becomes a fresh game seeded ``seed`` (on a zeroed record, as ``new_game``)."""
+    for b in range(raw.shape[1]):
+        raw[i, b] = 0
+    init_record(states, i, params, seed)
+
+@jit
+def reset_kernel(states, raw, seeds, which, params, obs, masks):
+    """New games with ``seeds`` where ``which``, their legal masks into ``masks`` (the other
+    rows are left alone); every game's observation into ``obs``."""
+    for i in range(states.shape[0]):
+        if which[i]:
+            restart_game(states, raw, i, seeds[i], params)
+            fill_legal_mask(states[i], masks[i])
+        encode_record(states[i], LEARNING_SEAT, obs[i])
+
+@jit
+def check_actions(actions, masks, skip, illegal, terminate_illegal):
+    """-1 when the step may go on, else the index of the first game whose action is outside
+    0..NUM_ACTIONS-1, or (unless ``terminate_illegal``) forbidden by its mask. Games where
+    ``skip`` only need an action in range; ``illegal[i]`` says game i's action is forbidden."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= NUM_ACTIONS:
+            return i
+        illegal[i] = not skip[i] and not masks[i, a]
+        if illegal[i] and not terminate_illegal:
+            return i
+    return -1
+
+@jit
+def step_kernel(states, raw, actions, seeds, params, obs, masks, dones, ended, ended_raw,
+                ended_obs, illegal, terminate_illegal):
+    """Apply ``actions`` to every game, restarting ended games at once (SB3's convention);
+    returns how many games ended, or ``-1 - i`` when game ``i``'s action is refused (then no
+    game is changed).
+
+    ``masks`` must hold the current legal masks (as this kernel and ``reset_kernel`` leave
+    them). An illegal action ends its game unapplied when ``terminate_illegal``
+    (``illegal[i]`` is set). An ended game's record, final observation and index go to row k
+    of ``ended_raw``, ``ended_obs`` and ``ended`` (k counts the ended games), and it restarts
+    with ``next_seed``; every game's observation and next mask go to ``obs`` and ``masks``."""
+    for i in range(states.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= NUM_ACTIONS:
+            return -1 - i
+        illegal[i] = not masks[i, a]
+        if illegal[i] and not terminate_illegal:
+            return -1 - i
+    n = 0
+    for i in range(states.shape[0]):
+        if illegal[i]:
+            dones[i] = True
+        else:
+            # The mask is the engine's own legality predicate, checked above for every game
+            # before any changes, so the unchecked apply cannot take an illegal action.
+            apply_unchecked(states[i], actions[i])
+            dones[i] = is_over(states[i])
+        if dones[i]:
+            ended[n] = i
+            for b in range(raw.shape[1]):
+                ended_raw[n, b] = raw[i, b]
+            encode_record(states[i], LEARNING_SEAT, ended_obs[n])
+            n += 1
+            seeds[i] = next_seed(seeds[i])
+            restart_game(states, raw, i, seeds[i], params)
+        encode_record(states[i], LEARNING_SEAT, obs[i])
+        fill_legal_mask(states[i], masks[i])
+    return n
+
+@jit
+def next_step_kernel(states, raw, actions, seeds, params, obs, masks, terminated, autoreset,
+                     ended, illegal, terminate_illegal):
+    """Apply ``actions`` with Gymnasium's next-step autoreset; returns how many games ended, or
+    ``-1 - i`` when game ``i``'s action is refused (then no game is changed).
+
+    A game flagged in ``autoreset`` (it ended at the previous step) ignores its action and
+    restarts with ``next_seed``; the others play theirs (``masks`` must hold the current
+    legal masks). A game that ends, or takes an illegal action when ``terminate_illegal``
+    (``illegal[i]`` set, the action unapplied), is ``terminated``, gets an all-False mask and
+    the ``autoreset`` flag, and its index goes to ``ended``; its record stays as it ended
+    until the next step. Every game's observation goes to ``obs``."""
+    refused = check_actions(actions, masks, autoreset, illegal, terminate_illegal)
+    if refused >= 0:
+        return -1 - refused
+    n = 0
+    for i in range(states.shape[0]):
+        if autoreset[i]:
+            terminated[i] = False
+            seeds[i] = next_seed(seeds[i])
+            restart_game(states, raw, i, seeds[i], params)
+        elif illegal[i]:
+            terminated[i] = True
+        else:
+            # Legal by the engine's own predicate (the mask, checked above for every game).
+            apply_unchecked(states[i], actions[i])
+            terminated[i] = is_over(states[i])
+        autoreset[i] = terminated[i]
+        encode_record(states[i], LEARNING_SEAT, obs[i])
+        if terminated[i]:
+            ended[n] = i
+            n += 1
+            for a in range(NUM_ACTIONS):
+                masks[i, a] = False
+        else:
+            fill_legal_mask(states[i], masks[i])
+    return n
+
+
+@jit
+def apply_at(states, i, action):
+    """Apply ``action`` to game ``i``: the next seat to decide (-1 at the end), or REFUSED when
+    it is illegal (the game unchanged); one compiled call per AEC step."""
+    if apply_checked(states[i], action) != 0:
+        return REFUSED
+    return actor_of(states[i])
+
+
+@jit
+def mask_at(states, i, mask):
+    """Game ``i``'s legal actions into ``mask``."""
+    fill_legal_mask(states[i], mask)
+
+
+@jit
+def encode_at(states, i, seat, out):
+    """``seat``'s observation of game ``i`` into ``out``."""
+    encode_record(states[i], seat, out)
+
+
+@jit
+def actor_at(states, i):
+    """The seat to decide in game ``i``, -1 at the end."""
+    return actor_of(states[i])
+
+
+@jit
+def play_random_batch(states, rng_words, max_decisions):
+    """Play every game of the batch to the end (or ``max_decisions`` each) with uniformly random
+    legal actions drawn from the generator ``rng_words``; the total number of decisions (the
+    engine benchmark, benchmarks/engine.py)."""
+    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    total = 0
+    for i in range(states.shape[0]):
+        n = 0
+        while not is_over(states[i]) and n < max_decisions:
+            fill_legal_mask(states[i], mask)
+            k = randbelow(rng_words, np.sum(mask))
+            for a in range(NUM_ACTIONS):
+                if mask[a]:
+                    if k == 0:
+                        apply_unchecked(states[i], a)
+                        break
+                    k -= 1
+            n += 1
+        total += n
+    return total
