@@ -37,6 +37,7 @@ from .game import (
     winner,
 )
 from .game.config import ALLOWED_TOMS, NUM_TOM_LEVELS, tom_code, tom_level
+from .registry import game_names
 
 LADDER_GAMES = 500
 MATCH_GAMES = 120  # a multiple of 2, 3 and 4: seats rotate evenly in any match
@@ -154,6 +155,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = commands.add_parser("eval", help="an agent against the Tom ladder, or agents against each other",
                              formatter_class=DefaultsHelpFormatter)
+    ev.add_argument("--game", choices=game_names(), default="tiny_york",
+                    help="the game; for another than tiny_york: --vs with its policies (random, "
+                         "greedy), --players and --bots")
+    ev.add_argument("--players", type=positive, help="another game: players in all (default: one per --vs)")
+    ev.add_argument("--bots", nargs="+", default=[], metavar="BOT",
+                    help="another game: the engine's players in the last seats (random, greedy)")
     who = ev.add_mutually_exclusive_group(required=True)
     who.add_argument("--agent", type=agent_name, action="append", metavar="NAME",
                      help="agent for the Tom ladder (repeatable): random, tomrules, greedy, "
@@ -196,6 +203,11 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
         format_table,
         write_results,
     )
+    if args.game != "tiny_york":
+        run_game_match(args, out)
+        return
+    if args.players or args.bots:
+        raise ValueError("--players and --bots are for another --game than tiny_york (Toms: --tom)")
     progress = not args.no_progress
     if args.vs:
         if len(args.vs) < 2 and not args.tom:
@@ -212,6 +224,20 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
             for spec in agent_specs(args.agent, args.unsafe_unpickle))
     print(format_table(results), file=out)
     paths = write_results(results, args.out)
+    print("wrote " + ", ".join(str(p) for p in paths), file=out)
+
+
+def run_game_match(args: argparse.Namespace, out: IO[str]) -> None:
+    """``tiny-york eval --game NAME --vs A B ...``: a match through the game contract."""
+    from tiny_york_env.training.game_matches import evaluate_match, format_match, write_match
+    if not args.vs:
+        raise ValueError(f"--game {args.game} needs --vs with one policy per agent seat (random, "
+                         "greedy), e.g. --vs greedy random")
+    players = args.players or len(args.vs) + len(args.bots)
+    results = evaluate_match(args.game, args.vs, games=args.games or MATCH_GAMES, seed=args.seed,
+                             num_players=players, bots=tuple(args.bots))
+    print(format_match(results), file=out)
+    paths = write_match(results, args.out)
     print("wrote " + ", ".join(str(p) for p in paths), file=out)
 
 

@@ -92,6 +92,7 @@ class Game:
     validate_state: Callable[[np.ndarray], None] | None = None  # ValueError for a foreign record
     save_state: Callable[..., bytes] | None = None  # bytes with header and checksum
     load_state: Callable[..., np.ndarray] | None = None  # validated on the way in
+    greedy_action: Callable[[np.ndarray], int] | None = None  # a heuristic for the seat to move
     env_defaults: dict[str, Any] = field(default_factory=dict)  # the single-agent env's opponents
     docs: Sequence[str] = ()  # the game's pages under docs/
 

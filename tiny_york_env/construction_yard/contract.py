@@ -38,7 +38,7 @@ def construction_yard_game() -> Game:
             apply_checked=apply, apply_unchecked=apply_unchecked, is_over=kernels.is_over,
             actor_of=kernels.actor_of, encode_record=observation.encode_record),
         batch_module="tiny_york_env.construction_yard.batch",
-        score_scale=SCORE_SCALE,
+        score_scale=SCORE_SCALE, greedy_action=api.greedy_choice,
         env_defaults={"num_players": 2, "bots": ("greedy",)},
         docs=("docs/construction-yard.md", "docs/construction-yard-observation.md"),
     )
