@@ -7,8 +7,8 @@ The greedy heuristic, decision by decision:
   exactly (another action follows), minus half the smallest overpayment. Buy the best one rated
   at least ``BUY_THRESHOLD``; otherwise take the money subset with the largest total (ties: the
   first). Pass when nothing else is legal.
-- **Pay.** Pay a card equal to what is still owed if it holds one; else the largest card below
-  it that still leaves enough to finish; else the smallest card above it; finish once covered.
+- **Pay.** Pay the cards of a smallest covering payment (exact when the hand allows), the
+  largest first; finish once covered.
 - **Keep or give.** Keep, unless the opponent leads that type and giving the card to Dirk takes
   the lead from the opponent without costing the actor its own rank.
 
@@ -105,19 +105,26 @@ def choose(st, mask):
 
 @jit
 def pay(st, mask):
-    """The next card of a payment with little overpayment, or PAY_DONE once it is covered."""
+    """The next card of a smallest covering payment (exact when one exists), or PAY_DONE once
+    the payment covers the price: a card whose value plus the smallest cover of what is then
+    still owed, from the cards left, equals the smallest cover of what is owed now."""
     if mask[PAY_DONE]:
         return PAY_DONE
     seat = st["actor"]
     currency = slot_currency(st["buy_slot"])
     owed = building_price(st["building_display"][st["buy_slot"]]) - st["paid"]
-    if owed <= NUM_VALUES and mask[PAY + owed - 1]:
-        return PAY + owed - 1
-    held = 0
-    for v in range(NUM_VALUES):
-        held += st["hand"][seat, currency, v] * (v + 1)
-    for v in range(min(owed - 1, NUM_VALUES), 0, -1):
-        if mask[PAY + v - 1] and held - v >= owed - v:
+    best = smallest_cover(st, seat, currency, owed)
+    for v in range(NUM_VALUES, 0, -1):
+        if not mask[PAY + v - 1]:
+            continue
+        if v >= owed:
+            if v == best:
+                return PAY + v - 1
+            continue
+        st["hand"][seat, currency, v - 1] -= 1  # try it: the rest must still make the best cover
+        rest = smallest_cover(st, seat, currency, owed - v)
+        st["hand"][seat, currency, v - 1] += 1
+        if rest >= 0 and v + rest == best:
             return PAY + v - 1
     for v in range(1, NUM_VALUES + 1):
         if mask[PAY + v - 1]:

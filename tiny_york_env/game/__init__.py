@@ -1,6 +1,8 @@
 """The Tiny York rules engine: a numpy state record and the verbs that play it.
 
-It imports nothing from the rest of the package. See ``spec/architecture.md`` for the contract.
+It imports only ``tiny_york_env.core`` (jit, the generator, seeds, the batch loops) from the rest
+of the package; ``batch.py`` also imports the encoder (``observation.py``), which the batch loops
+call. ``tiny_york_env.registry`` turns it into the game contract's record (docs/games.md).
 """
 
 from .actions import NUM_ACTIONS, action_names, decode, describe_action, encode
