@@ -28,8 +28,9 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+# make playthroughs GAME=construction_yard rewrites only that game's golden files.
 playthroughs: $(STAMP)
-	$(BIN)/python tests/playthroughs/regenerate.py
+	$(BIN)/python tests/playthroughs/regenerate.py $(if $(GAME),--game $(GAME))
 
 # Retrain the shipped agent (agents/models/ppo.zip) from scratch: about 2 h 25 min on 2 cores.
 shipped-agent: $(STAMP)
