@@ -10,7 +10,9 @@ game without reading the file again.
 members, neither of which is ever unpickled:
 
 - ``card.json``, read with ``json``: the model card. ``format`` ("tiny-york-policy"),
-  ``format_version`` (1), ``network`` (MaskablePPO's MlpPolicy, e.g. ``{"pi": [256, 256],
+  ``format_version`` (1), ``game`` (the registry name of the game it plays, e.g.
+  "construction_yard"; a card without one is Tiny York's, as every card was before there were
+  other games), ``network`` (MaskablePPO's MlpPolicy, e.g. ``{"pi": [256, 256],
   "vf": [256, 256], "activation": "tanh"}``), ``observation_layout`` (``[part name, size]`` in
   vector order, as the encoder was when the policy was trained), ``observation_size``,
   ``num_actions``, ``weights_dtype`` ("float32" or "float16"), ``timesteps`` and provenance.
@@ -30,7 +32,8 @@ name. ``unsafe_unpickle=True`` (``tiny-york ... --unsafe-unpickle``) loads one t
 for files you trust, assuming the current observation layout.
 
 **Observation layout.** The card records the layout the policy was trained on. The agent builds
-an index map by part name from the current ``tiny_york_env.observation.OBS_SLICES``: each
+an index map by part name from the current encoder's parts (``Game.obs_slices``; Tiny York's is
+``tiny_york_env.observation.OBS_SLICES``): each
 trained part reads the first ``size`` entries of the current part of that name (new one-hot
 entries are appended at the end of a part), parts the policy never saw are left out, and a
 trained part that is gone or shrank is a clear error. So a policy keeps playing exactly what it
@@ -52,8 +55,8 @@ from typing import IO, TYPE_CHECKING, Any, Literal, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from tiny_york_env.game import NUM_ACTIONS
-from tiny_york_env.observation import OBS_SIZE, OBS_SLICES
+from tiny_york_env.contract import Game
+from tiny_york_env.registry import game_names, get_game
 
 if TYPE_CHECKING:  # torch and stable-baselines3 are imported only when a model is loaded
     import torch
@@ -84,23 +87,29 @@ ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest date a zip entry can hold
 MIN_SAFE_TORCH = (2, 6)  # torch.load(weights_only=True) is a sandbox from 2.6 on (CVE-2025-32434)
 ERROR_EXCERPT_CHARS = 300  # of torch's refusal, which can quote a whole pickle stream
 LISTED_MEMBERS = 8  # of a foreign zip, in its error
+DEFAULT_GAME = "tiny_york"  # the game of a card without a "game" entry (written before there were others)
 UNSAFE_HINT = ("only if you trust the file, load it by unpickling with unsafe_unpickle=True "
                "(tiny-york: --unsafe-unpickle; training.export: --unsafe-unpickle)")
 
 
 # ---------------------------------------------------------------- the observation layout
 
-def current_layout() -> Layout:
-    """The current encoder's layout: ``[[part name, size], ...]`` in vector order."""
-    return [[name, part.stop - part.start] for name, part in OBS_SLICES.items()]
+def card_game(card: Mapping[str, Any]) -> Game:
+    """The game a model card's policy plays (Tiny York for a card without a "game" entry)."""
+    return get_game(card.get("game", DEFAULT_GAME))
+
+
+def current_layout(game: str | Game = DEFAULT_GAME) -> Layout:
+    """The game's current encoder layout: ``[[part name, size], ...]`` in vector order."""
+    return [[name, part.stop - part.start] for name, part in get_game(game).obs_slices.items()]
 
 
 def observation_index(layout: Sequence[Sequence[Any]],
                       slices: Mapping[str, slice] | None = None) -> NDArray[np.int64]:
     """int64[sum of sizes]: where each entry of a vector in ``layout`` (``[[name, size], ...]``)
-    is in the current observation (``slices``, default ``OBS_SLICES``). A part keeps the first
+    is in the current observation (``slices``, default Tiny York's). A part keeps the first
     ``size`` entries of its namesake; ValueError if a part is missing or shrank."""
-    slices = OBS_SLICES if slices is None else slices
+    slices = get_game().obs_slices if slices is None else slices
     pieces = []
     for name, size in layout:
         if name not in slices:
@@ -161,9 +170,10 @@ def check_card(card: object, source: str = "the model card") -> dict[str, Any]:
     if card.get("observation_size") != size:
         raise ValueError(f"{source}: observation_size {card.get('observation_size')!r} is not the "
                          f"layout's total {size}")
-    if card.get("num_actions") != NUM_ACTIONS:
+    game = card_game(card)
+    if card.get("num_actions") != game.num_actions:
         raise ValueError(f"{source}: the model chooses among {card.get('num_actions')!r} actions, but "
-                         f"the action codec has {NUM_ACTIONS}: retrain it "
+                         f"{game.title}'s action codec has {game.num_actions}: retrain it "
                          "(python -m tiny_york_env.training.train_ppo)")
     if card.get("weights_dtype") not in WEIGHT_DTYPES:
         raise ValueError(f"{source}: weights_dtype must be one of {WEIGHT_DTYPES}, "
@@ -172,14 +182,17 @@ def check_card(card: object, source: str = "the model card") -> dict[str, Any]:
 
 
 def policy_card(network: Mapping[str, Any], layout: Sequence[Sequence[Any]] | None = None,
-                num_actions: int = NUM_ACTIONS, weights_dtype: WeightsDtype = "float32",
-                **extra: Any) -> dict[str, Any]:
-    """A model card dict (checked): ``network`` as in the module doc, ``layout`` (default the
-    current one), and ``extra`` entries (e.g. ``timesteps``, ``source``) after them."""
-    layout = [list(entry) for entry in (current_layout() if layout is None else layout)]
-    card = {"format": POLICY_FORMAT, "format_version": POLICY_FORMAT_VERSION,
+                num_actions: int | None = None, weights_dtype: WeightsDtype = "float32",
+                game: str | Game = DEFAULT_GAME, **extra: Any) -> dict[str, Any]:
+    """A model card dict (checked) of a policy for ``game``: ``network`` as in the module doc,
+    ``layout`` and ``num_actions`` (default the game's current ones), and ``extra`` entries
+    (e.g. ``timesteps``, ``source``) after them."""
+    game = get_game(game)
+    layout = [list(entry) for entry in (current_layout(game) if layout is None else layout)]
+    card = {"format": POLICY_FORMAT, "format_version": POLICY_FORMAT_VERSION, "game": game.name,
             "algorithm": "MaskablePPO", "network": dict(network), "observation_layout": layout,
-            "observation_size": sum(size for _, size in layout), "num_actions": num_actions,
+            "observation_size": sum(size for _, size in layout),
+            "num_actions": game.num_actions if num_actions is None else num_actions,
             "weights_dtype": weights_dtype, **extra}
     return check_card(card)
 
@@ -345,14 +358,15 @@ def adapt_to_current_layout(card: Mapping[str, Any], state: Mapping[str, torch.T
     """``state`` with its observation-reading weights widened to the current layout: columns of
     parts the policy never saw (and new one-hot entries) are zero, so it computes what it did."""
     import torch
+    game = card_game(card)
     layout = card["observation_layout"]
-    if layout == current_layout():
+    if layout == current_layout(game):
         return dict(state)
-    index = torch.as_tensor(observation_index(layout))
+    index = torch.as_tensor(observation_index(layout, game.obs_slices))
     adapted = dict(state)
     for name in input_weight_names(card):
         old = state[name]
-        wide = torch.zeros((old.shape[0], OBS_SIZE), dtype=old.dtype)
+        wide = torch.zeros((old.shape[0], game.obs_size), dtype=old.dtype)
         wide[:, index] = old
         adapted[name] = wide
     return adapted
@@ -393,30 +407,46 @@ def sb3_network(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
 
 
 def policy_from_model(model: MaskablePPO, weights_dtype: WeightsDtype = "float32",
-                      **extra: Any) -> tuple[dict[str, Any], StateDict]:
-    """(card, state dict) of an in-memory MaskablePPO ``model`` trained on the current encoder."""
+                      game: str | Game | None = None, **extra: Any) -> tuple[dict[str, Any], StateDict]:
+    """(card, state dict) of an in-memory MaskablePPO ``model`` trained on the current encoder
+    of ``game`` (default: the game whose observation and action spaces the model has)."""
     import torch
-    check_model_spaces(model)
+    game = game_of_model(model) if game is None else get_game(game)
+    check_model_spaces(model, game=game)
     dtype = getattr(torch, weights_dtype)
     state = {name: tensor.detach().cpu().to(dtype) for name, tensor in model.policy.state_dict().items()}
     extra.setdefault("timesteps", int(model.num_timesteps))
-    return policy_card(sb3_network(model.policy), weights_dtype=weights_dtype, **extra), state
+    return policy_card(sb3_network(model.policy), weights_dtype=weights_dtype, game=game,
+                       **extra), state
 
 
 # ---------------------------------------------------------------- loading
 
-def check_model_spaces(model: ModelT, source: str = "the model") -> ModelT:
-    """ValueError unless ``model`` observes float[OBS_SIZE] and acts in Discrete(NUM_ACTIONS),
-    i.e. it was trained on this version of the observation encoder and action codec."""
+def game_of_model(model: BaseAlgorithm) -> Game:
+    """The registered game whose observation size and action count ``model``'s spaces have
+    (Tiny York when none or several do: ``check_model_spaces`` then says what differs)."""
     shape = getattr(model.observation_space, "shape", None)
-    if shape != (OBS_SIZE,):
-        raise ValueError(f"{source} observes shape {shape}, but the current observation encoder "
-                         f"gives ({OBS_SIZE},): it was trained on another encoder version; "
-                         f"retrain it with python -m tiny_york_env.training.train_ppo")
     actions = getattr(model.action_space, "n", None)
-    if actions != NUM_ACTIONS:
-        raise ValueError(f"{source} chooses among {actions} actions, but the action codec has "
-                         f"{NUM_ACTIONS}: retrain it with python -m tiny_york_env.training.train_ppo")
+    fits = [name for name in game_names()
+            if (get_game(name).obs_size,) == shape and get_game(name).num_actions == actions]
+    return get_game(fits[0]) if len(fits) == 1 else get_game()
+
+
+def check_model_spaces(model: ModelT, source: str = "the model",
+                       game: str | Game = DEFAULT_GAME) -> ModelT:
+    """ValueError unless ``model`` observes float[obs_size] and acts in Discrete(num_actions) of
+    ``game``, i.e. it was trained on this version of that game's encoder and action codec."""
+    game = get_game(game)
+    shape = getattr(model.observation_space, "shape", None)
+    if shape != (game.obs_size,):
+        raise ValueError(f"{source} observes shape {shape}, but {game.title}'s observation encoder "
+                         f"gives ({game.obs_size},): it was trained on another game or encoder "
+                         f"version; retrain it with python -m tiny_york_env.training.train_ppo")
+    actions = getattr(model.action_space, "n", None)
+    if actions != game.num_actions:
+        raise ValueError(f"{source} chooses among {actions} actions, but {game.title}'s action codec "
+                         f"has {game.num_actions}: retrain it with python -m "
+                         f"tiny_york_env.training.train_ppo")
     return model
 
 
@@ -448,8 +478,9 @@ class LoadedPolicy:
 @lru_cache(maxsize=LOADED_MODEL_CACHE_SIZE)
 def _load_cached(path, mtime_ns, size, device):
     card, state = read_policy_file(path)
-    index = None if card["observation_layout"] == current_layout() else observation_index(
-        card["observation_layout"])
+    game = card_game(card)
+    index = None if card["observation_layout"] == current_layout(game) else observation_index(
+        card["observation_layout"], game.obs_slices)
     network = load_into(build_network(card), state, repr(path)).to(device)
     for parameter in network.parameters():
         parameter.requires_grad_(False)
@@ -466,14 +497,14 @@ def load_policy(path: str | os.PathLike[str], device: str | torch.device = "cpu"
 
 def load_sb3_unsafe(path: str | os.PathLike[str], device: str | torch.device = "cpu") -> MaskablePPO:
     """A MaskablePPO model from a stable-baselines3 checkpoint by UNPICKLING it (runs code from
-    the file: trusted files only), checked against the current spaces."""
+    the file: trusted files only), checked against the current spaces of the game they fit."""
     from sb3_contrib import MaskablePPO
     path = resolve_model_path(path)
     try:
         model = MaskablePPO.load(path, device=device)
     except (ValueError, KeyError, OSError, RuntimeError) as error:
         raise ValueError(f"{str(path)!r} is not a loadable MaskablePPO model: {error}") from error
-    return check_model_spaces(model, f"the model {str(path)!r}")
+    return check_model_spaces(model, f"the model {str(path)!r}", game_of_model(model))
 
 
 def sb3_actor(policy: MaskableActorCriticPolicy) -> Logits:
@@ -494,11 +525,14 @@ def file_actor(network: torch.nn.Module) -> Logits:
 
 
 class PPOAgent:
-    """Plays a MaskablePPO policy: from a policy file (path), or an in-memory model."""
+    """Plays a MaskablePPO policy: from a policy file (path), or an in-memory model.
+
+    ``game`` is the game it plays: a policy file's card names it (``game``, if given, must agree);
+    for an in-memory model it defaults to the game whose spaces the model has."""
 
     def __init__(self, path_or_model: str | Path | MaskablePPO | None = None, deterministic: bool = True,
                  device: str | torch.device = "cpu", seed: int | None = None,
-                 unsafe_unpickle: bool = False) -> None:
+                 unsafe_unpickle: bool = False, game: str | Game | None = None) -> None:
         if path_or_model is None:
             path_or_model = DEFAULT_MODEL_PATH
         self.index, self.card, self.model = None, None, None
@@ -513,12 +547,17 @@ class PPOAgent:
                 self.card, self.index = loaded.card, loaded.index
                 self._logits, self._device = file_actor(loaded.network), device
         elif callable(getattr(path_or_model, "predict", None)) and hasattr(path_or_model, "policy"):
-            self.model = check_model_spaces(path_or_model)
+            self.model = check_model_spaces(path_or_model, game=game_of_model(path_or_model)
+                                            if game is None else game)
             self.source = "in-memory model"
             self._logits, self._device = sb3_actor(self.model.policy), self.model.device
         else:
             raise ValueError(f"PPOAgent needs a model file path or a MaskablePPO model, "
                              f"got {path_or_model!r}")
+        self.game = card_game(self.card) if self.card is not None else game_of_model(self.model)
+        if game is not None and get_game(game).name != self.game.name:
+            raise ValueError(f"{self.source} plays {self.game.title} ({self.game.name!r}), "
+                             f"not {get_game(game).title} ({get_game(game).name!r})")
         self.deterministic = bool(deterministic)
         self.rng = np.random.default_rng(seed)
 
@@ -528,11 +567,12 @@ class PPOAgent:
         return cls(Path(path), **options)
 
     def action_logits(self, observation: ArrayLike) -> NDArray[np.float32]:
-        """float32[NUM_ACTIONS]: the policy's unmasked action logits for one current observation."""
+        """float32[num_actions]: the policy's unmasked action logits for one current observation."""
         import torch
         observation = np.asarray(observation, dtype=np.float32)
-        if observation.shape != (OBS_SIZE,):
-            raise ValueError(f"observation must be float32[{OBS_SIZE}], got shape {observation.shape}")
+        if observation.shape != (self.game.obs_size,):
+            raise ValueError(f"observation must be float32[{self.game.obs_size}] ({self.game.title}), "
+                             f"got shape {observation.shape}")
         if self.index is not None:
             observation = observation[self.index]
         with torch.no_grad():
@@ -540,24 +580,25 @@ class PPOAgent:
             return self._logits(tensor)[0].cpu().numpy()
 
     def act(self, observation: ArrayLike, action_mask: ArrayLike) -> int:
-        """The policy's legal action for one seat's observation and bool[NUM_ACTIONS] mask."""
-        mask = _check_mask(action_mask)
+        """The policy's legal action for one seat's observation and bool[num_actions] mask."""
+        mask = _check_mask(action_mask, self.game.num_actions)
         if self.deterministic:
             legal = np.flatnonzero(mask)
             return int(legal[np.argmax(self.action_logits(observation)[legal])])  # first of ties
-        return int(self.rng.choice(NUM_ACTIONS, p=self.action_probabilities(observation, mask)))
+        return int(self.rng.choice(self.game.num_actions,
+                                   p=self.action_probabilities(observation, mask)))
 
     def action_probabilities(self, observation: ArrayLike, action_mask: ArrayLike) -> NDArray[np.float64]:
-        """float64[NUM_ACTIONS]: the masked policy's probability of each action (zero if illegal)."""
-        mask = _check_mask(action_mask)
+        """float64[num_actions]: the masked policy's probability of each action (zero if illegal)."""
+        mask = _check_mask(action_mask, self.game.num_actions)
         logits = self.action_logits(observation).astype(np.float64)
         weights = np.where(mask, np.exp(logits - logits[mask].max()), 0.0)
         return weights / weights.sum()
 
 
-def _check_mask(action_mask):
+def _check_mask(action_mask, num_actions):
     mask = np.asarray(action_mask, dtype=np.bool_)
-    if mask.shape != (NUM_ACTIONS,) or not mask.any():
-        raise ValueError(f"action_mask must be bool[{NUM_ACTIONS}] with a legal action; got "
+    if mask.shape != (num_actions,) or not mask.any():
+        raise ValueError(f"action_mask must be bool[{num_actions}] with a legal action; got "
                          f"shape {mask.shape} with {int(mask.sum())} legal")
     return mask

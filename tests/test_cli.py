@@ -152,4 +152,4 @@ def test_help_shows_each_default_once(name, parser):
         if has_default(action):
             assert mentions == 1, f"{name} {first}: its default {action.default!r} is not shown"
             checked += 1
-    assert checked or name in ("tiny-york", "tiny_york_env.training.export")
+    assert checked or name in ("tiny-york", "tiny-york replay", "tiny_york_env.training.export")

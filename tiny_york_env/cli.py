@@ -4,7 +4,15 @@
     tiny-york eval --vs random greedy [--tom 5] --games 120
     tiny-york tournament --agents random greedy tomrules --games 20 [--size 2]
     tiny-york play --tom 5 [--tom B4] [--vs greedy] [--seed 1] [--seat 0]
+    tiny-york eval --game construction_yard --vs ppo greedy [--bots greedy] --games 120
+    tiny-york tournament --game construction_yard --agents greedy random search:32 --games 20
+    tiny-york play --game construction_yard --vs greedy [--bots random] [--seed 1] [--seat 0]
+    tiny-york play --tom 5 --save game.jsonl && tiny-york replay game.jsonl
     tiny-york --version
+
+Another ``--game`` than tiny_york plays the policies of ``training.game_matches`` (random,
+greedy, search[:N], ppo[:PATH]) in its agent seats, and the engine's own players (``--bots``,
+and Dirk in two-player Construction Yard) in the seats after them.
 
 ``ppo:PATH`` plays a policy file (``agents/ppo_agent.py``), loaded without running code from it;
 a stable-baselines3 checkpoint is refused unless ``--unsafe-unpickle`` is given. Output files
@@ -38,6 +46,7 @@ from .game import (
 )
 from .game.config import ALLOWED_TOMS, NUM_TOM_LEVELS, tom_code, tom_level
 from .registry import game_names
+from .saved_games import GameRecorder
 
 LADDER_GAMES = 500
 MATCH_GAMES = 120  # a multiple of 2, 3 and 4: seats rotate evenly in any match
@@ -151,13 +160,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tiny-york", description="Tiny York: evaluate, compare, play.",
                                      formatter_class=DefaultsHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tiny-york {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{eval,tournament,play}")
+    commands = parser.add_subparsers(dest="command", required=True,
+                                     metavar="{eval,tournament,play,replay}")
 
     ev = commands.add_parser("eval", help="an agent against the Tom ladder, or agents against each other",
                              formatter_class=DefaultsHelpFormatter)
     ev.add_argument("--game", choices=game_names(), default="tiny_york",
                     help="the game; for another than tiny_york: --vs with its policies (random, "
-                         "greedy), --players and --bots")
+                         "greedy, search[:N], ppo[:PATH]), --players and --bots")
     ev.add_argument("--players", type=positive, help="another game: players in all (default: one per --vs)")
     ev.add_argument("--bots", nargs="+", default=[], metavar="BOT",
                     help="another game: the engine's players in the last seats (random, greedy)")
@@ -173,15 +183,29 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --vs: a Tom joining every game (level 1-12 or code like B4)")
     _add_run_options(ev, f"games per cell (default: {LADDER_GAMES} per Tom level; with --vs "
                          f"{MATCH_GAMES}, a multiple of the number of agents)")
+    ev.add_argument("--save-games", metavar="DIR", help="save games as files tiny-york replay reads "
+                    "(DIR/...jsonl): by default every game the first agent did not win")
+    ev.add_argument("--save-which", choices=("lost", "all"), default="lost",
+                    help="with --save-games: the first agent's lost games, or every game")
 
     tour = commands.add_parser("tournament", help="round robin with OpenSkill ratings",
                                formatter_class=DefaultsHelpFormatter)
+    tour.add_argument("--game", choices=game_names(), default="tiny_york",
+                      help="the game; another than tiny_york takes its policies (random, greedy, "
+                           "search[:N], ppo[:PATH]) as --agents")
+    tour.add_argument("--bots", nargs="+", default=[], metavar="BOT",
+                      help="another game: the engine's players joining every game (random, greedy)")
     tour.add_argument("--agents", type=agent_name, nargs="+", required=True, metavar="NAME")
     tour.add_argument("--size", type=int, choices=GAME_SIZES, default=2, help="agents per game")
     _add_run_options(tour, f"games per group of agents, a multiple of --size (default: {TOURNAMENT_GAMES})")
 
     play = commands.add_parser("play", help="play a game yourself at the terminal",
                                formatter_class=DefaultsHelpFormatter)
+    play.add_argument("--game", choices=game_names(), default="tiny_york",
+                      help="the game; another than tiny_york takes its policies as --vs (random, "
+                           "greedy, search[:N], ppo[:PATH]) and the engine's players as --bots")
+    play.add_argument("--bots", nargs="+", default=[], metavar="BOT",
+                      help="another game: the engine's players in the last seats (random, greedy)")
     play.add_argument("--tom", type=tom_spec, action="append", default=[], metavar="TOM",
                       help=f"a Tom opponent (repeatable): {ALLOWED_TOMS}")
     play.add_argument("--vs", type=agent_name, action="extend", nargs="+", default=[], metavar="NAME",
@@ -189,6 +213,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=non_negative, help="game seed (default: random, printed)")
     play.add_argument("--seat", type=non_negative, default=0, help="your seat among the agent seats")
     play.add_argument("--unsafe-unpickle", action="store_true", help=UNSAFE_UNPICKLE_HELP)
+    play.add_argument("--save", metavar="FILE", help="save the game (JSON lines, tiny_york_env/"
+                      "saved_games.py) to FILE at its end, or when you quit")
+
+    replay = commands.add_parser("replay", help="step through a saved game (tiny-york play --save)",
+                                 formatter_class=DefaultsHelpFormatter)
+    replay.add_argument("file", help="a saved game (.jsonl)")
+    replay.add_argument("--check", action="store_true",
+                        help="only check that every recorded decision is legal; print the result")
     return parser
 
 
@@ -197,14 +229,17 @@ def build_parser() -> argparse.ArgumentParser:
 def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
     """``tiny-york eval``: print the table, write CSV/JSON (and PNG for the ladder)."""
     from tiny_york_env.training.evaluate import (
+        GameSaving,
+        agent_label,
         combine_results,
         evaluate_vs_agents,
         evaluate_vs_toms,
         format_table,
         write_results,
     )
+    saving = GameSaving(args.save_games, args.save_which) if args.save_games else None
     if args.game != "tiny_york":
-        run_game_match(args, out)
+        run_game_match(args, out, saving)
         return
     if args.players or args.bots:
         raise ValueError("--players and --bots are for another --game than tiny_york (Toms: --tom)")
@@ -214,28 +249,30 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
             raise ValueError("--vs needs 2-4 agents (or add --tom): e.g. --vs random greedy")
         results = evaluate_vs_agents(agent_specs(args.vs, args.unsafe_unpickle),
                                      games=args.games or MATCH_GAMES, seed=args.seed,
-                                     workers=args.workers, progress=progress, toms=args.tom)
+                                     workers=args.workers, progress=progress, toms=args.tom,
+                                     saving=saving)
     else:
         if args.tom:
             raise ValueError("--tom is for --vs; the ladder's Toms are chosen with --levels")
         results = combine_results(
             evaluate_vs_toms(spec, levels=args.levels, games=args.games or LADDER_GAMES, seed=args.seed,
-                             workers=args.workers, progress=progress)
+                             workers=args.workers, progress=progress,
+                             saving=saving and saving.for_agent(agent_label(spec)))
             for spec in agent_specs(args.agent, args.unsafe_unpickle))
     print(format_table(results), file=out)
     paths = write_results(results, args.out)
     print("wrote " + ", ".join(str(p) for p in paths), file=out)
 
 
-def run_game_match(args: argparse.Namespace, out: IO[str]) -> None:
+def run_game_match(args: argparse.Namespace, out: IO[str], saving: object = None) -> None:
     """``tiny-york eval --game NAME --vs A B ...``: a match through the game contract."""
     from tiny_york_env.training.game_matches import evaluate_match, format_match, write_match
     if not args.vs:
         raise ValueError(f"--game {args.game} needs --vs with one policy per agent seat (random, "
-                         "greedy), e.g. --vs greedy random")
+                         "greedy, search[:N], ppo[:PATH]), e.g. --vs ppo greedy")
     players = args.players or len(args.vs) + len(args.bots)
     results = evaluate_match(args.game, args.vs, games=args.games or MATCH_GAMES, seed=args.seed,
-                             num_players=players, bots=tuple(args.bots))
+                             saving=saving, num_players=players, bots=tuple(args.bots))
     print(format_match(results), file=out)
     paths = write_match(results, args.out)
     print("wrote " + ", ".join(str(p) for p in paths), file=out)
@@ -243,7 +280,24 @@ def run_game_match(args: argparse.Namespace, out: IO[str]) -> None:
 
 def run_tournament_command(args: argparse.Namespace, out: IO[str]) -> None:
     """``tiny-york tournament``: print standings and matrix, write CSV/JSON."""
-    from tiny_york_env.training.tournament import format_tournament, run_tournament, write_tournament
+    from tiny_york_env.training.tournament import (
+        format_tournament,
+        run_game_tournament,
+        run_tournament,
+        write_tournament,
+    )
+    if args.game != "tiny_york":
+        if args.workers != 1:
+            raise ValueError(f"--workers: a --game {args.game} tournament runs in one process")
+        results = run_game_tournament(args.game, args.agents, games=args.games or TOURNAMENT_GAMES,
+                                      seed=args.seed, game_size=args.size, bots=args.bots,
+                                      progress=not args.no_progress)
+        print(format_tournament(results), file=out)
+        paths = write_tournament(results, args.out)
+        print("wrote " + ", ".join(str(p) for p in paths), file=out)
+        return
+    if args.bots:
+        raise ValueError("--bots is for another --game than tiny_york")
     results = run_tournament(agent_specs(args.agents, args.unsafe_unpickle),
                              games=args.games or TOURNAMENT_GAMES, seed=args.seed,
                              game_size=args.size, workers=args.workers, progress=not args.no_progress)
@@ -301,7 +355,7 @@ def print_final(state: np.ndarray, names: Sequence[str], person: int, out: IO[st
 
 def play_game_interactively(opponents: Sequence[str], toms: Sequence[int | str], seed: int | None,
                             person: int, stdin: IO[str], out: IO[str],
-                            unsafe_unpickle: bool = False) -> np.ndarray | None:
+                            unsafe_unpickle: bool = False, save: str | None = None) -> np.ndarray | None:
     """A person at agent seat ``person`` against agents ``opponents`` and ``toms``; reads choices
     from ``stdin``, writes to ``out``. Returns the final state, or None when the person quit.
     ``unsafe_unpickle`` lets a ``ppo:PATH`` opponent be an SB3 checkpoint (runs code from it)."""
@@ -320,6 +374,7 @@ def play_game_interactively(opponents: Sequence[str], toms: Sequence[int | str],
                                  strict=True) if seat != person}
     rng = np.random.default_rng(seed)
     state = new_game(config, seed=seed)
+    recorder = GameRecorder("tiny_york", config, seed, names)
     print(f"Tiny York, seed {seed}: you are P{person}; "
           + ", ".join(f"P{s} {n}" for s, n in enumerate(names) if s != person), file=out)
     my_turn_before = False
@@ -328,6 +383,7 @@ def play_game_interactively(opponents: Sequence[str], toms: Sequence[int | str],
         if seat != person:
             action = choose_action(agents[seat], state, rng)
             apply_action(state, action)
+            recorder.record(seat, action)
             print(f"P{seat} {names[seat]}: {describe_action(action)}", file=out)
             my_turn_before = False
             continue
@@ -339,11 +395,125 @@ def play_game_interactively(opponents: Sequence[str], toms: Sequence[int | str],
             print(f"  {k + FIRST_CHOICE:>3}. {describe_action(int(action))}", file=out)
         choice = ask_choice(len(legal), stdin, out)
         if choice is None:
+            save_game(recorder, save, out)
             return None
         apply_action(state, int(legal[choice]))
+        recorder.record(seat, int(legal[choice]))
         my_turn_before = True
     print_final(state, names, person, out)
+    recorder.finish(state)
+    save_game(recorder, save, out)
     return state
+
+
+def save_game(recorder: GameRecorder, path: str | None, out: IO[str]) -> None:
+    """Write the recorded game to ``path`` when one was given (``play --save``), else say how."""
+    if path is None:
+        return
+    recorder.write(path)
+    print(f"Saved the game to {path} (tiny-york replay {path}).", file=out)
+
+
+def play_contract_game(game_name: str, opponents: Sequence[str], bots: Sequence[str],
+                       seed: int | None, person: int, stdin: IO[str], out: IO[str],
+                       save: str | None = None) -> np.ndarray | None:
+    """A person at agent seat ``person`` of ``game_name`` (any registered game) against the
+    policies ``opponents`` and the engine's ``bots``; reads choices from ``stdin``, writes to
+    ``out``. Returns the final state, or None when the person quit."""
+    from tiny_york_env.registry import get_game
+    from tiny_york_env.training.game_matches import make_policy
+    game = get_game(game_name)
+    config = game.make_config(num_players=1 + len(opponents) + len(bots), bots=tuple(bots))
+    agents = game.num_agents(config)
+    if not 0 <= person < agents:
+        raise ValueError(f"--seat {person} is not an agent seat: choose 0-{agents - 1}")
+    seed = secrets.randbelow(PLAY_SEED_BOUND) if seed is None else seed
+    rng = np.random.default_rng(seed)
+    others = [seat for seat in range(agents) if seat != person]
+    names = {person: "you", **dict(zip(others, opponents, strict=True))}
+    policies = {seat: make_policy(game, names[seat], rng, config) for seat in others}
+    for k, bot in enumerate(bots):
+        names[agents + k] = f"{bot} bot"
+    state = game.new_game(config, seed)
+    seat_names = [names[seat] for seat in range(game.num_participants(config))]
+    recorder = GameRecorder(game, config, seed, seat_names)
+    print(f"{game.title}, seed {seed}: you are seat {person}; "
+          + ", ".join(f"seat {s} {n}" for s, n in sorted(names.items()) if s != person), file=out)
+    while not game.is_terminal(state):
+        seat = game.current_player(state)
+        if seat != person:
+            action = policies[seat](state)
+            game.apply_action(state, action)
+            recorder.record(seat, action)
+            print(f"seat {seat} {names[seat]}: {game.describe_action(action)}", file=out)
+            continue
+        print("\n" + game.render_text(state, person), file=out)
+        legal = np.flatnonzero(game.legal_mask(state))
+        print("\nYour options:", file=out)
+        for k, action in enumerate(legal):
+            print(f"  {k + FIRST_CHOICE:>3}. {game.describe_action(int(action))}", file=out)
+        choice = ask_choice(len(legal), stdin, out)
+        if choice is None:
+            save_game(recorder, save, out)
+            return None
+        game.apply_action(state, int(legal[choice]))
+        recorder.record(seat, int(legal[choice]))
+    print(game.render_text(state, person), file=out)
+    scores = game.final_scores(state)
+    print("Final scores: " + ", ".join(f"seat {s} {names.get(s, 'automatic')} {int(scores[s])}"
+                                       for s in range(len(scores))), file=out)
+    winners = game.winners(state)
+    print("You win!" if winners == (person,) else
+          f"Winners: {', '.join(f'seat {s} {names.get(s)}' for s in winners)}.", file=out)
+    recorder.finish(state)
+    save_game(recorder, save, out)
+    return state
+
+
+REPLAY_HELP = "Enter or n: next decision; p: previous; j N: jump to decision N; e: the end; q: quit"
+
+
+def replay_game(path: str, stdin: IO[str], out: IO[str], check_only: bool = False) -> None:
+    """``tiny-york replay FILE``: check the saved game (every decision legal, the end as
+    recorded), then step through it: the whole board after each decision."""
+    from tiny_york_env.registry import get_game
+    from tiny_york_env.saved_games import read_saved_game, replay_states
+    saved = read_saved_game(path)
+    game = get_game(saved.game)
+    states = list(replay_states(saved))
+    ending = "not finished"
+    if saved.result:
+        ending = "ended: scores " + ", ".join(f"{saved.players[seat]} {score}"
+                                              for seat, score in enumerate(saved.result["scores"]))
+    print(f"{path}: {game.title}, seed {saved.seed}, {', '.join(saved.players)}; "
+          f"{len(saved.decisions)} decisions, every one legal; {ending}", file=out)
+    if check_only:
+        return
+    print(REPLAY_HELP, file=out)
+    at = 0
+    while True:
+        if at:
+            seat, action = saved.decisions[at - 1]
+            print(f"\n[{at}/{len(saved.decisions)}] {saved.players[seat]} (seat {seat}): "
+                  f"{game.describe_action(action)}", file=out)
+        else:
+            print(f"\n[0/{len(saved.decisions)}] the start", file=out)
+        print(game.render_text(states[at]), file=out)
+        print("replay> ", end="", file=out, flush=True)
+        line = stdin.readline()
+        command = line.strip().lower()
+        if not line or command in QUIT_WORDS:
+            return
+        if command in ("", "n"):
+            at = min(at + 1, len(saved.decisions))
+        elif command == "p":
+            at = max(at - 1, 0)
+        elif command == "e":
+            at = len(saved.decisions)
+        elif command.startswith("j") and command[1:].strip().isdigit():
+            at = min(int(command[1:].strip()), len(saved.decisions))
+        else:
+            print(f"{line.strip()!r}: {REPLAY_HELP}", file=out)
 
 
 # ---------------------------------------------------------------- main
@@ -358,13 +528,24 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
     try:
         if args.command == "eval":
             run_eval(args, out)
+        elif args.command == "replay":
+            replay_game(args.file, stdin, out, check_only=args.check)
         elif args.command == "tournament":
             run_tournament_command(args, out)
+        elif args.game != "tiny_york":
+            if args.tom:
+                raise ValueError(f"--tom is Tiny York's; --game {args.game} takes --vs and --bots")
+            if not args.vs and not args.bots:
+                raise ValueError("play needs at least one opponent: --vs POLICY and/or --bots BOT")
+            play_contract_game(args.game, args.vs, args.bots, args.seed, args.seat, stdin, out,
+                               args.save)
         else:
+            if args.bots:
+                raise ValueError("--bots is for another --game than tiny_york (Toms: --tom)")
             if not args.tom and not args.vs:
                 raise ValueError("play needs at least one opponent: --tom LEVEL and/or --vs AGENT")
             play_game_interactively(args.vs, args.tom, args.seed, args.seat, stdin, out,
-                                    args.unsafe_unpickle)
+                                    args.unsafe_unpickle, args.save)
     except ValueError as error:
         parser.exit(EXIT_ERROR, f"tiny-york {args.command}: error: {error}\n")
     return EXIT_OK

@@ -13,7 +13,7 @@ constants, specialised once per game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +82,7 @@ class Game:
     obs_size: int
     encode: Callable[[np.ndarray, int], np.ndarray]  # float32[obs_size], that seat's information only
     observation_space: Callable[[], spaces.Box]  # finite bounds
+    obs_slices: Mapping[str, slice]  # the vector's named parts, in order (policy files record them)
     kernels: GameKernels
     batch_module: str  # the module compiling core/batch_loops.py with this game's functions
     # --- rewards and views ------------------------------------------------------------------------

@@ -57,7 +57,7 @@ def tiny_york_game() -> Game:
         render_text=game.render_text, determinize=game.determinize,
         validate_state=game.validate_state, save_state=game.save_state, load_state=game.load_state,
         obs_size=observation.OBS_SIZE, encode=observation.encode,
-        observation_space=observation.observation_space,
+        observation_space=observation.observation_space, obs_slices=observation.OBS_SLICES,
         kernels=GameKernels(
             init_record=kernels.init_record, fill_legal_mask=legal.fill_legal_mask,
             apply_checked=rules.apply, apply_unchecked=rules.apply_unchecked,

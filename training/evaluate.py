@@ -20,6 +20,7 @@ import json
 import math
 import multiprocessing
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -154,10 +155,41 @@ class GameRecord:
     seconds: float
 
 
+SAVE_WHICH = ("lost", "all")  # --save-which: the games of player 0 it did not win, or every game
+
+
+@dataclass(frozen=True)
+class GameSaving:
+    """Where evaluation games are saved (``tiny_york_env/saved_games.py`` files) and which:
+    "lost" (games the first player, the evaluated agent, did not win) or "all"."""
+
+    directory: str
+    which: str = "lost"
+
+    def __post_init__(self) -> None:
+        if self.which not in SAVE_WHICH:
+            raise ValueError(f"which games to save must be one of {SAVE_WHICH}, got {self.which!r}")
+
+    def wants(self, record: GameRecord) -> bool:
+        """Whether the game of ``record`` is saved."""
+        if self.which == "all":
+            return True
+        return record.winner >= len(record.seating) or record.seating[record.winner] != 0
+
+    def path(self, record: GameRecord) -> Path:
+        """The file of one game: ``DIR/cell<c>-game<k>.jsonl`` (cell: the ladder's level index)."""
+        return Path(self.directory) / f"cell{record.cell}-game{record.index:05d}.jsonl"
+
+    def for_agent(self, label: str) -> GameSaving:
+        """The same choice in a subfolder named after the agent (a ladder of several agents)."""
+        return GameSaving(str(Path(self.directory) / re.sub(r"[^A-Za-z0-9_.-]+", "_", label)), self.which)
+
+
 def play_game(agents: Sequence[Agent], labels: Sequence[str], config: GameConfig, game_seed: int,
-              choice_seed: int) -> tuple[np.ndarray, int]:
+              choice_seed: int, log: list | None = None) -> tuple[np.ndarray, int]:
     """Play one game, agent seat s by ``agents[s]`` through ``choose_action``; returns
-    (final state, decisions). An illegal choice is a ValueError naming agent, seat and seed."""
+    (final state, decisions); each (seat, action) is appended to ``log`` when given. An illegal
+    choice is a ValueError naming agent, seat and seed."""
     from tiny_york_env.agents.base import choose_action
     state = new_game(config, seed=game_seed)
     rng = np.random.default_rng(choice_seed)
@@ -170,31 +202,53 @@ def play_game(agents: Sequence[Agent], labels: Sequence[str], config: GameConfig
         except ValueError as error:
             raise ValueError(f"agent {labels[seat]!r} in seat {seat} chose an illegal action in the "
                              f"game with seed {game_seed}: {error}") from error
+        if log is not None:
+            log.append((seat, int(action)))
         decisions += 1
     return state, decisions
 
 
-def play_job(players: Sequence[AgentSpec], labels: Sequence[str], job: GameJob) -> GameRecord:
-    """Play ``job`` with fresh agents from the ``players`` specs; returns its GameRecord."""
+def play_job(players: Sequence[AgentSpec], labels: Sequence[str], job: GameJob,
+             saving: GameSaving | None = None) -> GameRecord:
+    """Play ``job`` with fresh agents from the ``players`` specs; returns its GameRecord (and
+    saves the game as ``saving`` says)."""
     agents = [build_agent(players[p], seed) for p, seed in zip(job.seating, job.agent_seeds, strict=True)]
     seat_labels = [labels[p] for p in job.seating]
     config = GameConfig(num_agents=len(job.seating), toms=job.toms)
+    log: list | None = [] if saving is not None else None
     start = time.perf_counter()
-    state, decisions = play_game(agents, seat_labels, config, job.game_seed, job.choice_seed)
+    state, decisions = play_game(agents, seat_labels, config, job.game_seed, job.choice_seed, log)
     seconds = time.perf_counter() - start
-    return GameRecord(job.cell, job.index, job.game_seed, job.seating,
-                      tuple(int(s) for s in final_scores(state)), winner(state), decisions, seconds)
+    record = GameRecord(job.cell, job.index, job.game_seed, job.seating,
+                        tuple(int(s) for s in final_scores(state)), winner(state), decisions, seconds)
+    if saving is not None and saving.wants(record):
+        save_played_game(saving.path(record), config, job.game_seed, seat_labels, log, state)
+    return record
+
+
+def save_played_game(path: Path, config: GameConfig, game_seed: int, seat_labels: Sequence[str],
+                     log: Sequence[tuple[int, int]], state: np.ndarray) -> None:
+    """Write one finished evaluation game as a saved game (``tiny-york replay`` reads it)."""
+    from tiny_york_env.saved_games import GameRecorder
+    names = list(seat_labels) + [tom_label(level) if level else f"Tom ({code})"
+                                 for code, level in zip(config.toms, config.tom_levels, strict=True)]
+    recorder = GameRecorder("tiny_york", config, game_seed, names)
+    for seat, action in log:
+        recorder.record(seat, action)
+    recorder.finish(state)
+    recorder.write(path)
 
 
 # ---------------------------------------------------------------- many games
 
-# (players, labels), set in each pool worker by its initializer
-_WORKER_PLAYERS: tuple[Sequence[AgentSpec], Sequence[str]] | None = None
+# (players, labels, saving), set in each pool worker by its initializer
+_WORKER_PLAYERS: tuple[Sequence[AgentSpec], Sequence[str], GameSaving | None] | None = None
 
 
-def _install_players(players: Sequence[AgentSpec], labels: Sequence[str]) -> None:
+def _install_players(players: Sequence[AgentSpec], labels: Sequence[str],
+                     saving: GameSaving | None = None) -> None:
     global _WORKER_PLAYERS
-    _WORKER_PLAYERS = (players, labels)
+    _WORKER_PLAYERS = (players, labels, saving)
     torch = sys.modules.get("torch")  # a policy agent: one thread per worker, the pool is the parallelism
     if torch is not None:
         torch.set_num_threads(1)
@@ -202,8 +256,8 @@ def _install_players(players: Sequence[AgentSpec], labels: Sequence[str]) -> Non
 
 def _run_in_worker(job: GameJob) -> GameRecord:
     assert _WORKER_PLAYERS is not None, "the pool initializer sets the players"
-    players, labels = _WORKER_PLAYERS
-    return play_job(players, labels, job)
+    players, labels, saving = _WORKER_PLAYERS
+    return play_job(players, labels, job, saving)
 
 
 def _pool_context() -> BaseContext:
@@ -225,21 +279,25 @@ def warm_up(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence[
 
 
 def run_jobs(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence[GameJob], workers: int = 1,
-             progress: bool = True, description: str = "games") -> list[GameRecord]:
+             progress: bool = True, description: str = "games",
+             saving: GameSaving | None = None) -> list[GameRecord]:
     """Play every job (in ``workers`` processes when > 1); GameRecords in job order. The progress
-    bar (``tqdm.auto``: a widget in a notebook, text in a terminal) is off when ``progress`` is False."""
+    bar (``tqdm.auto``: a widget in a notebook, text in a terminal) is off when ``progress`` is False.
+    ``saving``: write the games it selects as saved games into its folder."""
     from tqdm.auto import tqdm
     workers = positive_int(workers, "workers")
+    if saving is not None:
+        output_dir(saving.directory)
     warm_up(players, labels, jobs)
     records = []
     with tqdm(total=len(jobs), desc=description, unit="game", disable=not progress) as bar:
         if workers == 1 or len(jobs) <= 1:
             for job in jobs:
-                records.append(play_job(players, labels, job))
+                records.append(play_job(players, labels, job, saving))
                 bar.update()
         else:
             chunk = max(1, len(jobs) // (workers * PROGRESS_CHUNKS_PER_WORKER))
-            with _pool_context().Pool(workers, _install_players, (players, labels)) as pool:
+            with _pool_context().Pool(workers, _install_players, (players, labels, saving)) as pool:
                 for record in pool.imap_unordered(_run_in_worker, jobs, chunksize=chunk):
                     records.append(record)
                     bar.update()
@@ -368,16 +426,18 @@ def _check_levels(levels: Iterable[int]) -> list[int]:
 
 
 def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games: int = DEFAULT_GAMES,
-                     seed: int = 0, workers: int = 1, progress: bool = True) -> EvalResults:
+                     seed: int = 0, workers: int = 1, progress: bool = True,
+                     saving: GameSaving | None = None) -> EvalResults:
     """Solo games of ``agent`` (registry name or ``factory(seed)``, seat 0) against one Tom per
-    level; game k at level L is seeded from (seed, L, k). One CellResult per level."""
+    level; game k at level L is seeded from (seed, L, k). One CellResult per level. ``saving``
+    writes the games it selects (e.g. every lost one) as saved games."""
     check_agent_spec(agent)
     levels, games, seed = _check_levels(levels), positive_int(games, "games"), check_seed(seed)
     label = agent_label(agent)
     jobs = []
     for cell, level in enumerate(levels):
         jobs += rotation_jobs(cell, (0,), games, (level,), (seed, KIND_LADDER, level))
-    records = run_jobs([agent], [label], jobs, workers, progress, f"{label} vs Toms")
+    records = run_jobs([agent], [label], jobs, workers, progress, f"{label} vs Toms", saving)
     cells = [cell_result([r for r in records if r.cell == cell], 0, label, tom_label(level), level)
              for cell, level in enumerate(levels)]
     settings = {"agent": label, "levels": levels, "games": games, "seed": seed}
@@ -385,9 +445,11 @@ def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games
 
 
 def evaluate_vs_agents(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES, seed: int = 0,
-                       workers: int = 1, progress: bool = True, toms: Iterable[TomSpec] = ()) -> EvalResults:
+                       workers: int = 1, progress: bool = True, toms: Iterable[TomSpec] = (),
+                       saving: GameSaving | None = None) -> EvalResults:
     """2-4 agents (names or factories, with ``toms`` making up to 4 participants) against each
-    other, seats rotated: ``games`` must be a multiple of the number of agents. One CellResult per agent."""
+    other, seats rotated: ``games`` must be a multiple of the number of agents. One CellResult per
+    agent. ``saving`` writes the games it selects (the first agent's lost ones, or all)."""
     agents = [check_agent_spec(a) for a in agents]
     toms = tuple(toms)
     if not MIN_PARTICIPANTS <= len(agents) + len(toms) <= MAX_SEATS or not agents:
@@ -399,7 +461,7 @@ def evaluate_vs_agents(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES, 
     tom_keys = [int.from_bytes(code.encode(), "big") for code in codes]
     jobs = rotation_jobs(0, tuple(range(len(agents))), games, toms,
                          (seed, KIND_MATCH, len(agents), *tom_keys))
-    records = run_jobs(agents, labels, jobs, workers, progress, " vs ".join(labels))
+    records = run_jobs(agents, labels, jobs, workers, progress, " vs ".join(labels), saving)
     cells = []
     for p, label in enumerate(labels):
         others = [x for x in labels if x != label] + [f"Tom {t}" for t in toms]

@@ -2,9 +2,15 @@
 (rotated game by game), the engine's automatic participants in the others (``tiny-york eval
 --game``).
 
-Policies: ``random`` (uniform among the legal actions, from a seeded generator) for every game,
-and ``greedy`` for a game whose contract names a heuristic (``Game.greedy_action``; Construction
-Yard's engine bot). A shared win counts 1/k to each of the k winners.
+Policies: ``random`` (uniform among the legal actions, from a seeded generator) for every game;
+``greedy`` for a game whose contract names a heuristic (``Game.greedy_action``; Construction
+Yard's engine bot); ``ppo`` (the shipped trained policy of the game and player count, where one is
+shipped: ``SHIPPED_POLICIES``) and ``ppo:PATH`` (a policy file trained for the game, e.g. by
+``python -m tiny_york_env.training.train_ppo --game NAME``); ``search`` and ``search:N`` (flat Monte
+Carlo search over the game's determinized views with N playouts per decision, default 64,
+``agents/game_search.py``). In Python an agent may also be a
+function of the state returning the action of the seat to move, or an ``act(observation,
+mask)`` agent wrapped by ``act_policy``. A shared win counts 1/k to each of the k winners.
 """
 
 from __future__ import annotations
@@ -20,12 +26,72 @@ from tiny_york_env.contract import Game
 from tiny_york_env.registry import get_game
 from tiny_york_env.training.evaluate import format_rows, output_dir, write_output_text
 
-POLICY_NAMES = ("random", "greedy")
+POLICY_NAMES = ("random", "greedy", "ppo", "ppo:PATH", "search", "search:N")
+PPO_PREFIX, SEARCH_PREFIX = "ppo", "search"
+MODELS_DIR = Path(__file__).resolve().parents[1] / "agents" / "models"  # the same in the package
+# (game, agent seats) -> the shipped policy file in agents/models (installed: tiny_york_env/agents/models)
+SHIPPED_POLICIES = {("construction_yard", 2): "construction_yard-2p.zip",
+                    ("construction_yard", 3): "construction_yard-3p.zip"}
+Policy = Callable[[np.ndarray], int]
 TABLE_COLUMNS = ("agent", "games", "wins", "win rate", "mean score", "mean place")
 
 
-def make_policy(game: Game, name: str, rng: np.random.Generator) -> Callable[[np.ndarray], int]:
-    """The policy ``name`` for ``game``: a function of the state (the seat to move decides)."""
+def shipped_policy_path(game: Game, num_agents: int) -> Path:
+    """The shipped policy file for ``game`` with ``num_agents`` agent seats; ValueError when
+    none is shipped for that setup."""
+    name = SHIPPED_POLICIES.get((game.name, num_agents))
+    if name is None:
+        shipped = sorted(f"{g} with {n} players" for g, n in SHIPPED_POLICIES)
+        raise ValueError(f"no trained policy is shipped for {game.title} with {num_agents} agent "
+                         f"seats (shipped: {shipped}); give ppo:PATH of one you trained")
+    return MODELS_DIR / name
+
+
+def act_policy(game: Game, agent: Any) -> Policy:
+    """A state policy of an ``act(observation, mask)`` agent: it sees only the seat's observation
+    and legal mask, like in the envs."""
+    def policy(state: np.ndarray) -> int:
+        seat = game.current_player(state)
+        return int(agent.act(game.encode(state, seat), game.legal_mask(state)))
+    return policy
+
+
+def ppo_policy(game: Game, name: str, config: Any, seed: int) -> Policy:
+    """``ppo`` (the shipped policy for this setup) or ``ppo:PATH`` as a state policy."""
+    from tiny_york_env.agents.ppo_agent import PPOAgent
+    path = (shipped_policy_path(game, game.num_agents(config)) if name == PPO_PREFIX
+            else name.split(":", 1)[1])
+    return act_policy(game, PPOAgent(path, game=game, seed=seed))
+
+
+def search_policy(game: Game, name: str, seed: int) -> Policy:
+    """``search`` or ``search:N`` (N playouts per decision) as a state policy: the agent plans on
+    ``game.determinize`` of the state from the mover's seat, never on the state itself."""
+    from tiny_york_env.agents.game_search import DEFAULT_SIMULATIONS, GameSearchAgent
+    budget = name.partition(":")[2] or str(DEFAULT_SIMULATIONS)
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"{name!r}: the search budget after the colon must be a positive int of "
+                         f"playouts per decision, e.g. search:64")
+    agent = GameSearchAgent(game, simulations=int(budget), seed=seed)
+    rng = np.random.default_rng(seed)
+
+    def policy(state: np.ndarray) -> int:
+        seat = game.current_player(state)
+        return agent.act_state(game.determinize(state, seat, rng), seat)
+    return policy
+
+
+def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
+                config: Any = None) -> Policy:
+    """The policy ``name`` for ``game`` (``config``: the setup, for ``ppo``): a function of the
+    state (the seat to move decides); a function passes through."""
+    if callable(name):
+        return name
+    if name == PPO_PREFIX or str(name).startswith(PPO_PREFIX + ":"):
+        return ppo_policy(game, name, game.make_config() if config is None else config,
+                          int(rng.integers(2**31)))
+    if name == SEARCH_PREFIX or str(name).startswith(SEARCH_PREFIX + ":"):
+        return search_policy(game, name, int(rng.integers(2**31)))
     if name == "random":
         return lambda state: int(rng.choice(np.flatnonzero(game.legal_mask(state))))
     if name == "greedy":
@@ -37,20 +103,35 @@ def make_policy(game: Game, name: str, rng: np.random.Generator) -> Callable[[np
 
 
 def play_game(game: Game, config: Any, policies: Sequence[Callable], seat_of: Sequence[int],
-              seed: int) -> tuple[np.ndarray, tuple[int, ...], np.ndarray]:
-    """One game: policy k plays agent seat ``seat_of[k]``; (scores, winners, placings)."""
+              seed: int, recorder: Any = None) -> tuple[np.ndarray, tuple[int, ...], np.ndarray]:
+    """One game: policy k plays agent seat ``seat_of[k]``; (scores, winners, placings). A
+    ``saved_games.GameRecorder`` given as ``recorder`` records every decision and the end."""
     by_seat = {seat: policies[k] for k, seat in enumerate(seat_of)}
     state = game.new_game(config, seed)
     while not game.is_terminal(state):
-        game.apply_action(state, by_seat[game.current_player(state)](state))
+        seat = game.current_player(state)
+        action = by_seat[seat](state)
+        game.apply_action(state, action)
+        if recorder is not None:
+            recorder.record(seat, action)
+    if recorder is not None:
+        recorder.finish(state)
     return game.final_scores(state), tuple(game.winners(state)), game.placings(state)
 
 
-def evaluate_match(game_name: str, agents: Sequence[str], games: int, seed: int = 0,
-                   **setup: Any) -> dict[str, Any]:
-    """``games`` games of ``agents`` (policy names, one per agent seat, rotated each game) with
-    the game's setup keywords ``setup`` (e.g. ``num_players=3, bots=("greedy",)``); per agent:
-    games, wins (shared wins split), mean score and mean place (0 = first)."""
+def agent_name(agent: str | Policy) -> str:
+    """A policy's name in result tables: the name given, or a function's ``label`` attribute."""
+    return agent if isinstance(agent, str) else getattr(agent, "label", "policy")
+
+
+def evaluate_match(game_name: str, agents: Sequence[str | Policy], games: int, seed: int = 0,
+                   saving: Any = None, **setup: Any) -> dict[str, Any]:
+    """``games`` games of ``agents`` (policy names or state policies, one per agent seat,
+    rotated each game) with the game's setup keywords ``setup`` (e.g. ``num_players=3,
+    bots=("greedy",)``); per agent: games, wins (shared wins split), mean score, mean place
+    (0 = first) and mean margin (own score minus the best other seat's). ``saving``
+    (``training.evaluate.GameSaving``) writes the first agent's lost games, or all, as saved
+    games ``DIR/game<k>.jsonl``."""
     game = get_game(game_name)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive int, got {games!r}")
@@ -59,21 +140,32 @@ def evaluate_match(game_name: str, agents: Sequence[str], games: int, seed: int 
         raise ValueError(f"the setup {setup} has {game.num_agents(config)} agent seats but "
                          f"{len(agents)} agents were given ({list(agents)})")
     rng = np.random.default_rng(seed)
-    policies = [make_policy(game, name, rng) for name in agents]
+    policies = [make_policy(game, name, rng, config) for name in agents]
     n = len(agents)
-    wins, scores, places = np.zeros(n), np.zeros(n), np.zeros(n)
+    wins, scores, places, margins = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
     for g in range(games):
         seat_of = [(k + g) % n for k in range(n)]
-        final, winners, placing = play_game(game, config, policies, seat_of, seed + g)
+        recorder = None
+        if saving is not None:
+            from tiny_york_env.saved_games import GameRecorder
+            names = {seat: agent_name(agents[k]) for k, seat in enumerate(seat_of)}
+            recorder = GameRecorder(game, config, seed + g, [
+                names.get(seat, "bot") for seat in range(game.num_participants(config))])
+        final, winners, placing = play_game(game, config, policies, seat_of, seed + g, recorder)
+        if recorder is not None and (saving.which == "all" or seat_of[0] not in winners):
+            output_dir(saving.directory)
+            recorder.write(Path(saving.directory) / f"game{g:05d}.jsonl")
         for k, seat in enumerate(seat_of):
             wins[k] += (seat in winners) / len(winners)
             scores[k] += final[seat]
             places[k] += placing[seat]
+            margins[k] += final[seat] - np.delete(final, seat).max()
     return {"game": game.name, "setup": {k: list(v) if isinstance(v, tuple) else v for k, v in setup.items()},
             "games": games, "seed": seed,
-            "agents": [{"agent": name, "games": games, "wins": float(wins[k]),
+            "agents": [{"agent": agent_name(name), "games": games, "wins": float(wins[k]),
                         "win_rate": float(wins[k] / games), "mean_score": float(scores[k] / games),
-                        "mean_place": float(places[k] / games)} for k, name in enumerate(agents)]}
+                        "mean_place": float(places[k] / games),
+                        "mean_margin": float(margins[k] / games)} for k, name in enumerate(agents)]}
 
 
 def format_match(results: dict[str, Any]) -> str:

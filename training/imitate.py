@@ -10,6 +10,11 @@ beside it: play that with ``PPOAgent`` (``ppo:runs/bc/policy.zip``) or go on wit
 learning, ``python -m tiny_york_env.training.train_ppo --init-from runs/bc/policy.zip``. A symbolic link in
 place of the output directory or one of its files is refused.
 
+**Other games** (``--game construction_yard --players 3 --bots greedy greedy``): the teacher is
+one of the game's policies (``training.game_matches``: greedy, search[:N], ppo:PATH) in the one
+agent seat, against the engine's bots, and the clone is evaluated in matches against train_ppo's
+``--eval-opponents`` instead of the Tom ladder.
+
 Starting PPO from scratch against Tom, the learning seat almost never wins, so the "win" reward
 is all but silent; a cloned policy starts where the hand-written agents are.
 """
@@ -38,6 +43,7 @@ from tiny_york_env.game import (
     new_game,
 )
 from tiny_york_env.observation import OBS_SIZE, encode
+from tiny_york_env.registry import game_names, get_game
 from tiny_york_env.training.evaluate import (
     derive_seed,
     open_output,
@@ -59,6 +65,8 @@ from tiny_york_env.training.train_ppo import (
     make_vec_env,
     parse_int_list,
 )
+
+TINY_YORK = "tiny_york"
 
 DEFAULT_TEACHER = "greedy"
 DEFAULT_LEVELS = (5,)
@@ -130,6 +138,38 @@ def collect_demonstrations(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games
         teacher_rewards.append(final)
     return Demonstrations(np.asarray(observations, dtype=np.float32).reshape(-1, OBS_SIZE),
                           np.asarray(masks, dtype=np.bool_).reshape(-1, NUM_ACTIONS),
+                          np.asarray(actions, dtype=np.int64), np.asarray(returns, dtype=np.float32),
+                          np.asarray(game_ids, dtype=np.int64), np.asarray(teacher_rewards))
+
+
+def collect_game_demonstrations(config, teacher=DEFAULT_TEACHER, games=DEFAULT_GAMES, seed=0,
+                                gamma=DEFAULT_GAMMA, reward=DEFAULT_REWARD, progress=True):
+    """Another game's demonstrations: ``games`` games of the policy ``teacher`` in the one agent
+    seat of train_ppo ``config``'s setup, the engine's bots in the others; Demonstrations."""
+    from tqdm.auto import tqdm
+
+    from tiny_york_env.training.game_matches import make_policy
+    game = get_game(config.game)
+    setup = game.make_config(**config.setup)
+    games = positive_int(games, "games")
+    observations, masks, actions, returns, game_ids, teacher_rewards = [], [], [], [], [], []
+    for index in tqdm(range(games), desc=f"{teacher} demonstrations", unit="game", disable=not progress):
+        policy = make_policy(game, teacher, np.random.default_rng(derive_seed(seed, STREAM_TEACHER, index)),
+                             setup)
+        state = game.new_game(setup, derive_seed(seed, STREAM_GAME, index))
+        first = len(actions)
+        while not game.is_terminal(state):
+            observations.append(game.encode(state, LEARNING_SEAT))
+            masks.append(game.legal_mask(state))
+            action = policy(state)
+            actions.append(action)
+            game.apply_action(state, action)
+        final = float(final_rewards(state, reward, game)[LEARNING_SEAT])
+        returns.extend(final * gamma ** np.arange(len(actions) - first - 1, -1, -1))
+        game_ids.extend([index] * (len(actions) - first))
+        teacher_rewards.append(final)
+    return Demonstrations(np.asarray(observations, dtype=np.float32).reshape(-1, game.obs_size),
+                          np.asarray(masks, dtype=np.bool_).reshape(-1, game.num_actions),
                           np.asarray(actions, dtype=np.int64), np.asarray(returns, dtype=np.float32),
                           np.asarray(game_ids, dtype=np.int64), np.asarray(teacher_rewards))
 
@@ -229,13 +269,15 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int] = DEFAULT_LEVE
             reward: str = DEFAULT_REWARD, eval_games: int = DEFAULT_EVAL_GAMES,
             eval_levels: Sequence[int] = DEFAULT_EVAL_LEVELS,
             demonstrations: Demonstrations | str | Path | None = None,
-            torch_threads: int | None = None, progress: bool = True) -> ImitationResult:
+            torch_threads: int | None = None, progress: bool = True, game: str = TINY_YORK,
+            num_players: int | None = None, bots: Sequence[str] | None = None) -> ImitationResult:
     """Clone ``teacher`` into a MaskablePPO policy saved as ``out/model.zip`` and ``out/policy.zip``;
     an ImitationResult.
 
     ``demonstrations`` (a Demonstrations or an ``.npz`` path) skips the collection; otherwise
     they are collected and saved as ``out/demonstrations.npz``. ``eval_games`` > 0 evaluates
-    the clone against ``eval_levels`` (deterministic play)."""
+    the clone against ``eval_levels`` (deterministic play); for another ``game`` (with its
+    ``num_players`` and ``bots``, as train_ppo) in matches against greedy and random."""
     import torch
     start = time.perf_counter()
     out_dir = Path(out) if out is not None else RUNS_DIR / f"bc-{teacher.replace(':', '-')}"
@@ -243,15 +285,21 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int] = DEFAULT_LEVE
     if (out_dir / MODEL_FILE).exists():
         raise ValueError(f"{str(out_dir)!r} already holds a {MODEL_FILE}; give another --out")
     # the shapes and hyperparameters of the model train_ppo will continue from
-    config = make_config(toms=(check_levels(levels, "levels")[0],), net_arch=tuple(net_arch),
-                         gamma=gamma, reward=reward, seed=seed, out=str(out_dir), num_envs=1,
-                         batch_size=2, n_steps=2)
+    other_game = get_game(game).name != TINY_YORK
+    setup = {"game": game, "num_players": num_players, "bots": bots} if other_game else {
+        "toms": (check_levels(levels, "levels")[0],)}
+    config = make_config(net_arch=tuple(net_arch), gamma=gamma, reward=reward, seed=seed,
+                         out=str(out_dir), num_envs=1, batch_size=2, n_steps=2, **setup)
     if torch_threads is not None:
         torch.set_num_threads(positive_int(torch_threads, "torch_threads"))
     output_dir(out_dir)
     for name in (DEMOS_FILE, MODEL_FILE, POLICY_FILE, CONFIG_FILE, HISTORY_FILE):
         refuse_symlink(out_dir / name)  # refused before the work, not after
-    if demonstrations is None:
+    if demonstrations is None and other_game:
+        demos = collect_game_demonstrations(config, teacher, games, seed, gamma, reward, progress)
+        with open_output(out_dir / DEMOS_FILE, "wb") as handle:
+            demos.save(handle)
+    elif demonstrations is None:
         demos = collect_demonstrations(teacher, levels, games, seed, gamma, reward, progress)
         with open_output(out_dir / DEMOS_FILE, "wb") as handle:
             demos.save(handle)
@@ -266,23 +314,29 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int] = DEFAULT_LEVE
     model_path, policy_path = out_dir / MODEL_FILE, out_dir / POLICY_FILE
     with open_output(model_path, "wb") as handle:
         model.save(handle)
-    save_policy(model, policy_path, written_by="training.imitate")
+    save_policy(model, policy_path, game=config.game, written_by="training.imitate")
     evaluation = None
-    if eval_games:
+    if eval_games and other_game:
+        from tiny_york_env.training.train_ppo import evaluate_policy_in_matches
+        evaluation = evaluate_policy_in_matches(model, config, positive_int(eval_games, "eval_games"),
+                                                derive_seed(seed, STREAM_EVAL))
+    elif eval_games:
         from tiny_york_env.training.train_ppo import evaluate_policy_on_ladder
         evaluation = evaluate_policy_on_ladder(model, check_levels(eval_levels, "eval_levels"),
                                                positive_int(eval_games, "eval_games"),
                                                derive_seed(seed, STREAM_EVAL), label="bc")
     seconds = time.perf_counter() - start
     write_output_text(out_dir / CONFIG_FILE, json.dumps({
-        "teacher": teacher, "levels": list(levels), "games": int(len(np.unique(demos.games))),
+        "teacher": teacher, "game": config.game, "setup": config.setup,
+        "levels": [] if other_game else list(levels), "games": int(len(np.unique(demos.games))),
         "seed": seed, "epochs": epochs, "batch_size": batch_size, "learning_rate": learning_rate,
         "value_weight": value_weight, "net_arch": list(net_arch), "gamma": gamma, "reward": reward},
         indent=1) + "\n")
     write_output_text(out_dir / HISTORY_FILE, json.dumps({
         "decisions": len(demos), "teacher_mean_reward": float(np.mean(demos.teacher_rewards)),
         "seconds": round(seconds, 1), "history": history,
-        "evaluation": evaluation.outcomes() if evaluation else None}, indent=1) + "\n")
+        "evaluation": (evaluation if other_game else evaluation.outcomes()) if evaluation else None},
+        indent=1) + "\n")
     return ImitationResult(model, model_path, policy_path, history, evaluation, len(demos), seconds)
 
 
@@ -292,7 +346,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m tiny_york_env.training.imitate",
                                 description=__doc__.split("\n")[0],
                                 formatter_class=DefaultsHelpFormatter)
-    p.add_argument("--teacher", default=DEFAULT_TEACHER, help="agent name to imitate (registry)")
+    p.add_argument("--game", choices=game_names(), default=TINY_YORK, help="the game (docs/games.md)")
+    p.add_argument("--players", type=int, help="another --game: players in every game (as train_ppo)")
+    p.add_argument("--bots", nargs="+", metavar="BOT", help="another --game: the engine's bots in the "
+                   "other seats (as train_ppo)")
+    p.add_argument("--teacher", default=DEFAULT_TEACHER, help="agent name to imitate (registry; "
+                   "another --game: one of its policies)")
     p.add_argument("--levels", default=",".join(map(str, DEFAULT_LEVELS)),
                    help="Tom levels the teacher plays against, one per game in turn, e.g. '1,5,9'")
     p.add_argument("--games", type=int, default=DEFAULT_GAMES, help="demonstration games")
@@ -328,13 +387,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             net_arch=parse_int_list(args.net_arch, "--net-arch"), reward=args.reward,
             eval_games=args.eval_games, eval_levels=parse_int_list(args.eval_levels, "--eval-levels"),
             demonstrations=args.demonstrations, torch_threads=args.torch_threads,
-            progress=not args.no_progress)
+            progress=not args.no_progress, game=args.game, num_players=args.players, bots=args.bots)
     except ValueError as error:
         parser.error(str(error))
     last = result.history[-1]
     print(f"{result.decisions} decisions; last epoch: " + ", ".join(
         f"{k} {v:.3f}" for k, v in last.items() if k != "epoch"))
-    if result.evaluation is not None:
+    if isinstance(result.evaluation, dict):
+        from tiny_york_env.training.game_matches import format_match
+        for match in result.evaluation.values():
+            print(format_match(match))
+    elif result.evaluation is not None:
         from tiny_york_env.training.evaluate import format_table
         print(format_table(result.evaluation))
     print(f"policy: {result.policy_path} (SB3 checkpoint: {result.model_path}; {result.seconds:.0f} s)")

@@ -27,6 +27,12 @@ actions, and its own reward as ``last()`` reports it, never an opponent's; and M
 ordinary single-agent machinery (DummyVecEnv, ``action_masks()``) applies unchanged. Driving
 every seat with the learner instead would mix several agents' transitions in one stream.
 
+**Other games** (``--game construction_yard``): the same loop on that game's AEC env
+(``envs.aec.make_raw_aec``); ``--players`` agent seats plus the engine's ``--bots`` (and Dirk with
+two players) instead of Toms. Baselines and evaluation opponents are then the game's policies of
+``training.game_matches`` (random, greedy, search[:N], ppo:PATH), which play from the game record
+(a search from its own determinized views), and the evaluation is ``game_matches.evaluate_match``.
+
 Snapshots are taken at rollout boundaries (the policy only changes there): one is taken at the
 first rollout that starts at or after each multiple of ``snapshot_every`` steps. Snapshot
 opponents sample from their policy (``deterministic_opponents=False``) for varied play; the
@@ -47,12 +53,12 @@ import numpy as np
 
 from tiny_york_env.agents.base import choose_action, uses_state
 from tiny_york_env.agents.ppo_agent import POLICY_FILE
-from tiny_york_env.envs.aec import raw_env
+from tiny_york_env.envs.aec import make_raw_aec, raw_env
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
 from tiny_york_env.envs.single import LegalDiscrete, as_action, check_agent_seat, next_game_seed
-from tiny_york_env.game import NUM_ACTIONS, GameConfig, final_scores, winner
+from tiny_york_env.game import GameConfig
 from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
-from tiny_york_env.observation import observation_space
+from tiny_york_env.registry import game_names, get_game
 from tiny_york_env.training.evaluate import (
     check_seed,
     derive_seed,
@@ -64,6 +70,7 @@ from tiny_york_env.training.evaluate import (
     write_output_text,
 )
 from tiny_york_env.training.export import save_policy
+from tiny_york_env.training.game_matches import act_policy, evaluate_match, make_policy
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # agent seats in a self-play game (Toms come on top, up to 4 in all)
 DEFAULT_PLAYERS = 2
@@ -82,6 +89,7 @@ DEFAULT_ENT_COEF = 0.01  # a little entropy: self-play collapses easily onto one
 DEFAULT_TORCH_THREADS = 1  # the nets are small; one thread is fastest and shares the machine fairly
 DEFAULT_REWARD = "win"
 DEFAULT_EVAL_OPPONENTS = ("random",)
+TINY_YORK = "tiny_york"  # the game with Toms and the agent registry's baselines
 MODEL_FILE = "model.zip"
 CONFIG_FILE = "config.json"
 LOG_FILE = "log.csv"
@@ -149,6 +157,22 @@ class PolicyAgent:
             return int(legal[np.argmax(logits)])  # the first of equal maxima, as torch's argmax
         weights = np.exp(logits - logits.max())
         return int(self.rng.choice(legal, p=weights / weights.sum()))
+
+
+class StatePolicyAgent:
+    """Another game's policy (``training.game_matches``: a function of the game record) as a pool
+    entry: the self-play env calls ``act_game_state(state)`` with the live record."""
+
+    def __init__(self, policy, label):
+        self.policy, self.label = policy, label
+
+    def act(self, observation, action_mask):
+        """Refused: this policy decides from the game record (``act_game_state``)."""
+        raise ValueError(f"{self.label} decides from the game record: call act_game_state(state)")
+
+    def act_game_state(self, state):
+        """The policy's action for the seat to move in ``state``."""
+        return int(self.policy(state))
 
 
 class PolicyFactory:
@@ -254,8 +278,10 @@ class SelfPlayEnv(gymnasium.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, pool, players=DEFAULT_PLAYERS, toms=(), reward=DEFAULT_REWARD, first_seat=0,
-                 pool_seed=0):
+                 pool_seed=0, game=TINY_YORK, bots=()):
         self.pool = pool
+        self.game = get_game(game)
+        self.bots = tuple(bots)
         self.players = int(players)
         self.reward_kind = check_reward_kind(reward)
         self.slots = tuple(OpponentSlot() for _ in range(self.players - 1))
@@ -263,9 +289,9 @@ class SelfPlayEnv(gymnasium.Env):
         self._build_aec(toms)
         self.seat = self._check_seat(first_seat)
         self._next_seat = self.seat
-        self.observation_space = observation_space()
-        self._mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-        self.action_space = LegalDiscrete(NUM_ACTIONS, self._mask)
+        self.observation_space = self.game.observation_space()
+        self._mask = self.game.empty_mask()
+        self.action_space = LegalDiscrete(self.game.num_actions, self._mask)
         self._game_seed = None
         self._view_rng = None
         self._learner = None
@@ -273,9 +299,17 @@ class SelfPlayEnv(gymnasium.Env):
         self._labels = [None] * self.players
 
     def _build_aec(self, toms):
-        """A fresh AEC env for ``players`` agents and ``toms`` (ValueError from GameConfig if invalid)."""
-        self.aec = raw_env(num_agents=self.players, toms=tuple(toms), reward=self.reward_kind,
-                           illegal_action=ILLEGAL_ACTION)
+        """A fresh AEC env for ``players`` agents and ``toms`` (ValueError from GameConfig if invalid);
+        another game's with ``players`` agents and the env's ``bots``."""
+        if self.game.name != TINY_YORK:
+            if tuple(toms):
+                raise ValueError(f"toms are Tiny York's; {self.game.title} takes bots")
+            self.aec = make_raw_aec(self.game, num_players=self.players + len(self.bots),
+                                    bots=self.bots, reward=self.reward_kind,
+                                    illegal_action=ILLEGAL_ACTION)
+        else:
+            self.aec = raw_env(num_agents=self.players, toms=tuple(toms), reward=self.reward_kind,
+                               illegal_action=ILLEGAL_ACTION)
         self.config = self.aec.config
 
     def _check_seat(self, seat):
@@ -345,6 +379,12 @@ class SelfPlayEnv(gymnasium.Env):
                 aec.step(None)
                 continue
             slot = self._slot_of_agent[agent]
+            if callable(getattr(slot, "act_game_state", None)):  # another game's state policy
+                if aec.terminations[agent] or aec.truncations[agent]:
+                    aec.step(None)
+                else:
+                    self._opponent_step(agent, slot.act_game_state(aec.unwrapped.game_state))
+                continue
             planner = uses_state(slot)
             observation, _, terminated, truncated, _ = aec.last(observe=not planner)
             if terminated or truncated:
@@ -354,20 +394,24 @@ class SelfPlayEnv(gymnasium.Env):
                 action = choose_action(slot, aec.unwrapped.game_state, self._view_rng)
             else:  # choose_action's observation and mask, as the AEC env hands them out
                 action = slot.act(observation["observation"], observation["action_mask"].astype(np.bool_))
-            try:
-                aec.step(as_action(action))
-            except ValueError as error:
-                seat = aec.possible_agents.index(agent)
-                raise ValueError(f"the opponent in seat {seat} chose an illegal action: {error}") from error
+            self._opponent_step(agent, action)
         return final
+
+    def _opponent_step(self, agent, action):
+        """An opponent's ``action`` through ``aec.step``; ValueError naming its seat if illegal."""
+        try:
+            self.aec.step(as_action(action))
+        except ValueError as error:
+            seat = self.aec.possible_agents.index(agent)
+            raise ValueError(f"the opponent in seat {seat} chose an illegal action: {error}") from error
 
     def _info(self, terminated):
         """The learner's mask and the seating; at the end, every participant's score and the winner."""
         info = {"action_mask": self._mask.copy(), "seat": self.seat, "opponents": list(self._labels)}
         if terminated:
             state = self.aec.unwrapped.game_state
-            info["final_scores"] = final_scores(state)
-            info["winner"] = winner(state)
+            info["final_scores"] = self.game.final_scores(state)
+            info["winner"] = self.game.winners(state)[0]
         return info
 
 
@@ -397,25 +441,53 @@ class SelfPlayConfig:
     ent_coef: float = DEFAULT_ENT_COEF
     deterministic_opponents: bool = False
     torch_threads: int = DEFAULT_TORCH_THREADS
+    game: str = TINY_YORK
+    bots: tuple = ()  # another game's engine players after the agent seats
 
     def check(self):
         """Validate and normalise the options; ValueError saying what is wrong and what is allowed."""
+        game = get_game(self.game)
+        self.game, self.bots = game.name, tuple(self.bots)
+        if game.name != TINY_YORK:
+            return self._check_other_game(game)
+        if self.bots:
+            raise ValueError("bots are another game's engine players; Tiny York's are Toms (toms)")
         if isinstance(self.players, bool) or self.players not in range(MIN_PLAYERS, MAX_PLAYERS + 1):
             raise ValueError(f"players must be {MIN_PLAYERS}-{MAX_PLAYERS} agent seats, got {self.players!r}")
         self.toms = GameConfig(num_agents=self.players, toms=tuple(self.toms)).toms  # validates the Toms
         if not MIN_PARTICIPANTS <= self.players + len(self.toms) <= MAX_SEATS:
             raise ValueError(f"at most {MAX_SEATS} participants: {self.players} players + "
                              f"{len(self.toms)} Toms")
+        from tiny_york_env.agents.registry import parse_agent_name
+        return self._check_common(parse_agent_name)
+
+    def _check_other_game(self, game):
+        """Another game's setup: agent seats and bots through its config, no Toms, its policies."""
+        if self.toms:
+            raise ValueError(f"toms are Tiny York's; {game.title} takes bots (--bots)")
+        if isinstance(self.players, bool) or not isinstance(self.players, int) or self.players < MIN_PLAYERS:
+            raise ValueError(f"players must be at least {MIN_PLAYERS} agent seats, got {self.players!r}")
+        config = game.make_config(num_players=self.players + len(self.bots), bots=self.bots)
+        if game.num_agents(config) != self.players:
+            raise ValueError(f"{game.title} with {self.players} players and bots {self.bots} has "
+                             f"{game.num_agents(config)} agent seats, not {self.players}")
+
+        def check_name(name):
+            if not name.startswith("ppo"):  # a ppo file is read when the pool is built
+                make_policy(game, name, np.random.default_rng(0), config)
+        return self._check_common(check_name)
+
+    def _check_common(self, check_name):
+        """The options every game shares; ``check_name`` refuses an unknown opponent name."""
         for name in ("num_envs", "total_steps", "snapshot_every", "pool_size", "eval_every",
                      "eval_games", "n_steps", "n_epochs", "batch_size", "torch_threads"):
             setattr(self, name, positive_int(getattr(self, name), name))
         self.seed = check_seed(self.seed)
         check_reward_kind(self.reward)
-        from tiny_york_env.agents.registry import parse_agent_name
         self.baselines = tuple(self.baselines)
         self.eval_opponents = tuple(self.eval_opponents)
         for name in self.baselines + tuple(o for o in self.eval_opponents if o != OLDEST_SNAPSHOT):
-            parse_agent_name(name)
+            check_name(name)
         self.latest_prob = check_probability(self.latest_prob, "latest_prob")
         return self
 
@@ -454,9 +526,17 @@ class SelfPlayResult:
 
 def evaluate_policy(policy, opponent, config, seed):
     """(games, wins, mean margin) of the greedy ``policy`` in every seat against ``opponent`` (a
-    registry name or a factory) in all other agent seats, over ~``config.eval_games`` games."""
+    registry name or a factory; another game's policy name or state policy) in all other agent
+    seats, over ~``config.eval_games`` games."""
     players = config.players
     games = max(players, config.eval_games - config.eval_games % players)
+    if config.game != TINY_YORK:
+        game = get_game(config.game)
+        learner = act_policy(game, PolicyAgent(policy, label="learner"))
+        result = evaluate_match(game.name, [learner] + [opponent] * (players - 1), games, seed,
+                                num_players=players + len(config.bots), bots=config.bots)
+        row = result["agents"][0]
+        return games, row["wins"], row["mean_margin"]
     learner = PolicyFactory(policy, "learner")
     results = evaluate_vs_agents([learner] + [opponent] * (players - 1), games=games, seed=seed,
                                  workers=1, progress=False, toms=config.toms)
@@ -475,6 +555,10 @@ def evaluation_opponents(config, pool):
     for name in config.eval_opponents:
         if name == OLDEST_SNAPSHOT:
             oldest = pool.snapshots[0]
+            if config.game != TINY_YORK:
+                opponents.append((oldest.label, act_policy(get_game(config.game),
+                                                           PolicyAgent(oldest.agent.policy))))
+                continue
             opponents.append((oldest.label, PolicyFactory(oldest.agent.policy, oldest.label)))
         else:
             opponents.append((name, name))
@@ -547,7 +631,8 @@ class SelfPlayRun:
         path = None
         if self.out is not None:
             path = self.out / SNAPSHOT_DIR / f"{label}.zip"
-            save_policy(self.model, path, written_by="training.selfplay", timesteps=int(step))
+            save_policy(self.model, path, game=self.config.game, written_by="training.selfplay",
+                        timesteps=int(step))
         agent = PolicyAgent(freeze_policy(self.model.policy), self.config.deterministic_opponents, label,
                             seed=derive_seed(self.config.seed, STREAM_SNAPSHOT, step))
         self.pool.add_snapshot(label, agent, step, path)
@@ -617,8 +702,16 @@ class SelfPlayRun:
 
 
 def build_pool(config):
-    """An empty-of-snapshots pool with the configured baselines (seeded, via make_agent)."""
+    """An empty-of-snapshots pool with the configured baselines (seeded: via make_agent, or
+    another game's policies as StatePolicyAgents)."""
     from tiny_york_env.agents.registry import make_agent
+    if config.game != TINY_YORK:
+        game = get_game(config.game)
+        setup = game.make_config(num_players=config.players + len(config.bots), bots=config.bots)
+        baselines = [(name, StatePolicyAgent(make_policy(
+            game, name, np.random.default_rng(derive_seed(config.seed, STREAM_BASELINE, k)), setup), name))
+            for k, name in enumerate(config.baselines)]
+        return OpponentPool(config.pool_size, config.latest_prob, baselines)
     baselines = [(name, make_agent(name, seed=derive_seed(config.seed, STREAM_BASELINE, k)))
                  for k, name in enumerate(config.baselines)]
     return OpponentPool(config.pool_size, config.latest_prob, baselines)
@@ -631,7 +724,8 @@ def build_vec_env(config, pool):
     def make(index):
         return lambda: SelfPlayEnv(pool, config.players, config.toms, config.reward,
                                    first_seat=index % config.players,
-                                   pool_seed=derive_seed(config.seed, STREAM_POOL, index))
+                                   pool_seed=derive_seed(config.seed, STREAM_POOL, index),
+                                   game=config.game, bots=config.bots)
 
     vec_env = DummyVecEnv([make(i) for i in range(config.num_envs)])
     vec_env.seed(config.seed)  # env i plays seed + i, then the next_seed chain
@@ -666,7 +760,7 @@ def selfplay(out: str | Path | None = None, progress: bool = True, **options) ->
     if out is not None:
         with open_output(out / MODEL_FILE, "wb") as handle:
             model.save(handle)
-        save_policy(model, out / POLICY_FILE, written_by="training.selfplay")
+        save_policy(model, out / POLICY_FILE, game=config.game, written_by="training.selfplay")
     return run.result
 
 
@@ -688,7 +782,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tiny_york_env.training.selfplay",
                                      description=__doc__.splitlines()[0],
                                      formatter_class=DefaultsHelpFormatter)
-    parser.add_argument("--players", type=int, default=DEFAULT_PLAYERS, help="agent seats, 2-4")
+    parser.add_argument("--game", choices=game_names(), default=TINY_YORK,
+                        help="the game (docs/games.md); another than tiny_york takes --bots, not --tom")
+    parser.add_argument("--players", type=int, default=DEFAULT_PLAYERS,
+                        help="agent seats (Tiny York: 2-4)")
+    parser.add_argument("--bots", type=_names, default=(),
+                        help="another game: the engine's players after the agents, comma-separated "
+                             "(e.g. greedy,random)")
     parser.add_argument("--tom", type=_toms, default=(), dest="toms",
                         help="Toms after the agents: levels or codes, comma-separated (e.g. 5,B4); "
                              "none when not given")
@@ -704,7 +804,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--latest-prob", type=float, default=DEFAULT_LATEST_PROB,
                         help="chance an opponent seat gets the latest snapshot (else uniform over the pool)")
     parser.add_argument("--baselines", type=_names, default=(),
-                        help="baseline opponents in the pool, e.g. random,greedy; none when not given")
+                        help="baseline opponents in the pool, e.g. random,greedy (agent names; "
+                             "another game's policies); none when not given")
     parser.add_argument("--reward", choices=REWARD_KINDS, default=DEFAULT_REWARD,
                         help="the learner's own reward at the end (README, Rewards)")
     parser.add_argument("--eval-every", type=int, default=DEFAULT_EVAL_EVERY,

@@ -3,6 +3,11 @@
 Every group of ``game_size`` agents (2 by default, 3 or 4 optionally) plays ``games`` games, seats
 rotated and deals shared as in ``training.evaluate.evaluate_vs_agents``. The ratings are updated
 game by game in a fixed order (group, then game number), so they do not depend on ``workers``.
+
+``run_game_tournament`` is the same round robin for any game of the registry, between the
+policies of ``training.game_matches`` (``tiny-york tournament --game NAME``); the engine's
+automatic participants (bots, Dirk) fill the other seats. A game's record keeps its first winner
+(a shared win goes to the first tied seat in the ratings, as in the envs' ``winner`` info).
 """
 
 from __future__ import annotations
@@ -20,10 +25,13 @@ from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
 
 from .evaluate import (
     KIND_TOURNAMENT,
+    STREAM_AGENT,
+    STREAM_GAME,
     AgentSpec,
     GameRecord,
     check_agent_spec,
     check_seed,
+    derive_seed,
     format_rows,
     open_output,
     output_dir,
@@ -150,6 +158,56 @@ def run_tournament(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES_PER_G
         jobs += rotation_jobs(cell, group, games, (), (seed, KIND_TOURNAMENT, game_size, *group))
     records = run_jobs(agents, labels, jobs, workers, progress, "tournament")
     settings = {"agents": labels, "games_per_group": games, "game_size": game_size, "seed": seed}
+    return TournamentResults(_standings(records, labels), labels,
+                             pairwise_matrix(records, len(labels)), records, settings)
+
+
+def run_game_tournament(game_name: str, agents: Sequence[str], games: int = DEFAULT_GAMES_PER_GROUP,
+                        seed: int = 0, game_size: int = 2, bots: Sequence[str] = (),
+                        progress: bool = False) -> TournamentResults:
+    """Round robin of ``agents`` (``training.game_matches`` policy names) in ``game_name``: every
+    group of ``game_size`` plays ``games`` games (a multiple of ``game_size``), seats rotated,
+    each block of ``game_size`` games sharing one deal; ``bots`` (the engine's) join every game."""
+    import time
+
+    import numpy as np
+    from tqdm.auto import tqdm
+
+    from tiny_york_env.registry import get_game
+
+    from .game_matches import make_policy, play_game
+    game = get_game(game_name)
+    agents = list(agents)
+    game_size = positive_int(game_size, "game_size")
+    if len(agents) < game_size:
+        raise ValueError(f"a tournament with games of {game_size} needs at least {game_size} agents, "
+                         f"got {len(agents)}")
+    games, seed = positive_int(games, "games"), check_seed(seed)
+    if games % game_size:
+        raise ValueError(f"games must be a multiple of game_size ({game_size}) so that each agent "
+                         f"sits in each seat equally often; got {games}")
+    config = game.make_config(num_players=game_size + len(bots), bots=tuple(bots))
+    labels = unique_labels(agents)
+    groups = list(itertools.combinations(range(len(agents)), game_size))
+    records = []
+    with tqdm(total=len(groups) * games, desc="tournament", unit="game", disable=not progress) as bar:
+        for cell, group in enumerate(groups):
+            keys = (seed, KIND_TOURNAMENT, game_size, *group)
+            policies = {p: make_policy(game, agents[p],
+                                       np.random.default_rng(derive_seed(*keys, STREAM_AGENT, p)),
+                                       config) for p in group}
+            for k in range(games):
+                shift = k % game_size
+                seating = tuple(group[(seat + shift) % game_size] for seat in range(game_size))
+                game_seed = derive_seed(*keys, STREAM_GAME, k // game_size)
+                start = time.perf_counter()
+                scores, winners, _ = play_game(game, config, [policies[p] for p in seating],
+                                               range(game_size), game_seed)
+                records.append(GameRecord(cell, k, game_seed, seating, tuple(int(x) for x in scores),
+                                          int(winners[0]), 0, time.perf_counter() - start))
+                bar.update()
+    settings = {"game": game.name, "agents": labels, "games_per_group": games,
+                "game_size": game_size, "bots": list(bots), "seed": seed}
     return TournamentResults(_standings(records, labels), labels,
                              pairwise_matrix(records, len(labels)), records, settings)
 

@@ -1,5 +1,11 @@
 """MaskablePPO against Tom: ``python -m tiny_york_env.training.train_ppo`` or ``train(...)`` from Python.
 
+**Other games** (``--game construction_yard``): the learning seat plays that game's automatic
+participants (``--players``, ``--bots``: the engine's bots, and Dirk with two players), in one
+stage (no Tom curriculum); the periodic evaluation (``eval.csv``) plays matches against each of
+``--eval-opponents`` (policy names of ``training.game_matches``, default greedy and random) in
+every other agent seat, rotating seats game by game. The policy file's card names the game.
+
 One learning seat plays ``num_envs`` games at once against one or more Toms (``TinyYorkVecEnv``,
 all in compiled code). With ``--curriculum "1,3,5"`` it trains against Tom 1, then 3, then 5,
 moving on after ``--curriculum-steps`` steps per level or as soon as a periodic evaluation shows
@@ -46,6 +52,7 @@ from tiny_york_env.agents.ppo_agent import (
     ERROR_EXCERPT_CHARS,
     POLICY_FILE,
     adapt_to_current_layout,
+    card_game,
     file_kind,
     read_policy_file,
     read_sb3_tensors,
@@ -54,6 +61,7 @@ from tiny_york_env.agents.ppo_agent import (
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
 from tiny_york_env.game import GameConfig
 from tiny_york_env.game.config import NUM_TOM_LEVELS
+from tiny_york_env.registry import game_names, get_game
 from tiny_york_env.training.evaluate import (
     CellResult,
     derive_seed,
@@ -65,6 +73,7 @@ from tiny_york_env.training.evaluate import (
     write_output_text,
 )
 from tiny_york_env.training.export import save_policy
+from tiny_york_env.training.game_matches import POLICY_NAMES, evaluate_match
 
 DEFAULT_TOMS = (5,)
 DEFAULT_NUM_ENVS = 256
@@ -78,6 +87,8 @@ DEFAULT_ENT_COEF = 0.01
 DEFAULT_NET_ARCH = (256, 256)
 DEFAULT_EVAL_GAMES = 20
 DEFAULT_EVAL_LEVELS = (1, 5, 9)
+TINY_YORK = "tiny_york"  # the game with Toms, curricula and the Tom-ladder evaluation
+DEFAULT_EVAL_OPPONENTS = ("greedy", "random")  # another game's periodic evaluation
 DEFAULT_DEVICE = "cpu"  # a small MLP: the GPU's transfers cost more than they save
 # torch's intra-op threads. One is 4x faster than torch's default (one per core) on a busy
 # 2-core machine, where small forward passes spin-wait for threads that are not free; raise it
@@ -92,6 +103,7 @@ LEARNING_SEAT = 0  # TinyYorkVecEnv's learning agent
 TRAINING_ILLEGAL_ACTION = "raise"  # a masked learner never plays one: raising exposes a bug at once
 STREAM_STAGE_ENV, STREAM_EVAL = 11, 12  # seed streams: each stage's games, the evaluation games
 EVAL_COLUMNS = ("timesteps", "training_toms", *CellResult.__dataclass_fields__)
+MATCH_EVAL_COLUMNS = ("timesteps", "opponent", "games", "wins", "win_rate", "mean_score", "mean_place")
 
 
 # ---------------------------------------------------------------- options
@@ -150,11 +162,42 @@ class TrainConfig:
     device: str
     torch_threads: int
     init_from: str | None = None
+    game: str = TINY_YORK
+    setup: dict = field(default_factory=dict)  # another game's setup keywords (num_players, bots)
+    eval_opponents: tuple = DEFAULT_EVAL_OPPONENTS
 
     @property
     def is_curriculum(self) -> bool:
         """True when training moves through several single-Tom stages."""
         return len(self.stages) > 1
+
+
+def _check_game_setup(game, toms, curriculum, num_players, bots, eval_opponents):
+    """(game name, setup keywords, evaluation opponents) checked: Toms and curricula are Tiny
+    York's; another game's setup must leave one agent seat (the learning one)."""
+    game = get_game(game)
+    if game.name == TINY_YORK:
+        if num_players is not None or bots is not None:
+            raise ValueError("Tiny York's opponents are Toms (--tom, --curriculum); num_players "
+                             "and bots (--players, --bots) set up another --game")
+        return game.name, {}, ()
+    if toms is not None or curriculum is not None:
+        raise ValueError(f"{game.title} has no Toms: give its opponents with num_players and "
+                         f"bots (--players, --bots), not toms or a curriculum")
+    setup = dict(game.env_defaults)
+    if num_players is not None:
+        setup["num_players"] = num_players
+    if bots is not None:
+        setup["bots"] = tuple(bots)
+    config = game.make_config(**setup)
+    if game.num_agents(config) != 1:
+        raise ValueError(f"training needs exactly one agent seat: the setup {setup} has "
+                         f"{game.num_agents(config)}; give bots for the other seats")
+    eval_opponents = tuple(eval_opponents)
+    for name in eval_opponents:
+        if not isinstance(name, str) or not (name in POLICY_NAMES or name.startswith("ppo:")):
+            raise ValueError(f"eval_opponents must be policies {POLICY_NAMES}, got {name!r}")
+    return game.name, setup, eval_opponents
 
 
 def _check_stages(toms, curriculum):
@@ -221,9 +264,13 @@ def make_config(toms: Sequence[int | str] | None = None, curriculum: Sequence[in
                 eval_every: int | None = None, eval_games: int = DEFAULT_EVAL_GAMES,
                 eval_levels: Sequence[int] = DEFAULT_EVAL_LEVELS, device: str = DEFAULT_DEVICE,
                 torch_threads: int = DEFAULT_TORCH_THREADS,
-                init_from: str | Path | None = None) -> TrainConfig:
+                init_from: str | Path | None = None, game: str = TINY_YORK,
+                num_players: int | None = None, bots: Sequence[str] | None = None,
+                eval_opponents: Sequence[str] = DEFAULT_EVAL_OPPONENTS) -> TrainConfig:
     """A validated TrainConfig (see ``train``); ValueError naming the first bad option."""
-    stages = _check_stages(toms, curriculum)
+    game, setup, eval_opponents = _check_game_setup(game, toms, curriculum, num_players, bots,
+                                                    eval_opponents)
+    stages = _check_stages(toms, curriculum) if game == TINY_YORK else ((),)
     curriculum_steps = _optional_positive(curriculum_steps, "curriculum_steps")
     promote_at = _check_fraction(promote_at, "promote_at")
     if len(stages) > 1 and curriculum_steps is None and promote_at is None:
@@ -260,14 +307,19 @@ def make_config(toms: Sequence[int | str] | None = None, curriculum: Sequence[in
         eval_every, positive_int(eval_games, "eval_games"),
         check_levels(eval_levels, "eval_levels"), str(device),
         positive_int(torch_threads, "torch_threads"),
-        None if init_from is None else check_init_source(init_from))
+        None if init_from is None else check_init_source(init_from, game), game, setup,
+        eval_opponents)
 
 
-def check_init_source(path):
-    """The resolved path of a model to start from: a policy file or a stable-baselines3
-    checkpoint (ValueError for anything else, before any training starts)."""
+def check_init_source(path, game=TINY_YORK):
+    """The resolved path of a model to start from: a policy file of ``game`` or a
+    stable-baselines3 checkpoint (ValueError for anything else, before any training starts)."""
     path = resolve_model_path(path)
-    file_kind(path)
+    if file_kind(path) == "policy":
+        trained_for = card_game(read_policy_file(path)[0])
+        if trained_for.name != game:
+            raise ValueError(f"cannot start from {str(path)!r}: it plays {trained_for.title}, "
+                             f"not {get_game(game).title}")
     return str(path)
 
 
@@ -296,17 +348,46 @@ def evaluate_policy_on_ladder(model, levels, games, seed, label="ppo"):
                             seed=seed, progress=False)
 
 
-def append_eval_rows(path, timesteps, training_toms, results):
-    """Append one row per evaluated level to the CSV at ``path`` (header when new)."""
+def append_csv_rows(path, columns, rows):
+    """Append ``rows`` (dicts over ``columns``) to the CSV at ``path``, with a header when new."""
     path = Path(path)
     new = not path.exists()
     with open_output(path, "a", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=EVAL_COLUMNS)
+        writer = csv.DictWriter(handle, fieldnames=columns)
         if new:
             writer.writeheader()
-        for cell in results.cells:
-            writer.writerow({"timesteps": timesteps, "training_toms": " ".join(training_toms),
-                             **asdict(cell)})
+        writer.writerows(rows)
+
+
+def append_match_rows(path, timesteps, matches):
+    """Append one row per evaluation match (``opponent`` -> evaluate_match result) to ``path``."""
+    append_csv_rows(path, MATCH_EVAL_COLUMNS, [
+        {"timesteps": timesteps, "opponent": opponent,
+         **{key: result["agents"][0][key] for key in MATCH_EVAL_COLUMNS[2:]}}
+        for opponent, result in matches.items()])
+
+
+def evaluate_policy_in_matches(model, config, games, seed):
+    """The current policy (deterministic) in ``games`` games against each of the config's
+    evaluation opponents (every other agent seat): {opponent: evaluate_match result}."""
+    from tiny_york_env.agents.ppo_agent import PPOAgent
+    from tiny_york_env.training.game_matches import act_policy
+    game = get_game(config.game)
+    policy = act_policy(game, PPOAgent(model, deterministic=True, game=game))
+    policy.label = "ppo"
+    setup = dict(config.setup)
+    agent_seats = game.num_agents(game.make_config(**setup)) + len(setup.get("bots", ()))
+    setup["bots"] = ()  # every seat but the learner's is an evaluation opponent
+    return {opponent: evaluate_match(game.name, [policy] + [opponent] * (agent_seats - 1), games,
+                                     seed, **setup)
+            for opponent in config.eval_opponents}
+
+
+def append_eval_rows(path, timesteps, training_toms, results):
+    """Append one row per evaluated level to the CSV at ``path`` (header when new)."""
+    append_csv_rows(path, EVAL_COLUMNS, [
+        {"timesteps": timesteps, "training_toms": " ".join(training_toms), **asdict(cell)}
+        for cell in results.cells])
 
 
 def _make_callback_classes():
@@ -373,6 +454,15 @@ def _make_callback_classes():
         def evaluate(self):
             """Run one ladder evaluation now; False when the stage is promoted."""
             config = self.config
+            if config.game != TINY_YORK:
+                matches = evaluate_policy_in_matches(self.model, config, config.eval_games,
+                                                     derive_seed(config.seed, STREAM_EVAL))
+                append_match_rows(self.eval_path, self.num_timesteps, matches)
+                self.evaluations += 1
+                for opponent, result in matches.items():
+                    self.logger.record(f"eval/win_rate_vs_{opponent}",
+                                       result["agents"][0]["win_rate"])
+                return True
             stage_level = GameConfig(num_agents=1, toms=self.stage_toms).tom_levels[0]
             levels = tuple(config.eval_levels)
             if self.can_promote and stage_level not in levels:
@@ -440,9 +530,14 @@ def make_vec_env(config: TrainConfig, toms: tuple, stage: int):
     to learn from (the env's default, "terminate", would end the game and train on it)."""
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from tiny_york_env.envs.vector import TinyYorkVecEnv
-    return VecMonitor(TinyYorkVecEnv(config.num_envs, toms=toms, reward=config.reward,
-                                     seed=derive_seed(config.seed, STREAM_STAGE_ENV, stage),
+    from tiny_york_env.envs.vector import GameVecEnv, TinyYorkVecEnv
+    seed = derive_seed(config.seed, STREAM_STAGE_ENV, stage)
+    if config.game != TINY_YORK:
+        game = get_game(config.game)
+        return VecMonitor(GameVecEnv(config.num_envs, game=game, config=game.make_config(**config.setup),
+                                     reward=config.reward, seed=seed,
+                                     illegal_action=TRAINING_ILLEGAL_ACTION))
+    return VecMonitor(TinyYorkVecEnv(config.num_envs, toms=toms, reward=config.reward, seed=seed,
                                      illegal_action=TRAINING_ILLEGAL_ACTION))
 
 
@@ -576,7 +671,7 @@ def train(progress: bool = True, verbose: int = 0, **options) -> TrainResult:
     model_path, policy_path = out_dir / MODEL_FILE, out_dir / POLICY_FILE
     with open_output(model_path, "wb") as handle:
         model.save(handle)
-    save_policy(model, policy_path, written_by="training.train_ppo")
+    save_policy(model, policy_path, game=config.game, written_by="training.train_ppo")
     result = TrainResult(model, out_dir, model_path, policy_path, config_path,
                          out_dir / PROGRESS_FILE, eval_path, checkpoint_dir, stages, seconds)
     summary = {"timesteps": model.num_timesteps, "seconds": round(seconds, 3),
@@ -594,6 +689,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m tiny_york_env.training.train_ppo",
                                 description=__doc__.split("\n")[0],
                                 formatter_class=DefaultsHelpFormatter)
+    p.add_argument("--game", choices=game_names(), default=TINY_YORK,
+                   help="the game to train for (docs/games.md)")
+    p.add_argument("--players", type=int, help="another --game: players in every game (the "
+                   "learning seat and --bots; when not given, as the game's single-agent env)")
+    p.add_argument("--bots", nargs="+", metavar="BOT", help="another --game: the engine's bots in "
+                   "the other seats, e.g. greedy random (when not given, as the game's env)")
+    p.add_argument("--eval-opponents", default=",".join(DEFAULT_EVAL_OPPONENTS),
+                   help="another --game: the periodic evaluation's opponents (game_matches "
+                        "policies: random, greedy, ppo:PATH)")
     p.add_argument("--tom", action="append", type=parse_tom, metavar="LEVEL",
                    help=f"a Tom in every game: level 1-{NUM_TOM_LEVELS} or code like B4; repeat for "
                         f"several Toms (default: {','.join(map(str, DEFAULT_TOMS))})")
@@ -648,7 +752,9 @@ def train_options(args: argparse.Namespace) -> dict:
         net_arch=parse_int_list(args.net_arch, "--net-arch"), reward=args.reward, out=args.out,
         checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
         eval_games=args.eval_games, eval_levels=parse_int_list(args.eval_levels, "--eval-levels"),
-        device=args.device, torch_threads=args.torch_threads, init_from=args.init_from)
+        device=args.device, torch_threads=args.torch_threads, init_from=args.init_from,
+        game=args.game, num_players=args.players, bots=args.bots,
+        eval_opponents=tuple(p.strip() for p in args.eval_opponents.split(",")))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

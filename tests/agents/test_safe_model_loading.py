@@ -193,7 +193,7 @@ def test_weights_that_do_not_fit_the_card_are_refused(tmp_path):
 
 @pytest.mark.parametrize("changes, message", [
     ({"num_actions": NUM_ACTIONS + 1},
-     f"among {NUM_ACTIONS + 1} actions, but the action codec has {NUM_ACTIONS}"),
+     f"among {NUM_ACTIONS + 1} actions, but Tiny York's action codec has {NUM_ACTIONS}"),
     ({"format_version": 99}, "format version 99"),
     ({"observation_size": 3}, "observation_size 3 is not the layout's total"),
     ({"network": {"pi": [8], "vf": [8], "activation": "gelu"}}, "activation 'gelu'"),

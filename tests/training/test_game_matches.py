@@ -25,8 +25,10 @@ def test_the_same_seed_gives_the_same_results():
 def test_bad_matches_are_refused_clearly():
     with pytest.raises(ValueError, match="has 1 agent seats but 2 agents"):
         evaluate_match("construction_yard", ["greedy", "random"], games=2, num_players=2, bots=("greedy",))
-    with pytest.raises(ValueError, match="unknown policy 'ppo'"):
-        evaluate_match("construction_yard", ["ppo", "random"], games=2, num_players=2)
+    with pytest.raises(ValueError, match="unknown policy 'tom'"):
+        evaluate_match("construction_yard", ["tom", "random"], games=2, num_players=2)
+    with pytest.raises(ValueError, match="no trained policy is shipped for Construction Yard with 5"):
+        evaluate_match("construction_yard", ["ppo"] * 5, games=2, num_players=5)
     with pytest.raises(ValueError, match="has no greedy heuristic"):
         evaluate_match("tiny_york", ["greedy", "random"], games=2, num_agents=2)
     with pytest.raises(ValueError, match="unknown game"):
@@ -41,3 +43,66 @@ def test_the_cli_runs_a_construction_yard_match(tmp_path):
     assert "greedy" in text and "mean place" in text
     saved = json.loads((tmp_path / "construction_yard_match.json").read_text())
     assert saved["games"] == 4 and [r["agent"] for r in saved["agents"]] == ["greedy", "random"]
+
+
+def test_margins_are_own_score_minus_the_best_other_seat():
+    results = evaluate_match("construction_yard", ["greedy", "random"], games=4, seed=5, num_players=2)
+    greedy, random = results["agents"]
+    assert greedy["mean_margin"] > 0 > random["mean_margin"]
+    assert greedy["mean_margin"] == pytest.approx(-random["mean_margin"])  # two seats: opposite margins
+
+
+def test_the_cli_runs_a_construction_yard_tournament(tmp_path):
+    out = io.StringIO()
+    main(["tournament", "--game", "construction_yard", "--agents", "greedy", "random", "search:4",
+          "--games", "2", "--out", str(tmp_path), "--no-progress"], stdout=out)
+    text = out.getvalue()
+    assert "Row finished ahead of column" in text and "search:4" in text
+    saved = json.loads((tmp_path / "tournament.json").read_text())
+    assert saved["settings"]["game"] == "construction_yard" and len(saved["games"]) == 3 * 2
+    standings = {row["agent"]: row for row in saved["standings"]}
+    assert standings["greedy"]["wins"] == 4 and standings["random"]["wins"] == 0
+
+
+def test_a_tournament_refuses_bad_setups():
+    from tiny_york_env.training.tournament import run_game_tournament
+    with pytest.raises(ValueError, match="multiple of game_size"):
+        run_game_tournament("construction_yard", ["greedy", "random"], games=3)
+    with pytest.raises(ValueError, match="needs at least 3 agents"):
+        run_game_tournament("construction_yard", ["greedy", "random"], games=3, game_size=3)
+
+
+def play(argv, typed):
+    """Run ``tiny-york play`` with ``typed`` as the person's input; (exit status, output)."""
+    out = io.StringIO()
+    status = main(["play", *argv], stdin=io.StringIO(typed), stdout=out)
+    return status, out.getvalue()
+
+
+def test_a_person_plays_construction_yard_to_the_end():
+    status, text = play(["--game", "construction_yard", "--vs", "greedy", "--seed", "3"],
+                        "x\n0\n99\n" + "1\n" * 400)
+    assert status == 0
+    assert "is not a number" in text and "out of range" in text
+    assert "hand:" in text and "seat 1 greedy: " in text  # the board with the person's hand, the bot's moves
+    assert "Final scores: seat 0 you" in text and "Dirk:" in text
+
+
+def test_a_construction_yard_player_sees_only_their_own_hand():
+    _, text = play(["--game", "construction_yard", "--bots", "greedy", "--vs", "random", "--seed", "1",
+                    "--seat", "1"], "q\n")
+    assert text.count("hand:") == 1 and "You quit the game." in text
+    board = text[text.index("seat 1:"):]
+    assert board.splitlines()[1].strip().startswith("hand:")  # under seat 1's line: the person's own
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--game", "construction_yard", "--tom", "5"], "--tom is Tiny York's"),
+    (["--game", "construction_yard"], "at least one opponent"),
+    (["--bots", "greedy", "--tom", "5"], "--bots is for another --game"),
+    (["--game", "construction_yard", "--vs", "greedy", "--seat", "4"], "not an agent seat"),
+])
+def test_bad_play_setups_are_refused(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        play(argv, "")
+    assert message in capsys.readouterr().err

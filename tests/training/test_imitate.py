@@ -27,13 +27,7 @@ SMALL_NET = (32,)
 GAMMA = 0.99
 
 
-@pytest.fixture(scope="module", autouse=True)
-def one_torch_thread():
-    """One torch thread: small passes on a shared machine are faster without spin-waiting."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/training/conftest.py
 
 
 @pytest.fixture(scope="module")

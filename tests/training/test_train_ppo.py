@@ -30,14 +30,7 @@ SMOKE_STEPS = 2048
 BATCH_OBSERVATIONS = 16
 
 
-@pytest.fixture(scope="module", autouse=True)
-def one_torch_thread():
-    """One torch thread: on a shared machine torch's spin-waiting threads make small passes slow."""
-    import torch
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/training/conftest.py
 
 
 @pytest.fixture(scope="module")
@@ -195,12 +188,12 @@ class WrongSizeEnv(gymnasium.Env):
 def test_model_of_another_observation_size_is_refused(tmp_path):
     model = MaskablePPO("MlpPolicy", WrongSizeEnv(), n_steps=8, batch_size=8,
                         policy_kwargs={"net_arch": [4]})
-    with pytest.raises(ValueError, match=r"observes shape \(10,\).*another encoder version"):
+    with pytest.raises(ValueError, match=r"observes shape \(10,\).*another game or encoder version"):
         check_model_spaces(model)
     model.save(tmp_path / "old.zip")
     with pytest.raises(ValueError, match="stable-baselines3 checkpoint"):
         PPOAgent(tmp_path / "old.zip")
-    with pytest.raises(ValueError, match="another encoder version"):
+    with pytest.raises(ValueError, match="another game or encoder version"):
         PPOAgent(tmp_path / "old.zip", unsafe_unpickle=True)
 
 

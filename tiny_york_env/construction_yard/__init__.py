@@ -30,13 +30,16 @@ from .config import GameConfig
 from .determinize import determinize
 from .observation import OBS_SIZE, observation_space
 from .observation import encode as encode_observation
+from .persist import load_state, save_state
 from .state import STATE_DTYPE
 from .text import render_text
+from .validate import validate_state
 
 __all__ = [
     "NUM_ACTIONS", "OBS_SIZE", "STATE_DTYPE", "GameConfig", "action_names", "apply_action",
     "apply_actions", "current_player", "decode", "describe_action", "determinize", "dirk_score",
     "encode", "encode_observation", "final_scores", "greedy_choice", "is_terminal",
-    "legal_actions", "legal_mask", "legal_masks", "new_game", "new_games", "observation_space",
-    "pending_decision", "placings", "render_text", "score_breakdown", "step", "winners",
+    "legal_actions", "legal_mask", "legal_masks", "load_state", "new_game", "new_games",
+    "observation_space", "pending_decision", "placings", "render_text", "save_state",
+    "score_breakdown", "step", "validate_state", "winners",
 ]

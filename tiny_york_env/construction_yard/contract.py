@@ -6,9 +6,11 @@ from .actions import NUM_ACTIONS, describe_action
 from .config import GameConfig
 from .determinize import determinize
 from .legal import fill_legal_mask
+from .persist import load_state, save_state
 from .rules import apply, apply_unchecked
 from .state import STATE_DTYPE
 from .text import render_text
+from .validate import validate_state
 
 SCORE_SCALE = 50.0  # the "score" reward: margin to the best other seat / 50 points
 
@@ -31,8 +33,9 @@ def construction_yard_game() -> Game:
         final_scores=api.final_scores, winners=api.winners, placings=api.placings,
         score_breakdown=api.score_breakdown, describe_action=describe_action,
         render_text=render_text, determinize=determinize,
+        validate_state=validate_state, save_state=save_state, load_state=load_state,
         obs_size=observation.OBS_SIZE, encode=observation.encode,
-        observation_space=observation.observation_space,
+        observation_space=observation.observation_space, obs_slices=observation.OBS_SLICES,
         kernels=GameKernels(
             init_record=kernels.init_record, fill_legal_mask=fill_legal_mask,
             apply_checked=apply, apply_unchecked=apply_unchecked, is_over=kernels.is_over,
