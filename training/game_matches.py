@@ -29,21 +29,21 @@ from tiny_york_env.training.evaluate import format_rows, output_dir, write_outpu
 POLICY_NAMES = ("random", "greedy", "ppo", "ppo:PATH", "search", "search:N")
 PPO_PREFIX, SEARCH_PREFIX = "ppo", "search"
 MODELS_DIR = Path(__file__).resolve().parents[1] / "agents" / "models"  # the same in the package
-# (game, agent seats) -> the shipped policy file in agents/models (installed: tiny_york_env/agents/models)
+# (game, players) -> the shipped policy file in agents/models (installed: tiny_york_env/agents/models)
 SHIPPED_POLICIES = {("construction_yard", 2): "construction_yard-2p.zip",
                     ("construction_yard", 3): "construction_yard-3p.zip"}
 Policy = Callable[[np.ndarray], int]
 TABLE_COLUMNS = ("agent", "games", "wins", "win rate", "mean score", "mean place")
 
 
-def shipped_policy_path(game: Game, num_agents: int) -> Path:
-    """The shipped policy file for ``game`` with ``num_agents`` agent seats; ValueError when
-    none is shipped for that setup."""
-    name = SHIPPED_POLICIES.get((game.name, num_agents))
+def shipped_policy_path(game: Game, players: int) -> Path:
+    """The shipped policy file for ``game`` with ``players`` seats (agents and bots); ValueError
+    when none is shipped for that setup."""
+    name = SHIPPED_POLICIES.get((game.name, players))
     if name is None:
         shipped = sorted(f"{g} with {n} players" for g, n in SHIPPED_POLICIES)
-        raise ValueError(f"no trained policy is shipped for {game.title} with {num_agents} agent "
-                         f"seats (shipped: {shipped}); give ppo:PATH of one you trained")
+        raise ValueError(f"no trained policy is shipped for {game.title} with {players} players "
+                         f"(shipped: {shipped}); give ppo:PATH of one you trained")
     return MODELS_DIR / name
 
 
@@ -59,7 +59,7 @@ def act_policy(game: Game, agent: Any) -> Policy:
 def ppo_policy(game: Game, name: str, config: Any, seed: int) -> Policy:
     """``ppo`` (the shipped policy for this setup) or ``ppo:PATH`` as a state policy."""
     from tiny_york_env.agents.ppo_agent import PPOAgent
-    path = (shipped_policy_path(game, game.num_agents(config)) if name == PPO_PREFIX
+    path = (shipped_policy_path(game, game.num_participants(config)) if name == PPO_PREFIX
             else name.split(":", 1)[1])
     return act_policy(game, PPOAgent(path, game=game, seed=seed))
 
