@@ -153,3 +153,52 @@ def test_help_shows_each_default_once(name, parser):
             assert mentions == 1, f"{name} {first}: its default {action.default!r} is not shown"
             checked += 1
     assert checked or name in ("tiny-york", "tiny-york replay", "tiny_york_env.training.export")
+
+
+def test_the_board_comes_before_every_decision_of_the_person():
+    status, text = run(["play", "--tom", "5", "--seed", "11"], ENOUGH_CHOICES)
+    assert status == 0
+    asked = text.count("Your choice (")
+    boards = text.count("Statue of Liberty:")  # a line of every board, the final one included
+    assert asked > 50 and boards == asked + 1
+
+
+def test_help_explains_the_board_and_asks_again():
+    status, text = run(["play", "--tom", "5", "--seed", "11"], "?\nhelp\nq\n")
+    assert status == 0 and text.count("How to read the board") == 2
+    assert "#12(v1,II)" in text and text.count("Your choice (") == 3
+    status, text = run(["play", "--game", "construction_yard", "--vs", "greedy", "--seed", "2"], "?\nq\n")
+    assert "construction yard: slot 1-4" in text and "You quit the game." in text
+
+
+class InterruptingInput(io.StringIO):
+    """Standard input whose person presses Ctrl-C after ``lines`` lines."""
+
+    def __init__(self, text, lines):
+        super().__init__(text)
+        self.left = lines
+
+    def readline(self, *args):
+        if self.left == 0:
+            self.left = -1
+            raise KeyboardInterrupt
+        self.left -= 1
+        return super().readline(*args)
+
+
+@pytest.mark.parametrize("argv", [["--tom", "5", "--seed", "11"],
+                                  ["--game", "construction_yard", "--vs", "greedy", "--seed", "2"]])
+def test_ctrl_c_ends_cleanly_and_offers_to_save(argv, tmp_path):
+    from tiny_york_env.saved_games import read_saved_game
+    path = tmp_path / "kept.jsonl"
+    out = io.StringIO()
+    status = main(["play", *argv], stdin=InterruptingInput("1\n1\n1\n" + f"{path}\n", 3), stdout=out)
+    text = out.getvalue()
+    assert status == 0 and "Interrupted (Ctrl-C): the game is abandoned." in text
+    assert "Save the game so far?" in text and f"Saved the game to {path}" in text
+    assert len(read_saved_game(path).decisions) >= 3
+
+
+def test_quitting_without_save_declines_on_an_empty_answer(tmp_path):
+    status, text = run(["play", "--tom", "5", "--seed", "11"], "1\n1\nq\n\n")
+    assert "Save the game so far?" in text and "Not saved." in text

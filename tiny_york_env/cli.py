@@ -55,6 +55,8 @@ DEFAULT_OUT = "results"
 GAME_SIZES = (2, 3, 4)
 PLAY_SEED_BOUND = 2 ** 31
 QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("?", "h", "help")
+INTERRUPTED = "\nInterrupted (Ctrl-C): the game is abandoned."
 FIRST_CHOICE = 1  # the legal actions are numbered from 1 for people
 EXIT_OK, EXIT_ERROR = 0, 2
 
@@ -308,6 +310,29 @@ def run_tournament_command(args: argparse.Namespace, out: IO[str]) -> None:
 
 # ---------------------------------------------------------------- play
 
+TINY_YORK_LEGEND = """How to read the board (render_text):
+  P0..P3      the seats; N the neutral player (its skyscrapers: N:2)
+  Boroughs    name, sequence letter, value (base + prestige tiles placed there), then each seat's
+              skyscrapers there (P0:1 P1:0 N:2); "<- Mayor" marks the Mayor's borough
+  #12(v1,II)  character 12, tile value 1, used in phase II; * a free character; [used] used
+              this round ([used $] paid with a dollar)
+  Press track spaces, highest first; stacked tokens top first
+  hand / reserve / played   your cards by type; others' hands and reserves show only their
+              sizes, Toms' supplies only their sizes (R25)
+  Elevator    value rows of character tiles: column:tile
+Type the number of an option; q quits (you may save the game); Ctrl-C too."""
+
+CONSTRUCTION_YARD_LEGEND = """How to read the board (render_text):
+  money display     the four money cards you may take (currency and value)
+  building display  the construction yard: slot 1-4, building type and price, in the slot's
+                    currency (slots 1-4: blue, green, yellow, red)
+  seat N            points, number of money cards (yours shown as cards per currency, = total),
+                    buildings by type; Dirk (two players) scores but never wins
+  scorings done     A and B come from the money deck, C at the end
+Type the number of an option; q quits (you may save the game); Ctrl-C too."""
+
+LEGENDS = {"tiny_york": TINY_YORK_LEGEND, "construction_yard": CONSTRUCTION_YARD_LEGEND}
+
 
 def participant_names(config: GameConfig, person: int, opponents: Sequence[str]) -> list[str]:
     """A name per seat: 'you', the agents' names, then 'Tom 5 (B4)' for each Tom."""
@@ -320,11 +345,12 @@ def participant_names(config: GameConfig, person: int, opponents: Sequence[str])
     return names
 
 
-def ask_choice(count: int, stdin: IO[str], out: IO[str]) -> int | None:
-    """The person's choice 1..count as an index from 0, or None to quit (q or end of input)."""
-    allowed = f"type a number from {FIRST_CHOICE} to {count} (or q to quit)"
+def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "") -> int | None:
+    """The person's choice 1..count as an index from 0, or None to quit (q or end of input);
+    ``?`` or ``help`` prints ``legend`` (what the board's notation means) and asks again."""
+    allowed = f"type a number from {FIRST_CHOICE} to {count} (? explains the board, q quits)"
     while True:
-        print(f"Your choice ({FIRST_CHOICE}-{count}, q quits): ", end="", file=out, flush=True)
+        print(f"Your choice ({FIRST_CHOICE}-{count}, ? help, q quits): ", end="", file=out, flush=True)
         line = stdin.readline()
         if not line:
             print("\nInput ended: the game is abandoned.", file=out)
@@ -333,6 +359,9 @@ def ask_choice(count: int, stdin: IO[str], out: IO[str]) -> int | None:
         if text.lower() in QUIT_WORDS:
             print("You quit the game.", file=out)
             return None
+        if text.lower() in HELP_WORDS:
+            print(legend or "No legend for this game's board.", file=out)
+            continue
         if not text:
             print(f"Nothing typed: {allowed}.", file=out)
         elif not text.isdigit():
@@ -377,29 +406,30 @@ def play_game_interactively(opponents: Sequence[str], toms: Sequence[int | str],
     recorder = GameRecorder("tiny_york", config, seed, names)
     print(f"Tiny York, seed {seed}: you are P{person}; "
           + ", ".join(f"P{s} {n}" for s, n in enumerate(names) if s != person), file=out)
-    my_turn_before = False
-    while not is_terminal(state):
-        seat = current_player(state)
-        if seat != person:
-            action = choose_action(agents[seat], state, rng)
-            apply_action(state, action)
-            recorder.record(seat, action)
-            print(f"P{seat} {names[seat]}: {describe_action(action)}", file=out)
-            my_turn_before = False
-            continue
-        if not my_turn_before:
+    try:
+        while not is_terminal(state):
+            seat = current_player(state)
+            if seat != person:
+                action = choose_action(agents[seat], state, rng)
+                apply_action(state, action)
+                recorder.record(seat, action)
+                print(f"P{seat} {names[seat]}: {describe_action(action)}", file=out)
+                continue
             print("\n" + render_text(state, viewer=person), file=out)
-        legal = legal_actions(state)
-        print(f"\nYou ({pending_decision(state)}):", file=out)
-        for k, action in enumerate(legal):
-            print(f"  {k + FIRST_CHOICE:>3}. {describe_action(int(action))}", file=out)
-        choice = ask_choice(len(legal), stdin, out)
-        if choice is None:
-            save_game(recorder, save, out)
-            return None
-        apply_action(state, int(legal[choice]))
-        recorder.record(seat, int(legal[choice]))
-        my_turn_before = True
+            legal = legal_actions(state)
+            print(f"\nYou ({pending_decision(state)}):", file=out)
+            for k, action in enumerate(legal):
+                print(f"  {k + FIRST_CHOICE:>3}. {describe_action(int(action))}", file=out)
+            choice = ask_choice(len(legal), stdin, out, TINY_YORK_LEGEND)
+            if choice is None:
+                offer_save(recorder, save, stdin, out)
+                return None
+            apply_action(state, int(legal[choice]))
+            recorder.record(seat, int(legal[choice]))
+    except KeyboardInterrupt:
+        print(INTERRUPTED, file=out)
+        offer_save(recorder, save, stdin, out)
+        return None
     print_final(state, names, person, out)
     recorder.finish(state)
     save_game(recorder, save, out)
@@ -407,11 +437,27 @@ def play_game_interactively(opponents: Sequence[str], toms: Sequence[int | str],
 
 
 def save_game(recorder: GameRecorder, path: str | None, out: IO[str]) -> None:
-    """Write the recorded game to ``path`` when one was given (``play --save``), else say how."""
+    """Write the recorded game to ``path`` when one was given (``play --save``)."""
     if path is None:
         return
     recorder.write(path)
     print(f"Saved the game to {path} (tiny-york replay {path}).", file=out)
+
+
+def offer_save(recorder: GameRecorder, path: str | None, stdin: IO[str], out: IO[str]) -> None:
+    """A game left early: saved to ``path`` (``--save``), else the person may name a file."""
+    if path is None and recorder.saved.decisions:
+        print("Save the game so far? A file name (Enter: do not save): ", end="", file=out, flush=True)
+        try:
+            path = stdin.readline().strip() or None
+        except KeyboardInterrupt:
+            path = None
+        if path is None:
+            print("Not saved.", file=out)
+    try:
+        save_game(recorder, path, out)
+    except (OSError, ValueError) as error:
+        print(f"Could not save the game to {path}: {error}", file=out)
 
 
 def play_contract_game(game_name: str, opponents: Sequence[str], bots: Sequence[str],
@@ -452,9 +498,13 @@ def play_contract_game(game_name: str, opponents: Sequence[str], bots: Sequence[
         print("\nYour options:", file=out)
         for k, action in enumerate(legal):
             print(f"  {k + FIRST_CHOICE:>3}. {game.describe_action(int(action))}", file=out)
-        choice = ask_choice(len(legal), stdin, out)
+        try:
+            choice = ask_choice(len(legal), stdin, out, LEGENDS.get(game.name, ""))
+        except KeyboardInterrupt:
+            print(INTERRUPTED, file=out)
+            choice = None
         if choice is None:
-            save_game(recorder, save, out)
+            offer_save(recorder, save, stdin, out)
             return None
         game.apply_action(state, int(legal[choice]))
         recorder.record(seat, int(legal[choice]))
