@@ -202,3 +202,10 @@ def test_ctrl_c_ends_cleanly_and_offers_to_save(argv, tmp_path):
 def test_quitting_without_save_declines_on_an_empty_answer(tmp_path):
     status, text = run(["play", "--tom", "5", "--seed", "11"], "1\n1\nq\n\n")
     assert "Save the game so far?" in text and "Not saved." in text
+
+
+def test_options_name_what_they_refer_to():
+    status, text = run(["play", "--tom", "5", "--seed", "11"], ENOUGH_CHOICES)
+    assert re.search(r"\d+\. choose start-character stack 0 \(#\d+\(v\d,I+\*?\) \+ #\d+", text)
+    assert re.search(r"\d+\. take card pair 0 \(\w+ \+ \w+\)", text)
+    assert re.search(r"\d+\. bid one card of this round's type \(this round's type: \w+\)", text)

@@ -411,15 +411,16 @@ def play_game_interactively(opponents: Sequence[str], toms: Sequence[int | str],
             seat = current_player(state)
             if seat != person:
                 action = choose_action(agents[seat], state, rng)
+                words = describe_action(action, state)
                 apply_action(state, action)
                 recorder.record(seat, action)
-                print(f"P{seat} {names[seat]}: {describe_action(action)}", file=out)
+                print(f"P{seat} {names[seat]}: {words}", file=out)
                 continue
             print("\n" + render_text(state, viewer=person), file=out)
             legal = legal_actions(state)
             print(f"\nYou ({pending_decision(state)}):", file=out)
             for k, action in enumerate(legal):
-                print(f"  {k + FIRST_CHOICE:>3}. {describe_action(int(action))}", file=out)
+                print(f"  {k + FIRST_CHOICE:>3}. {describe_action(int(action), state)}", file=out)
             choice = ask_choice(len(legal), stdin, out, TINY_YORK_LEGEND)
             if choice is None:
                 offer_save(recorder, save, stdin, out)

@@ -159,6 +159,10 @@ def _pair_words(pair):
     return " + ".join(cards) if cards else "nothing"
 
 
+ROUND_TYPE_BIDS = ("BID_CARD", "BID_PAIR", "BID_WILD_PAIR")  # their words say "this round's type"
+BIDDING_ROUND_TYPES = 6  # bidding round k asks for card type k (as text.py's header names it)
+
+
 def _state_detail(name, p, rec):
     """What the action refers to in ``rec`` (a tile, a pair), or '' when nothing to add."""
     if name == "START_STACK":
@@ -181,6 +185,8 @@ def _state_detail(name, p, rec):
     if name == "CHARACTER_PAIR_CARD":
         card = rec["pairs"][p // 2, p % 2]
         return CARD_NAMES[card] if card != EMPTY else ""
+    if name in ROUND_TYPE_BIDS and 0 <= int(rec["bid_round"]) < BIDDING_ROUND_TYPES:
+        return f"this round's type: {CARD_NAMES[int(rec['bid_round'])]}"
     return ""
 
 
