@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tiny_york_env.contract import Game
+from tiny_york_env.core.batch_loops import REFUSED
 from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.core.seeds import SEED_LIMIT
 from tiny_york_env.envs.batch import batch_kernels
@@ -33,8 +34,7 @@ DEFAULT_SIMULATIONS = 64
 DEFAULT_EXPLORATION = math.sqrt(2.0)  # UCB1's constant for results in [0, 1]
 DEFAULT_MARGIN_WEIGHT = 0.1
 MAX_PLAYOUT_DECISIONS = 5_000  # far above any real game of the project's games
-RNG_WORDS = 4  # the compiled generator's state (core/rng.py)
-REFUSED = -2  # apply_at's answer for an illegal action (core/batch_loops.py)
+RNG_WORDS = 4  # the compiled generator's state: seed_rng fills four words (core/rng.py)
 
 
 def check_search_options(simulations: object, exploration: object, margin_weight: object) -> None:

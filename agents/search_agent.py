@@ -18,6 +18,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from tiny_york_env.agents.game_search import check_search_options
 from tiny_york_env.core.jit import jit
 from tiny_york_env.core.rng import next32, randbelow, seed_rng
 from tiny_york_env.game import STATE_DTYPE, current_player, legal_actions
@@ -114,12 +115,7 @@ class SearchAgent:
     def __init__(self, simulations: int = DEFAULT_SIMULATIONS, seed: int | None = None,
                  exploration: float = DEFAULT_EXPLORATION,
                  margin_weight: float = DEFAULT_MARGIN_WEIGHT) -> None:
-        if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)) or simulations < 1:
-            raise ValueError(f"simulations must be an int >= 1 (playouts per decision), got {simulations!r}")
-        if not exploration >= 0:
-            raise ValueError(f"exploration must be a number >= 0 (UCB1's constant), got {exploration!r}")
-        if not margin_weight >= 0:
-            raise ValueError(f"margin_weight must be a number >= 0, got {margin_weight!r}")
+        check_search_options(simulations, exploration, margin_weight)
         self.simulations = int(simulations)
         self.exploration = float(exploration)
         self.margin_weight = float(margin_weight)

@@ -486,36 +486,37 @@ def play_contract_game(game_name: str, opponents: Sequence[str], bots: Sequence[
     recorder = GameRecorder(game, config, seed, seat_names)
     print(f"{game.title}, seed {seed}: you are seat {person}; "
           + ", ".join(f"seat {s} {n}" for s, n in sorted(names.items()) if s != person), file=out)
-    while not game.is_terminal(state):
-        seat = game.current_player(state)
-        if seat != person:
-            action = policies[seat](state)
-            game.apply_action(state, action)
-            recorder.record(seat, action)
-            print(f"seat {seat} {names[seat]}: {game.describe_action(action)}", file=out)
-            continue
-        print("\n" + game.render_text(state, person), file=out)
-        legal = np.flatnonzero(game.legal_mask(state))
-        print("\nYour options:", file=out)
-        for k, action in enumerate(legal):
-            print(f"  {k + FIRST_CHOICE:>3}. {game.describe_action(int(action))}", file=out)
-        try:
+    try:
+        while not game.is_terminal(state):
+            seat = game.current_player(state)
+            if seat != person:
+                action = policies[seat](state)
+                game.apply_action(state, action)
+                recorder.record(seat, action)
+                print(f"seat {seat} {names[seat]}: {game.describe_action(action)}", file=out)
+                continue
+            print("\n" + game.render_text(state, person), file=out)
+            legal = np.flatnonzero(game.legal_mask(state))
+            print("\nYour options:", file=out)
+            for k, action in enumerate(legal):
+                print(f"  {k + FIRST_CHOICE:>3}. {game.describe_action(int(action))}", file=out)
             choice = ask_choice(len(legal), stdin, out, LEGENDS.get(game.name, ""))
-        except KeyboardInterrupt:
-            print(INTERRUPTED, file=out)
-            choice = None
-        if choice is None:
-            offer_save(recorder, save, stdin, out)
-            return None
-        game.apply_action(state, int(legal[choice]))
-        recorder.record(seat, int(legal[choice]))
+            if choice is None:
+                offer_save(recorder, save, stdin, out)
+                return None
+            game.apply_action(state, int(legal[choice]))
+            recorder.record(seat, int(legal[choice]))
+    except KeyboardInterrupt:
+        print(INTERRUPTED, file=out)
+        offer_save(recorder, save, stdin, out)
+        return None
     print(game.render_text(state, person), file=out)
     scores = game.final_scores(state)
-    print("Final scores: " + ", ".join(f"seat {s} {names.get(s, 'automatic')} {int(scores[s])}"
+    print("Final scores: " + ", ".join(f"seat {s} {names[s]} {int(scores[s])}"
                                        for s in range(len(scores))), file=out)
     winners = game.winners(state)
     print("You win!" if winners == (person,) else
-          f"Winners: {', '.join(f'seat {s} {names.get(s)}' for s in winners)}.", file=out)
+          f"Winners: {', '.join(f'seat {s} {names[s]}' for s in winners)}.", file=out)
     recorder.finish(state)
     save_game(recorder, save, out)
     return state

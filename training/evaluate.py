@@ -170,11 +170,13 @@ class GameSaving:
         if self.which not in SAVE_WHICH:
             raise ValueError(f"which games to save must be one of {SAVE_WHICH}, got {self.which!r}")
 
+    def keeps(self, lost: bool) -> bool:
+        """Whether a game is saved, given whether the first player ``lost`` it."""
+        return self.which == "all" or lost
+
     def wants(self, record: GameRecord) -> bool:
-        """Whether the game of ``record`` is saved."""
-        if self.which == "all":
-            return True
-        return record.winner >= len(record.seating) or record.seating[record.winner] != 0
+        """Whether the game of ``record`` is saved (a Tom's seat is past the agents' seating)."""
+        return self.keeps(record.winner >= len(record.seating) or record.seating[record.winner] != 0)
 
     def path(self, record: GameRecord) -> Path:
         """The file of one game: ``DIR/cell<c>-game<k>.jsonl`` (cell: the ladder's level index)."""

@@ -33,6 +33,7 @@ MODELS_DIR = Path(__file__).resolve().parents[1] / "agents" / "models"  # the sa
 SHIPPED_POLICIES = {("construction_yard", 2): "construction_yard-2p.zip",
                     ("construction_yard", 3): "construction_yard-3p.zip"}
 Policy = Callable[[np.ndarray], int]
+POLICY_SEED_BOUND = 2 ** 31  # a seeded policy's own seed is drawn below this from the match's generator
 TABLE_COLUMNS = ("agent", "games", "wins", "win rate", "mean score", "mean place")
 
 
@@ -81,6 +82,16 @@ def search_policy(game: Game, name: str, seed: int) -> Policy:
     return policy
 
 
+def check_policy_name(game: Game, name: object, config: Any = None) -> str:
+    """``name`` when it names a policy of ``game`` (POLICY_NAMES); ValueError saying why not. A
+    ``ppo`` file is only read when the policy is made."""
+    if not isinstance(name, str):
+        raise ValueError(f"a policy is named by a string {POLICY_NAMES}, got {name!r}")
+    if name != PPO_PREFIX and not name.startswith(PPO_PREFIX + ":"):
+        make_policy(game, name, np.random.default_rng(0), config)
+    return name
+
+
 def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
                 config: Any = None) -> Policy:
     """The policy ``name`` for ``game`` (``config``: the setup, for ``ppo``): a function of the
@@ -89,9 +100,9 @@ def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
         return name
     if name == PPO_PREFIX or str(name).startswith(PPO_PREFIX + ":"):
         return ppo_policy(game, name, game.make_config() if config is None else config,
-                          int(rng.integers(2**31)))
+                          int(rng.integers(POLICY_SEED_BOUND)))
     if name == SEARCH_PREFIX or str(name).startswith(SEARCH_PREFIX + ":"):
-        return search_policy(game, name, int(rng.integers(2**31)))
+        return search_policy(game, name, int(rng.integers(POLICY_SEED_BOUND)))
     if name == "random":
         return lambda state: int(rng.choice(np.flatnonzero(game.legal_mask(state))))
     if name == "greedy":
@@ -152,7 +163,7 @@ def evaluate_match(game_name: str, agents: Sequence[str | Policy], games: int, s
             recorder = GameRecorder(game, config, seed + g, [
                 names.get(seat, "bot") for seat in range(game.num_participants(config))])
         final, winners, placing = play_game(game, config, policies, seat_of, seed + g, recorder)
-        if recorder is not None and (saving.which == "all" or seat_of[0] not in winners):
+        if recorder is not None and saving.keeps(lost=seat_of[0] not in winners):
             output_dir(saving.directory)
             recorder.write(Path(saving.directory) / f"game{g:05d}.jsonl")
         for k, seat in enumerate(seat_of):

@@ -109,6 +109,38 @@ class Demonstrations:
             return cls(**{name: data[name] for name in cls.__dataclass_fields__})
 
 
+class DemonstrationLog:
+    """The teacher's decisions as they are played; ``demonstrations()`` turns them into arrays."""
+
+    def __init__(self, gamma):
+        self.gamma = gamma
+        self.observations, self.masks, self.actions = [], [], []
+        self.returns, self.game_ids, self.teacher_rewards = [], [], []
+        self._first = 0  # the current game's first decision
+
+    def decide(self, observation, mask, action):
+        """One decision of the teacher's seat."""
+        self.observations.append(observation)
+        self.masks.append(mask)
+        self.actions.append(action)
+
+    def end_game(self, game, final):
+        """The game ``game`` ended with reward ``final`` for the teacher: its discounted returns."""
+        steps = len(self.actions) - self._first
+        self.returns.extend(final * self.gamma ** np.arange(steps - 1, -1, -1))
+        self.game_ids.extend([game] * steps)
+        self.teacher_rewards.append(final)
+        self._first = len(self.actions)
+
+    def demonstrations(self, obs_size, num_actions):
+        """Everything played so far as Demonstrations."""
+        return Demonstrations(np.asarray(self.observations, dtype=np.float32).reshape(-1, obs_size),
+                              np.asarray(self.masks, dtype=np.bool_).reshape(-1, num_actions),
+                              np.asarray(self.actions, dtype=np.int64),
+                              np.asarray(self.returns, dtype=np.float32),
+                              np.asarray(self.game_ids, dtype=np.int64), np.asarray(self.teacher_rewards))
+
+
 def collect_demonstrations(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES,
                            seed=0, gamma=DEFAULT_GAMMA, reward=DEFAULT_REWARD, progress=True):
     """Play ``games`` solo games of ``teacher`` against Tom ``levels`` (in turn) and record
@@ -117,29 +149,20 @@ def collect_demonstrations(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games
     parse_agent_name(teacher)
     levels = check_levels(levels, "levels")
     games = positive_int(games, "games")
-    observations, masks, actions, returns, game_ids, teacher_rewards = [], [], [], [], [], []
+    log = DemonstrationLog(gamma)
     for game in tqdm(range(games), desc=f"{teacher} demonstrations", unit="game", disable=not progress):
         config = GameConfig(num_agents=1, toms=(levels[game % len(levels)],))
         state = new_game(config, seed=derive_seed(seed, STREAM_GAME, game))
         agent = make_agent(teacher, seed=derive_seed(seed, STREAM_TEACHER, game))
         rng = np.random.default_rng(derive_seed(seed, STREAM_CHOICE, game))
-        first = len(actions)
         while not is_terminal(state):
             seat = current_player(state)
-            observations.append(encode(state, seat))
-            masks.append(legal_mask(state))
+            observation, mask = encode(state, seat), legal_mask(state)
             action = choose_action(agent, state, rng)
-            actions.append(action)
+            log.decide(observation, mask, action)
             apply_action(state, action)
-        final = float(final_rewards(state, reward)[LEARNING_SEAT])
-        steps_left = np.arange(len(actions) - first - 1, -1, -1)
-        returns.extend(final * gamma ** steps_left)
-        game_ids.extend([game] * (len(actions) - first))
-        teacher_rewards.append(final)
-    return Demonstrations(np.asarray(observations, dtype=np.float32).reshape(-1, OBS_SIZE),
-                          np.asarray(masks, dtype=np.bool_).reshape(-1, NUM_ACTIONS),
-                          np.asarray(actions, dtype=np.int64), np.asarray(returns, dtype=np.float32),
-                          np.asarray(game_ids, dtype=np.int64), np.asarray(teacher_rewards))
+        log.end_game(game, float(final_rewards(state, reward)[LEARNING_SEAT]))
+    return log.demonstrations(OBS_SIZE, NUM_ACTIONS)
 
 
 def collect_game_demonstrations(config, teacher=DEFAULT_TEACHER, games=DEFAULT_GAMES, seed=0,
@@ -152,26 +175,18 @@ def collect_game_demonstrations(config, teacher=DEFAULT_TEACHER, games=DEFAULT_G
     game = get_game(config.game)
     setup = game.make_config(**config.setup)
     games = positive_int(games, "games")
-    observations, masks, actions, returns, game_ids, teacher_rewards = [], [], [], [], [], []
+    log = DemonstrationLog(gamma)
     for index in tqdm(range(games), desc=f"{teacher} demonstrations", unit="game", disable=not progress):
         policy = make_policy(game, teacher, np.random.default_rng(derive_seed(seed, STREAM_TEACHER, index)),
                              setup)
         state = game.new_game(setup, derive_seed(seed, STREAM_GAME, index))
-        first = len(actions)
         while not game.is_terminal(state):
-            observations.append(game.encode(state, LEARNING_SEAT))
-            masks.append(game.legal_mask(state))
+            observation, mask = game.encode(state, LEARNING_SEAT), game.legal_mask(state)
             action = policy(state)
-            actions.append(action)
+            log.decide(observation, mask, action)
             game.apply_action(state, action)
-        final = float(final_rewards(state, reward, game)[LEARNING_SEAT])
-        returns.extend(final * gamma ** np.arange(len(actions) - first - 1, -1, -1))
-        game_ids.extend([index] * (len(actions) - first))
-        teacher_rewards.append(final)
-    return Demonstrations(np.asarray(observations, dtype=np.float32).reshape(-1, game.obs_size),
-                          np.asarray(masks, dtype=np.bool_).reshape(-1, game.num_actions),
-                          np.asarray(actions, dtype=np.int64), np.asarray(returns, dtype=np.float32),
-                          np.asarray(game_ids, dtype=np.int64), np.asarray(teacher_rewards))
+        log.end_game(index, float(final_rewards(state, reward, game)[LEARNING_SEAT]))
+    return log.demonstrations(game.obs_size, game.num_actions)
 
 
 def split_by_game(demos, seed):

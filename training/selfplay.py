@@ -70,7 +70,7 @@ from tiny_york_env.training.evaluate import (
     write_output_text,
 )
 from tiny_york_env.training.export import save_policy
-from tiny_york_env.training.game_matches import act_policy, evaluate_match, make_policy
+from tiny_york_env.training.game_matches import act_policy, check_policy_name, evaluate_match, make_policy
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # agent seats in a self-play game (Toms come on top, up to 4 in all)
 DEFAULT_PLAYERS = 2
@@ -472,10 +472,7 @@ class SelfPlayConfig:
             raise ValueError(f"{game.title} with {self.players} players and bots {self.bots} has "
                              f"{game.num_agents(config)} agent seats, not {self.players}")
 
-        def check_name(name):
-            if not name.startswith("ppo"):  # a ppo file is read when the pool is built
-                make_policy(game, name, np.random.default_rng(0), config)
-        return self._check_common(check_name)
+        return self._check_common(lambda name: check_policy_name(game, name, config))
 
     def _check_common(self, check_name):
         """The options every game shares; ``check_name`` refuses an unknown opponent name."""

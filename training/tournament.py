@@ -16,12 +16,16 @@ import csv
 import itertools
 import json
 import os
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
+from tiny_york_env.registry import get_game
 
 from .evaluate import (
     KIND_TOURNAMENT,
@@ -168,12 +172,7 @@ def run_game_tournament(game_name: str, agents: Sequence[str], games: int = DEFA
     """Round robin of ``agents`` (``training.game_matches`` policy names) in ``game_name``: every
     group of ``game_size`` plays ``games`` games (a multiple of ``game_size``), seats rotated,
     each block of ``game_size`` games sharing one deal; ``bots`` (the engine's) join every game."""
-    import time
-
-    import numpy as np
-    from tqdm.auto import tqdm
-
-    from tiny_york_env.registry import get_game
+    from tqdm.auto import tqdm  # a single widget in Jupyter, not thousands of text chunks
 
     from .game_matches import make_policy, play_game
     game = get_game(game_name)

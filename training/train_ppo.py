@@ -73,7 +73,7 @@ from tiny_york_env.training.evaluate import (
     write_output_text,
 )
 from tiny_york_env.training.export import save_policy
-from tiny_york_env.training.game_matches import POLICY_NAMES, evaluate_match
+from tiny_york_env.training.game_matches import POLICY_NAMES, check_policy_name, evaluate_match
 
 DEFAULT_TOMS = (5,)
 DEFAULT_NUM_ENVS = 256
@@ -195,8 +195,11 @@ def _check_game_setup(game, toms, curriculum, num_players, bots, eval_opponents)
                          f"{game.num_agents(config)}; give bots for the other seats")
     eval_opponents = tuple(eval_opponents)
     for name in eval_opponents:
-        if not isinstance(name, str) or not (name in POLICY_NAMES or name.startswith("ppo:")):
-            raise ValueError(f"eval_opponents must be policies {POLICY_NAMES}, got {name!r}")
+        try:
+            check_policy_name(game, name, config)
+        except ValueError as error:
+            raise ValueError(f"eval_opponents must be policies {POLICY_NAMES}, got {name!r}: "
+                             f"{error}") from error
     return game.name, setup, eval_opponents
 
 
@@ -376,9 +379,9 @@ def evaluate_policy_in_matches(model, config, games, seed):
     policy = act_policy(game, PPOAgent(model, deterministic=True, game=game))
     policy.label = "ppo"
     setup = dict(config.setup)
-    agent_seats = game.num_agents(game.make_config(**setup)) + len(setup.get("bots", ()))
+    seats = game.num_participants(game.make_config(**setup))
     setup["bots"] = ()  # every seat but the learner's is an evaluation opponent
-    return {opponent: evaluate_match(game.name, [policy] + [opponent] * (agent_seats - 1), games,
+    return {opponent: evaluate_match(game.name, [policy] + [opponent] * (seats - 1), games,
                                      seed, **setup)
             for opponent in config.eval_opponents}
 
