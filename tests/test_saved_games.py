@@ -143,6 +143,16 @@ def test_play_saves_and_replay_steps_through_the_game(tmp_path):
     shown = [line.split("]")[0] for line in text.splitlines() if line.startswith("[")]
     assert shown[:5] == ["[0/86", "[1/86", "[2/86", "[5/86", "[4/86"] and shown[-1] == "[86/86"
     assert "'what': Enter or n: next decision" in text
+    assert "seat 1 Tom 5 (B4): took start stack" in text  # Tom's moves from the engine's log
+
+
+def test_construction_yard_bots_moves_are_shown_in_play_and_replay(tmp_path):
+    path = tmp_path / "bots.jsonl"
+    status, text = run(["play", "--game", "construction_yard", "--vs", "greedy", "--bots", "random",
+                        "--seed", "3", "--save", str(path)], "1\n" * 400)
+    assert status == 0 and "seat 2 random bot: " in text and "seat 1 greedy: " in text
+    status, text = run(["replay", str(path)], "\n" * 400)
+    assert "seat 2 random bot: " in text
 
 
 def test_quitting_saves_the_game_so_far_and_construction_yard_saves_too(tmp_path):

@@ -26,8 +26,10 @@ def test_a_whole_game_against_tom_5_at_a_terminal():
     child.sendline("?")
     child.expect("How to read the board")
     decisions = 0
+    tom_moves = []
     while True:
         index = child.expect([PROMPT, r"Final scores: P0 you \d+, P1 Tom 5 \(B4\) \d+"])
+        tom_moves += [line for line in child.before.splitlines() if "P1 Tom 5 (B4): " in line]
         if index == 1:
             break
         if decisions:  # the board before every decision (the first prompt follows the legend)
@@ -37,6 +39,10 @@ def test_a_whole_game_against_tom_5_at_a_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert decisions > 50 and child.exitstatus == 0
+    # Tom's moves in words, as the engine logged them (R4, R6, R21-R23)
+    for words in ("took start stack", "took the pair", "in the press round", "from the elevator",
+                  "built"):
+        assert any(words in line for line in tom_moves), words
 
 
 def test_ctrl_c_at_a_terminal_ends_cleanly_and_offers_to_save(tmp_path):

@@ -42,6 +42,7 @@ from .game import (
     new_game,
     pending_decision,
     render_text,
+    tom_events_of,
     winner,
 )
 from .game.config import ALLOWED_TOMS, NUM_TOM_LEVELS, tom_code, tom_level
@@ -372,6 +373,17 @@ def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "") -> in
             return int(text) - FIRST_CHOICE
 
 
+SEAT_WORD = "seat "  # how the contract games' lines name a seat ("seat 2"); Tiny York's: "P2"
+
+
+def print_automatic_moves(moves: Sequence[tuple[int, str]], names: Sequence[str],
+                          out: IO[str], seat_word: str = "P") -> None:
+    """One line per move the engine made for a Tom or bot: 'P2 Tom 5: bid 3 in the press round'
+    (``seat_word`` 'seat ' for the contract games: 'seat 2 random bot: ...')."""
+    for seat, words in moves:
+        print(f"{seat_word}{seat} {names[seat]}: {words}", file=out)
+
+
 def print_final(state: np.ndarray, names: Sequence[str], person: int, out: IO[str]) -> None:
     """The final board with the score breakdown, the totals and the winner."""
     print(render_text(state), file=out)
@@ -415,6 +427,7 @@ def play_game_interactively(opponents: Sequence[str], toms: Sequence[int | str],
                 apply_action(state, action)
                 recorder.record(seat, action)
                 print(f"P{seat} {names[seat]}: {words}", file=out)
+                print_automatic_moves(tom_events_of(state), names, out)
                 continue
             print("\n" + render_text(state, viewer=person), file=out)
             legal = legal_actions(state)
@@ -427,6 +440,7 @@ def play_game_interactively(opponents: Sequence[str], toms: Sequence[int | str],
                 return None
             apply_action(state, int(legal[choice]))
             recorder.record(seat, int(legal[choice]))
+            print_automatic_moves(tom_events_of(state), names, out)
     except KeyboardInterrupt:
         print(INTERRUPTED, file=out)
         offer_save(recorder, save, stdin, out)
@@ -486,6 +500,8 @@ def play_contract_game(game_name: str, opponents: Sequence[str], bots: Sequence[
     recorder = GameRecorder(game, config, seed, seat_names)
     print(f"{game.title}, seed {seed}: you are seat {person}; "
           + ", ".join(f"seat {s} {n}" for s, n in sorted(names.items()) if s != person), file=out)
+    if game.automatic_moves:  # bots that moved before the first outside decision
+        print_automatic_moves(game.automatic_moves(state), seat_names, out, SEAT_WORD)
     try:
         while not game.is_terminal(state):
             seat = game.current_player(state)
@@ -494,6 +510,8 @@ def play_contract_game(game_name: str, opponents: Sequence[str], bots: Sequence[
                 game.apply_action(state, action)
                 recorder.record(seat, action)
                 print(f"seat {seat} {names[seat]}: {game.describe_action(action)}", file=out)
+                if game.automatic_moves:
+                    print_automatic_moves(game.automatic_moves(state), seat_names, out, SEAT_WORD)
                 continue
             print("\n" + game.render_text(state, person), file=out)
             legal = np.flatnonzero(game.legal_mask(state))
@@ -506,6 +524,8 @@ def play_contract_game(game_name: str, opponents: Sequence[str], bots: Sequence[
                 return None
             game.apply_action(state, int(legal[choice]))
             recorder.record(seat, int(legal[choice]))
+            if game.automatic_moves:
+                print_automatic_moves(game.automatic_moves(state), seat_names, out, SEAT_WORD)
     except KeyboardInterrupt:
         print(INTERRUPTED, file=out)
         offer_save(recorder, save, stdin, out)
@@ -548,8 +568,12 @@ def replay_game(path: str, stdin: IO[str], out: IO[str], check_only: bool = Fals
             seat, action = saved.decisions[at - 1]
             print(f"\n[{at}/{len(saved.decisions)}] {saved.players[seat]} (seat {seat}): "
                   f"{game.describe_action(action)}", file=out)
+            if game.automatic_moves:
+                print_automatic_moves(game.automatic_moves(states[at]), saved.players, out, SEAT_WORD)
         else:
             print(f"\n[0/{len(saved.decisions)}] the start", file=out)
+            if game.automatic_moves:
+                print_automatic_moves(game.automatic_moves(states[0]), saved.players, out, SEAT_WORD)
         print(game.render_text(states[at]), file=out)
         print("replay> ", end="", file=out, flush=True)
         line = stdin.readline()

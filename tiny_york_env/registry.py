@@ -56,6 +56,7 @@ def tiny_york_game() -> Game:
         score_breakdown=game.score_breakdown, describe_action=game.describe_action,
         render_text=game.render_text, determinize=game.determinize,
         validate_state=game.validate_state, save_state=game.save_state, load_state=game.load_state,
+        automatic_moves=game.tom_events_of,
         obs_size=observation.OBS_SIZE, encode=observation.encode,
         observation_space=observation.observation_space, obs_slices=observation.OBS_SLICES,
         kernels=GameKernels(

@@ -25,6 +25,7 @@ from tiny_york_env.game import (
 from tiny_york_env.game import components as C
 from tiny_york_env.game import state as S
 from tiny_york_env.game import validate as V
+from tiny_york_env.game.tom_events import TOM_EVENT_CAPACITY
 from tiny_york_env.observation import OBS_SIZE, encode, encode_batch
 
 CONFIGS = (
@@ -307,6 +308,8 @@ CORRUPTIONS = (
     (V.E_PAIRS_SHORT, "pick", _empty_pairs_but_one),
     (V.E_NO_LEGAL_ACTION, "elevator", _no_elevator_value),
     (V.E_NO_CHARACTER, "phase3", _use_every_tile),
+    (V.E_TOM_EVENT_COUNT, "bid", _set("tom_event_count", -1)),
+    (V.E_TOM_EVENTS, "bid", _set("tom_events", 1, (TOM_EVENT_CAPACITY - 1, 0))),
 )
 
 

@@ -17,17 +17,20 @@ from tiny_york_env.registry import get_game
 
 HERE = Path(__file__).resolve().parent / "games"
 REGENERATE_COMMAND = "python -m tests.playthroughs.contract_playthrough"
-# (game, config keywords, engine seed, chooser seed): Construction Yard for 2 (with Dirk), 3, 6.
+# (game, config keywords, engine seed, chooser seed): Construction Yard for 2 (with Dirk), 3, 6,
+# and 4 with two engine bots (their moves in "bot:" lines, from the engine's log).
 GAMES = (
     ("construction_yard", {"num_players": 2}, 1, 101),
     ("construction_yard", {"num_players": 3}, 2, 102),
     ("construction_yard", {"num_players": 6}, 3, 103),
+    ("construction_yard", {"num_players": 4, "bots": ["greedy", "random"]}, 4, 104),
 )
 
 
 def golden_path(name, config, seed):
     """The file of one golden game."""
-    players = "_".join(f"{k}{v}" for k, v in sorted(config.items()))
+    players = "_".join(f"{k}{'-'.join(v) if isinstance(v, list) else v}"
+                       for k, v in sorted(config.items()))
     return HERE / f"{name}_{players}_seed{seed}.txt"
 
 
@@ -47,6 +50,7 @@ def play(name, config, seed, chooser_seed, actions=None):
              f"seed: {seed}", f"chooser_seed: {chooser_seed}", ""]
     played, last_scores = [], scores_line(game, state)
     lines.append(f"scores: {last_scores}")
+    lines += [f"  bot: seat {s}: {words}" for s, words in game.automatic_moves(state)]
     while not game.is_terminal(state):
         seat = game.current_player(state)
         legal = np.flatnonzero(game.legal_mask(state))
@@ -54,6 +58,7 @@ def play(name, config, seed, chooser_seed, actions=None):
         game.apply_action(state, action)
         played.append(action)
         lines.append(f"seat {seat}: {action} {game.describe_action(action)}")
+        lines += [f"  bot: seat {s}: {words}" for s, words in game.automatic_moves(state)]
         scores = scores_line(game, state)
         if scores != last_scores:
             lines.append(f"scores: {scores}")

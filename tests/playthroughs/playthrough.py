@@ -12,7 +12,9 @@ File layout (``FORMAT_VERSION``)::
     per decision  "--- #k P1: <pending decision>", a state line, a context line for some
                   decisions, "legal: <ids> (count)" and "action: <id> = <describe_action>";
                   with Toms, a "toms:" line after the action when it changed anything of a
-                  Tom's (his turns run inside the agents' actions; Toms never decide)
+                  Tom's (his turns run inside the agents' actions; Toms never decide),
+                  derived from the records, then a "tom log:" line per event the engine
+                  logged for the Toms (``tom_events_of``), so the two check each other
     end           "=== final state after N decisions ===", render_text, final scores, winner
 
 In games with Toms the state line shows the agents' hand sizes and the Toms' supply sizes in
@@ -41,6 +43,7 @@ from tiny_york_env.game import (
     pending_decision,
     render_text,
     score_breakdown,
+    tom_events_of,
     winner,
 )
 from tiny_york_env.game.components import (
@@ -373,6 +376,7 @@ def play(num_agents, engine_seed, chooser_seed, actions=None, toms=()):
             line = tom_line(before, _rec(state))
             if line is not None:
                 body.append(line)
+            body += [f"tom log: {seat_label(seat)} {words}" for seat, words in tom_events_of(state)]
     if is_terminal(state):
         if actions is not None and len(taken) < len(actions):
             problems.append(f"the game ended after {len(taken)} decisions but {len(actions)} "

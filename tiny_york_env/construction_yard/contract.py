@@ -3,6 +3,7 @@
 from ..contract import Game, GameKernels
 from . import api, kernels, observation
 from .actions import NUM_ACTIONS, describe_action
+from .bot_moves import bot_moves_of
 from .config import GameConfig
 from .determinize import determinize
 from .legal import fill_legal_mask
@@ -34,6 +35,7 @@ def construction_yard_game() -> Game:
         score_breakdown=api.score_breakdown, describe_action=describe_action,
         render_text=render_text, determinize=determinize,
         validate_state=validate_state, save_state=save_state, load_state=load_state,
+        automatic_moves=bot_moves_of,
         obs_size=observation.OBS_SIZE, encode=observation.encode,
         observation_space=observation.observation_space, obs_slices=observation.OBS_SLICES,
         kernels=GameKernels(

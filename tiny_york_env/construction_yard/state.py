@@ -8,6 +8,7 @@ for Dirk (``DIRK_ROW``), who takes part in scorings in two-player games but is n
 
 import numpy as np
 
+from .bot_moves import BOT_MOVE_CAPACITY, BOT_MOVE_FIELDS
 from .data import (
                   DISPLAY_SLOTS,
                   MAX_PLAYERS,
@@ -74,4 +75,6 @@ STATE_DTYPE = np.dtype([
     ("pending_building", np.int8),
     ("paid_exactly", np.int8),
     ("winner_mask", np.int8),
+    # the bots' actions since the last outside decision (bot_moves.py)
+    ("bot_moves", np.int16, (BOT_MOVE_CAPACITY, BOT_MOVE_FIELDS)), ("bot_move_count", np.int16),
 ])

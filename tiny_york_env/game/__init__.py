@@ -30,6 +30,7 @@ from .determinize import determinize
 from .persist import load_state, save_state
 from .state import STATE_DTYPE
 from .text import render_text
+from .tom_events import tom_events_of
 from .validate import validate_state
 
 __all__ = [
@@ -37,6 +38,6 @@ __all__ = [
     "current_player", "decode", "describe_action", "determinize", "encode", "end_character_points",
     "final_scores", "is_terminal",
     "legal_actions", "legal_mask", "legal_masks", "load_state", "new_game", "new_games",
-    "pending_decision", "placings", "render_text", "save_state", "score_breakdown", "step", "validate_state",
-    "winner", "winners",
+    "pending_decision", "placings", "render_text", "save_state", "score_breakdown", "step", "tom_events_of",
+    "validate_state", "winner", "winners",
 ]

@@ -122,6 +122,7 @@ from .state import (
     STAGE_START_CHARACTERS,
 )
 from .tom import tom_bid, tom_draw_before_bidding, toms_take_pairs, toms_take_start_stacks
+from .tom_events import clear_tom_events
 
 ILLEGAL_ACTION = 1
 OK = 0
@@ -504,6 +505,7 @@ def apply_unchecked(st, a):
     d = st["decision"]
     seat = st["actor"]
     st["num_decisions"] += 1
+    clear_tom_events(st)  # the log holds what follows this decision
     if USE_CHARACTER <= a < USE_CHARACTER + NUM_ACTIVE_CHARACTERS:
         start_ability(st, seat, a - USE_CHARACTER + 1, _context_of(d))
     elif a == END_TURN:  # go on without a character (8, 18, 22, Phase III)

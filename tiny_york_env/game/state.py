@@ -25,6 +25,7 @@ from .components import (
     NUM_VESSELS,
     PRESTIGE_REVEALED_PER_ROUND,
 )
+from .tom_events import TOM_EVENT_CAPACITY, TOM_EVENT_FIELDS
 
 NO_SEAT = -1
 EMPTY = -1  # an empty slot in any id array (pair card, display slot, revealed tile)
@@ -156,4 +157,6 @@ STATE_DTYPE = np.dtype([
     ("score_lines", np.int32, (MAX_SEATS, NUM_SCORE_LINES)),
     ("end_character_points", np.int32, (MAX_SEATS, NUM_END_GAME_CHARACTERS)),  # 28-42, R20
     ("winner", np.int32),
+    # what the engine did for the Toms since the last action (tom_events.py)
+    ("tom_events", np.int8, (TOM_EVENT_CAPACITY, TOM_EVENT_FIELDS)), ("tom_event_count", np.int32),
 ])

@@ -29,6 +29,21 @@ from .components import (
 from .elevator import give_tile, refill_display_slot
 from .press import ahead, press_order
 from .state import EMPTY, LOC_OWNED, STACK_REVEALED, STACK_TAKEN, VESSEL_ON_BOARD
+from .tom_events import (
+    DRAW_DISCARDED,
+    DRAW_KEPT,
+    DRAW_NONE_LEFT,
+    DRAW_PLAYED,
+    NOTHING,
+    TOM_BID,
+    TOM_BUILD,
+    TOM_CHARACTER,
+    TOM_DRAW,
+    TOM_PAIR,
+    TOM_PRESTIGE,
+    TOM_START_STACK,
+    record_tom_event,
+)
 
 TOM_MODE_A, TOM_MODE_B, TOM_MODE_C = 0, 1, 2
 TOM_MAX_PER_BOROUGH = 5  # "Tom may never exceed his maximum of 5 skyscrapers in a borough"
@@ -77,6 +92,8 @@ def toms_take_start_stacks(st):
                 give_tile(st, st["start_stacks"][k, 0], seat)
                 give_tile(st, st["start_stacks"][k, 1], seat)
                 st["start_stack_status"][k] = STACK_TAKEN
+                record_tom_event(st, TOM_START_STACK, seat, k, st["start_stacks"][k, 0],
+                                 st["start_stacks"][k, 1])
                 break
 
 
@@ -90,18 +107,23 @@ def toms_take_pairs(st):
         seat = order[i]
         if st["is_tom"][seat] == 0:
             continue
+        first, second = NOTHING, NOTHING
         for p in range(st["num_pairs"]):
             if st["pairs"][p, 0] != EMPTY or st["pairs"][p, 1] != EMPTY:
+                first, second = st["pairs"][p, 0], st["pairs"][p, 1]
                 for k in range(2):
                     c = st["pairs"][p, k]
                     if c != EMPTY:
                         st["hand"][seat, c] += 1
                     st["pairs"][p, k] = EMPTY
                 break
+        drawn = 0
         for _ in range(st["tom_draw"][seat]):
             c = draw_card(st)
             if c != EMPTY:
                 st["hand"][seat, c] += 1
+                drawn += 1
+        record_tom_event(st, TOM_PAIR, seat, first, second, drawn)  # the drawn cards face down
 
 
 # --- Phase II: the draw before each bidding round ------------------------------------------------
@@ -117,18 +139,24 @@ def tom_draw_before_bidding(st, seat):
         return
     c = draw_card(st)
     if c == EMPTY:
+        record_tom_event(st, TOM_DRAW, seat, NOTHING, DRAW_NONE_LEFT, round_type)
         return
     if is_wild_for_tom(c):
         if st["hand"][seat, round_type] > 0:
             st["played"][seat, c] += 1
+            record_tom_event(st, TOM_DRAW, seat, c, DRAW_PLAYED, round_type)
         else:
             st["hand"][seat, c] += 1
+            record_tom_event(st, TOM_DRAW, seat, NOTHING, DRAW_KEPT, round_type)
     elif c == round_type:
         st["played"][seat, c] += 1
+        record_tom_event(st, TOM_DRAW, seat, c, DRAW_PLAYED, round_type)
     elif c < round_type or st["tom_mode"][seat] == TOM_MODE_B:
         st["discard"][c] += 1
+        record_tom_event(st, TOM_DRAW, seat, c, DRAW_DISCARDED, round_type)
     else:
         st["hand"][seat, c] += 1
+        record_tom_event(st, TOM_DRAW, seat, NOTHING, DRAW_KEPT, round_type)
 
 
 # --- Phase II: Tom's bid (R21) -----------------------------------------------------------------
@@ -196,6 +224,7 @@ def tom_bid(st, seat):
                 break
     st["bid_value"][seat] = value
     st["bid_done"][seat] = 1
+    record_tom_event(st, TOM_BID, seat, value, round_type, NOTHING)
 
 
 # --- Phase II: evaluation ------------------------------------------------------------------------
@@ -227,6 +256,7 @@ def tom_take_elevator(st, seat, value):
             continue
         if not taken:
             give_tile(st, tile, seat)
+            record_tom_event(st, TOM_CHARACTER, seat, tile, value, NOTHING)
             taken = True
         else:
             st["elevator_display"][row, n] = tile
@@ -239,7 +269,9 @@ def tom_build(st, seat, borough, count):
     """R22: Tom's skyscrapers come from the supply, at most 5 of his in any borough; surplus
     ones are not built."""
     room = TOM_MAX_PER_BOROUGH - st["skyscrapers"][borough, seat]
-    st["skyscrapers"][borough, seat] += max(0, min(count, room))
+    built = max(0, min(count, room))
+    st["skyscrapers"][borough, seat] += built
+    record_tom_event(st, TOM_BUILD, seat, borough, count, built)
 
 
 @jit
@@ -329,6 +361,7 @@ def tom_prestige_move(st, seat):
     st["prestige_loc"][tile] = b
     st["borough_prestige"][b] += PRESTIGE_TILE_VALUE[tile]
     st["vessel_owner"][v] = seat
+    record_tom_event(st, TOM_PRESTIGE, seat, tile, b, v)
     tom_build(st, seat, b, 1)
 
 

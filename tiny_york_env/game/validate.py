@@ -71,6 +71,8 @@ A record passes when it is one the engine could have made between two calls. Wha
   (``ability_context``) it is used from; its counts and memory in range.
 * **Final scoring**: score lines, per-character end-game points and ``winner`` only after the
   end, the winner a seat.
+* **The Tom log** (``tom_events.py``): ``tom_event_count`` 0-COUNT_LIMIT; the rows it covers are
+  events of a seated Tom, each value in its kind's range; the rows beyond are zero.
 * **The seat to move can answer**: the pending decision offers a legal action, and a turn that
   only offers characters (8, 18, 22, Phase III) has one usable.
 
@@ -212,6 +214,16 @@ from .state import (
     STATE_DTYPE,
 )
 from .tom import TOM_MAX_PER_BOROUGH
+from .tom_events import (
+    EV_A,
+    EV_KIND,
+    EV_SEAT,
+    NUM_TOM_EVENT_KINDS,
+    TOM_EVENT_CAPACITY,
+    TOM_EVENT_FIELDS,
+    TOM_EVENT_RANGES,
+    TOM_NO_EVENT,
+)
 
 # --- bounds ------------------------------------------------------------------------------------
 COUNT_LIMIT = 10_000  # points, dollars, skyscrapers, bids, decisions: far above any game
@@ -416,6 +428,9 @@ ERRORS = (
     ("pairs", "too few pairs are left for the picks still to come in Phase I (R6)"),
     ("decision", "offers the seat to move no legal action"),
     ("decision", "is a character turn but no character of the actor's is usable"),
+    ("tom_event_count", f"must be 0-{COUNT_LIMIT}"),
+    ("tom_events", "must hold, below tom_event_count, events of a seated Tom with values in their "
+     "kind's ranges (tom_events.TOM_EVENT_RANGES) and zeros beyond"),
 )
 (OK, E_NUM_SEATS, E_NUM_AGENTS, E_IS_TOM, E_TOM_MODE, E_TOM_DRAW, E_TOM_LEVEL, E_ROUND, E_STAGE,
  E_DECISION, E_STAGE_ROUND, E_STAGE_DECISION, E_BID_ROUND, E_ACTOR, E_RNG, E_NUM_DECISIONS,
@@ -429,7 +444,8 @@ ERRORS = (
  E_BONUS_WINNER, E_RUNNER_UP, E_EVAL_STEP, E_BUILD_LEFT, E_BUILD_BOROUGH, E_CHOSEN_SLOT,
  E_CHOSEN_VESSEL, E_BID_BASE, E_ICONS, E_DOUBLE_PRESTIGE, E_CHARACTER18, E_BUILD_BONUS,
  E_ABILITY, E_CONTEXT, E_ABILITY_COUNT, E_ABILITY_LIMIT, E_ABILITY_MEMORY, E_SCORE_LINES,
- E_END_POINTS, E_WINNER, E_PAIRS_SHORT, E_NO_LEGAL_ACTION, E_NO_CHARACTER) = range(len(ERRORS))
+ E_END_POINTS, E_WINNER, E_PAIRS_SHORT, E_NO_LEGAL_ACTION, E_NO_CHARACTER, E_TOM_EVENT_COUNT,
+ E_TOM_EVENTS) = range(len(ERRORS))
 
 
 # --- small predicates ----------------------------------------------------------------------------
@@ -1247,6 +1263,38 @@ def _pairs_suffice(st):
 
 
 @jit
+def _tom_event_ok(st, i):
+    """Row ``i`` of the Tom log: a known kind, a seated Tom, each value in its kind's range."""
+    kind = st["tom_events"][i, EV_KIND]
+    seat = st["tom_events"][i, EV_SEAT]
+    if not (TOM_NO_EVENT < kind < NUM_TOM_EVENT_KINDS and _seated(st, seat)):
+        return False
+    if st["is_tom"][seat] == 0:
+        return False
+    for j in range(TOM_EVENT_FIELDS - EV_A):
+        if not _in(st["tom_events"][i, EV_A + j], TOM_EVENT_RANGES[kind, j, 0],
+                   TOM_EVENT_RANGES[kind, j, 1] + 1):
+            return False
+    return True
+
+
+@jit
+def _check_tom_events(st):
+    count = st["tom_event_count"]
+    if not _in(count, 0, COUNT_LIMIT + 1):
+        return E_TOM_EVENT_COUNT
+    for i in range(TOM_EVENT_CAPACITY):
+        if i < count:
+            if not _tom_event_ok(st, i):
+                return E_TOM_EVENTS
+        else:
+            for j in range(TOM_EVENT_FIELDS):
+                if st["tom_events"][i, j] != 0:
+                    return E_TOM_EVENTS
+    return OK
+
+
+@jit
 def _check_can_answer(st):
     d = st["decision"]
     if d == DEC_GAME_OVER:
@@ -1309,6 +1357,8 @@ def validate_record(st):
     if code == OK:
         code = _check_scores(st)
     if code == OK:
+        code = _check_tom_events(st)
+    if code == OK:
         code = _check_can_answer(st)
     return code
 
@@ -1343,9 +1393,12 @@ def validate_state(state: np.ndarray) -> None:
     """Raise ValueError naming the first wrong field unless ``state`` (a single game, shape (),
     or a 1-d batch) holds records the engine could have made; see the module docstring."""
     if not isinstance(state, np.ndarray) or state.dtype != STATE_DTYPE or state.ndim > 1:
+        dtype = getattr(state, "dtype", "")
+        if getattr(dtype, "names", None):
+            dtype = "another record layout" if dtype != STATE_DTYPE else "STATE_DTYPE"
         raise ValueError("state must be a numpy array of STATE_DTYPE: a single game (shape ()) "
                          f"or a 1-d batch; got {type(state).__name__} "
-                         f"{getattr(state, 'shape', '')} {getattr(state, 'dtype', '')}".rstrip())
+                         f"{getattr(state, 'shape', '')} {dtype}".rstrip())
     if state.ndim == 0:
         code = validate_kernel(state.reshape(1), 0)
         if code != OK:
