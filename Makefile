@@ -4,6 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+BROWSER := $(VENV)/.browser
+BROWSER_NOTE := $(VENV)/.browser-unavailable
+APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+
 .PHONY: demo test bench lint playthroughs shipped-agent clean
 
 $(BIN)/python:
@@ -13,13 +17,32 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet "torch==2.13.0"
-	$(BIN)/python -m pip install --quiet -e ".[train,dev,openspiel,tianshou]"
+	$(BIN)/python -m pip install --quiet -e ".[train,dev,openspiel,tianshou,web]"
 	touch $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/python -m tiny_york_env.demo
 
-test: $(STAMP)
+# The browser board's test needs Debian's Chromium and chromedriver (never a browser download):
+# installed with apt-get (as root, or through passwordless sudo); where that cannot be done, the
+# reason goes to $(BROWSER_NOTE) and tests/web/test_browser.py skips, saying why.
+$(BROWSER): $(BIN)/python
+	@rm -f $(BROWSER_NOTE)
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then :; \
+	elif ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "apt-get is not available on this machine" > $(BROWSER_NOTE); \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  echo "installing chromium and chromium-driver with apt-get (browser tests)"; \
+	  { apt-get update -qq && $(APT_INSTALL) >/dev/null; } || \
+	    echo "apt-get install chromium chromium-driver failed" > $(BROWSER_NOTE); \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+	  { sudo apt-get update -qq && sudo $(APT_INSTALL) >/dev/null; } || \
+	    echo "sudo apt-get install chromium chromium-driver failed" > $(BROWSER_NOTE); \
+	else echo "apt-get needs root and sudo is not available without a password" > $(BROWSER_NOTE); fi
+	@if [ -f $(BROWSER_NOTE) ]; then echo "WARNING: no browser for the browser tests: $$(cat $(BROWSER_NOTE))"; fi
+	@touch $(BROWSER)
+
+test: $(STAMP) $(BROWSER)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

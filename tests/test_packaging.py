@@ -56,6 +56,8 @@ def child_env():
     env["PYTHONNOUSERSITE"] = "1"
     return env
 
+WEB_FILES = ("index.html", "board.js", "board.css")  # the browser board's page (package data)
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
@@ -86,7 +88,8 @@ def test_wheel_holds_one_package_and_everything_it_ships(wheel):
         info = dist_info(names)
         assert {name.split("/")[0] for name in names} == {PACKAGE, info}  # no agents/, training/
         for required in (f"{PACKAGE}/py.typed", f"{PACKAGE}/{SHIPPED_MODEL}",
-                         f"{PACKAGE}/{SHIPPED_MODEL[:-len('.zip')]}.json", f"{info}/licenses/LICENSE"):
+                         f"{PACKAGE}/{SHIPPED_MODEL[:-len('.zip')]}.json", f"{info}/licenses/LICENSE",
+                         *(f"{PACKAGE}/web/static/{name}" for name in WEB_FILES)):
             assert required in names, f"{required} is not in the wheel"
         shipped = archive.read(f"{PACKAGE}/{SHIPPED_MODEL}")
         assert shipped == (ROOT / SHIPPED_MODEL).read_bytes(), "the shipped model differs (LFS pointer?)"

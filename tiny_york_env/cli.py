@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=DefaultsHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tiny-york {__version__}")
     commands = parser.add_subparsers(dest="command", required=True,
-                                     metavar="{eval,tournament,play,replay}")
+                                     metavar="{eval,tournament,play,replay,serve}")
 
     ev = commands.add_parser("eval", help="an agent against the Tom ladder, or agents against each other",
                              formatter_class=DefaultsHelpFormatter)
@@ -224,7 +224,25 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a saved game (.jsonl)")
     replay.add_argument("--check", action="store_true",
                         help="only check that every recorded decision is legal; print the result")
+
+    serve = commands.add_parser("serve", help="the browser board: play Toms and bots, watch bots, "
+                                "open saved games", formatter_class=DefaultsHelpFormatter)
+    serve.add_argument("--host", default=SERVE_HOST,
+                       help="address to bind; 127.0.0.1 serves this machine only (another "
+                            "address opens the board, and its games, to the network)")
+    serve.add_argument("--port", type=non_negative, default=SERVE_PORT, help="port to listen on")
     return parser
+
+
+def run_serve(args: argparse.Namespace, out: IO[str]) -> None:
+    """``tiny-york serve``: the browser board until Ctrl-C."""
+    try:
+        from tiny_york_env.web.app import serve
+    except ImportError as error:
+        raise ValueError(f"the browser board needs the web extra: pip install "
+                         f"'tiny-york-env[web]' ({error})") from error
+    print(f"Tiny York board on http://{args.host}:{args.port}/ (Ctrl-C stops it)", file=out, flush=True)
+    serve(args.host, args.port)
 
 
 # ---------------------------------------------------------------- eval and tournament
@@ -373,6 +391,7 @@ def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "") -> in
             return int(text) - FIRST_CHOICE
 
 
+SERVE_HOST, SERVE_PORT = "127.0.0.1", 8000  # as web/app.py's DEFAULT_HOST/PORT (no web import here)
 SEAT_WORD = "seat "  # how the contract games' lines name a seat ("seat 2"); Tiny York's: "P2"
 
 
@@ -608,6 +627,8 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
             replay_game(args.file, stdin, out, check_only=args.check)
         elif args.command == "tournament":
             run_tournament_command(args, out)
+        elif args.command == "serve":
+            run_serve(args, out)
         elif args.game != "tiny_york":
             if args.tom:
                 raise ValueError(f"--tom is Tiny York's; --game {args.game} takes --vs and --bots")

@@ -181,6 +181,12 @@ def read_saved_game(path: str | os.PathLike[str]) -> SavedGame:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise SavedGameError(f"{source}: cannot read a saved game: {error}") from error
+    return parse_saved_game(text, source)
+
+
+def parse_saved_game(text: str, source: str = "the saved game") -> SavedGame:
+    """A saved game from its text (an upload, say), checked as ``read_saved_game`` checks a file;
+    ``source`` names it in errors."""
     lines = text.splitlines()
     if not lines:
         raise SavedGameError(f"{source} line 1: the file is empty, expected a saved game's header")

@@ -1,0 +1,164 @@
+"""``tiny-york serve``: the browser board, a small Starlette app over ``sessions.py``.
+
+Routes (JSON unless said otherwise; a seat's or the host's token travels in the ``X-Token``
+header, never in a URL the server logs):
+
+=====================================  ========================================================
+``GET /``                              the page (``static/index.html``) and its script and style
+``GET /api/info``                      the games, their policies and engine-played participants
+``POST /api/games``                    start a game: ``{"game", "seats", "automatic", "seed"}``
+``GET /api/games/{id}``                the table as the token's seat sees it, legal actions
+``POST /api/games/{id}/action``        ``{"action": id}``: the token's seat plays it
+``POST /api/games/{id}/step``          ``{"moves": n}``: the host steps a watched game
+``POST /api/replays``                  the body is a saved game's text (``saved_games.py``)
+``GET /api/replays/{id}?at=k``         the table after decision ``k``
+=====================================  ========================================================
+
+Errors are ``{"error": "..."}`` with 400 (bad request, illegal action), 403 (wrong token), 404,
+409 (not your turn, game over) or 413 (upload too large). ``serve`` binds to 127.0.0.1 unless
+told otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ..registry import game_names, get_game
+from ..saved_games import SavedGameError
+from .sessions import AUTOMATIC_KEYWORD, PERSON, GameSession, ReplaySession, SessionError, SessionStore
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY_BYTES = 1_000_000  # a saved game is a few kB; far more is not one
+TOKEN_HEADER = "x-token"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+STATIC_FILES = {"/": "index.html", "/board.js": "board.js", "/board.css": "board.css"}
+CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+POLICIES = {"tiny_york": ["greedy", "random", "ppo", "search"],
+            "construction_yard": ["greedy", "random", "ppo", "search"]}
+AUTOMATIC_CHOICES = {"tiny_york": [str(level) for level in range(1, 13)],
+                     "construction_yard": ["greedy", "random"]}
+
+
+def _error(error: Exception, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": str(error)}, status_code=getattr(error, "status", status))
+
+
+async def _body(request: Request) -> bytes:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise SessionError(f"the request is larger than {MAX_BODY_BYTES} bytes", 413)
+    return body
+
+
+async def _json(request: Request) -> Any:
+    try:
+        return json.loads(await _body(request) or b"{}")
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise SessionError(f"the body is not JSON: {error}") from error
+
+
+def create_app(store: SessionStore | None = None) -> Starlette:
+    """The board's app over ``store`` (a new one by default)."""
+    store = store if store is not None else SessionStore()
+
+    async def static(request: Request) -> Response:
+        name = STATIC_FILES[request.url.path]
+        return FileResponse(STATIC / name, media_type=CONTENT_TYPES[Path(name).suffix],
+                            headers={"Cache-Control": "no-cache"})
+
+    async def info(request: Request) -> JSONResponse:
+        games = []
+        for name in game_names():
+            game = get_game(name)
+            games.append({"name": name, "title": game.title, "person": PERSON,
+                          "policies": POLICIES.get(name, ["random"]),
+                          "automatic": AUTOMATIC_CHOICES.get(name, []),
+                          "automatic_keyword": AUTOMATIC_KEYWORD.get(name),
+                          "automatic_words": game.automatic_participants})
+        return JSONResponse({"games": games})
+
+    async def new_game(request: Request) -> JSONResponse:
+        try:
+            return JSONResponse(await run_in_threadpool(store.new_game, await _json(request)))
+        except SessionError as error:
+            return _error(error)
+
+    def token(request: Request) -> str | None:
+        return request.headers.get(TOKEN_HEADER)
+
+    async def game_view(request: Request) -> JSONResponse:
+        try:
+            session = store.get(request.path_params["id"], GameSession)
+            return JSONResponse(session.view(token(request)))
+        except SessionError as error:
+            return _error(error)
+
+    async def act(request: Request) -> JSONResponse:
+        try:
+            session = store.get(request.path_params["id"], GameSession)
+            body = await _json(request)
+            if not isinstance(body, dict) or "action" not in body:
+                raise SessionError('the body must be {"action": <an action id>}')
+            await run_in_threadpool(session.act, token(request), body["action"])  # policies answer
+            return JSONResponse(session.view(token(request)))
+        except SessionError as error:
+            return _error(error)
+
+    async def step(request: Request) -> JSONResponse:
+        try:
+            session = store.get(request.path_params["id"], GameSession)
+            body = await _json(request)
+            moves = body.get("moves", 1) if isinstance(body, dict) else None
+            if isinstance(moves, bool) or not isinstance(moves, int):
+                raise SessionError('the body must be {"moves": <a count>}')
+            played = await run_in_threadpool(session.step, token(request), moves)
+            return JSONResponse({"played": played})
+        except SessionError as error:
+            return _error(error)
+
+    async def new_replay(request: Request) -> JSONResponse:
+        try:
+            text = (await _body(request)).decode("utf-8")
+            return JSONResponse(await run_in_threadpool(store.new_replay, text))
+        except UnicodeDecodeError as error:
+            return _error(SessionError(f"a saved game is UTF-8 text: {error}"))
+        except (SessionError, SavedGameError) as error:
+            return _error(error)
+
+    async def replay_view(request: Request) -> JSONResponse:
+        try:
+            replay = store.get(request.path_params["id"], ReplaySession)
+            at = request.query_params.get("at", "0")
+            if not at.lstrip("-").isdigit():
+                raise SessionError(f"at must be a decision number, got {at!r}")
+            return JSONResponse(replay.view(int(at)))
+        except SessionError as error:
+            return _error(error)
+
+    routes = [Route(path, static) for path in STATIC_FILES] + [
+        Route("/api/info", info),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{id}", game_view),
+        Route("/api/games/{id}/action", act, methods=["POST"]),
+        Route("/api/games/{id}/step", step, methods=["POST"]),
+        Route("/api/replays", new_replay, methods=["POST"]),
+        Route("/api/replays/{id}", replay_view),
+    ]
+    return Starlette(routes=routes)
+
+
+def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, log_level: str = "warning") -> None:
+    """Run the board with uvicorn until interrupted."""
+    import uvicorn
+    uvicorn.run(create_app(), host=host, port=port, log_level=log_level)

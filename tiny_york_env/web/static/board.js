@@ -1,0 +1,289 @@
+// The browser board: set up a game, play a seat, watch bots, scrub a saved game.
+// The page's address holds what it shows after the '#': game=ID&token=T (a seat), game=ID&host=H
+// (a watched game) or replay=ID&at=K. Tokens go to the server only in the X-Token header.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const POLL_MS = 1000;
+const AUTOMATIC_DEFAULTS = { tiny_york: "5", construction_yard: "" };
+let info = null;
+let current = null;     // {kind, id, token, host, at}
+let pollTimer = null;
+let watchTimer = null;
+let lastMoves = -1;
+
+function hashParams() {
+  return Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
+}
+
+async function api(path, options = {}, token = null) {
+  const headers = Object.assign({}, options.headers || {});
+  if (token) headers["X-Token"] = token;
+  const response = await fetch(path, Object.assign({}, options, { headers }));
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.error || response.statusText);
+  return body;
+}
+
+function post(path, body, token) {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  return api(path, { method: "POST", body: text, headers: { "Content-Type": "application/json" } }, token);
+}
+
+function splitList(text) {
+  return text.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+function showError(id, error) {
+  $(id).textContent = error ? String(error.message || error) : "";
+}
+
+// --- set-up -----------------------------------------------------------------------------------
+async function loadInfo() {
+  info = await api("/api/info");
+  const select = $("game");
+  select.replaceChildren();
+  for (const g of info.games) {
+    const option = document.createElement("option");
+    option.value = g.name;
+    option.textContent = g.title;
+    select.appendChild(option);
+  }
+  select.addEventListener("change", gameChanged);
+  gameChanged();
+}
+
+function gameChanged() {
+  const g = info.games.find((x) => x.name === $("game").value);
+  $("automatic-label").textContent = g.automatic_keyword === "toms" ? "Toms (levels 1-12 or codes like B4)"
+    : g.automatic_keyword ? "Engine bots (" + g.automatic.join(", ") + ")" : "Engine players";
+  $("automatic").value = AUTOMATIC_DEFAULTS[g.name] || "";
+  $("automatic-words").textContent = "Policies for agent seats: " + g.policies.join(", ")
+    + ". Played by the engine: " + g.automatic_words + ".";
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  showError("setup-error", null);
+  const automatic = splitList($("automatic").value).map((a) => (/^\d+$/.test(a) ? Number(a) : a));
+  const request = { game: $("game").value, seats: splitList($("seats").value), automatic };
+  if ($("seed").value.trim()) request.seed = Number($("seed").value.trim());
+  try {
+    const made = await post("/api/games", request);
+    const seats = Object.entries(made.seat_tokens);
+    if (seats.length === 0) {
+      location.hash = `game=${made.id}&host=${made.host_token}`;
+    } else {
+      sessionStorage.setItem("seat-links-" + made.id, JSON.stringify(made.seat_tokens));
+      location.hash = `game=${made.id}&token=${seats[0][1]}`;
+    }
+  } catch (error) {
+    showError("setup-error", error);
+  }
+}
+
+async function openSaved() {
+  showError("setup-error", null);
+  const file = $("saved-file").files[0];
+  if (!file) return;
+  try {
+    const made = await post("/api/replays", await file.text());
+    location.hash = `replay=${made.id}&at=0`;
+  } catch (error) {
+    showError("setup-error", error);
+  }
+}
+
+// --- the table --------------------------------------------------------------------------------
+function renderCommon(view) {
+  $("board").innerHTML = view.svg;  // drawn and escaped by the server
+  if (!view.svg) $("board").textContent = view.text;
+  $("text").textContent = view.text;
+  $("status").textContent = view.status;
+  const log = $("log");
+  log.replaceChildren();
+  for (const line of view.log) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    log.appendChild(item);
+  }
+  log.scrollTop = log.scrollHeight;  // the newest moves in view, inside the list only
+}
+
+function renderGame(view) {
+  renderCommon(view);
+  lastMoves = view.moves;
+  const options = $("options");
+  options.replaceChildren();
+  $("options-title").hidden = view.watch;
+  if (view.over) {
+    const winners = view.winners.map((s) => view.names[s]).join(", ");
+    $("options-title").textContent = "Game over";
+    options.textContent = "Scores: " + view.names.map((n, s) => `${n} ${view.scores[s]}`).join(", ")
+      + ". Winner: " + winners + ".";
+  } else if (view.legal.length) {
+    $("options-title").textContent = "Your options";
+    for (const option of view.legal) {
+      const button = document.createElement("button");
+      button.className = "option";
+      button.dataset.action = option.action;
+      button.textContent = option.text;
+      button.addEventListener("click", () => act(option.action));
+      options.appendChild(button);
+    }
+  } else if (!view.watch) {
+    $("options-title").textContent = "Waiting for " + view.names[view.to_move];
+  }
+  const download = $("download");
+  download.hidden = false;
+  download.href = URL.createObjectURL(new Blob([view.saved_game], { type: "application/json" }));
+  schedulePoll(view);
+}
+
+function schedulePoll(view) {
+  clearTimeout(pollTimer);
+  if (!view.over && !view.watch && !view.legal.length) pollTimer = setTimeout(refresh, POLL_MS);
+}
+
+async function act(action) {
+  showError("table-error", null);
+  for (const button of document.querySelectorAll("#options button")) button.disabled = true;
+  try {
+    renderGame(await post(`/api/games/${current.id}/action`, { action }, current.token));
+  } catch (error) {
+    showError("table-error", error);
+    refresh();
+  }
+}
+
+async function refresh() {
+  try {
+    if (current.kind === "game") {
+      renderGame(await api(`/api/games/${current.id}`, {}, current.token || current.host));
+    } else {
+      renderReplay(await api(`/api/replays/${current.id}?at=${current.at}`));
+    }
+  } catch (error) {
+    showError("table-error", error);
+  }
+}
+
+function seatLinks() {
+  const links = JSON.parse(sessionStorage.getItem("seat-links-" + current.id) || "{}");
+  const box = $("seat-links");
+  box.replaceChildren();
+  if (Object.keys(links).length < 2) return;
+  box.appendChild(document.createTextNode("A link per person seat (send each to its player):"));
+  for (const [seat, token] of Object.entries(links)) {
+    const link = document.createElement("a");
+    link.href = `${location.origin}/#game=${current.id}&token=${token}`;
+    link.textContent = ` seat ${seat} `;
+    link.target = "_blank";
+    box.appendChild(link);
+  }
+}
+
+function watchControls() {
+  const box = $("controls");
+  box.replaceChildren();
+  const play = document.createElement("button");
+  play.id = "play-pause";
+  play.textContent = "Play";
+  const step = document.createElement("button");
+  step.id = "step";
+  step.textContent = "Step";
+  const speed = document.createElement("select");
+  for (const [label, ms] of [["slow", 1500], ["normal", 600], ["fast", 150]]) {
+    const option = document.createElement("option");
+    option.value = ms;
+    option.textContent = label;
+    speed.appendChild(option);
+  }
+  speed.value = 600;
+  const tick = async () => {
+    try {
+      const { played } = await post(`/api/games/${current.id}/step`, { moves: 1 }, current.host);
+      await refresh();
+      if (!played) stop();
+    } catch (error) {
+      showError("table-error", error);
+      stop();
+    }
+  };
+  const stop = () => { clearInterval(watchTimer); watchTimer = null; play.textContent = "Play"; };
+  play.addEventListener("click", () => {
+    if (watchTimer) { stop(); return; }
+    play.textContent = "Pause";
+    watchTimer = setInterval(tick, Number(speed.value));
+  });
+  speed.addEventListener("change", () => { if (watchTimer) { stop(); play.click(); } });
+  step.addEventListener("click", tick);
+  box.append(play, step, speed);
+}
+
+function replayControls(view) {
+  const box = $("controls");
+  if (!$("scrub")) {
+    box.replaceChildren();
+    const make = (id, label, to) => {
+      const button = document.createElement("button");
+      button.id = id;
+      button.textContent = label;
+      button.addEventListener("click", () => goTo(to()));
+      return button;
+    };
+    const scrub = document.createElement("input");
+    scrub.type = "range";
+    scrub.id = "scrub";
+    scrub.min = 0;
+    scrub.addEventListener("input", () => goTo(Number(scrub.value)));
+    const where = document.createElement("span");
+    where.id = "where";
+    box.append(make("first", "|<", () => 0), make("previous", "<", () => current.at - 1),
+      make("next", ">", () => current.at + 1), make("last", ">|", () => Number(scrub.max)), scrub, where);
+  }
+  $("scrub").max = view.total;
+  $("scrub").value = view.at;
+  $("where").textContent = ` decision ${view.at} of ${view.total}`;
+}
+
+function goTo(at) {
+  location.hash = `replay=${current.id}&at=${Math.max(0, at)}`;
+}
+
+function renderReplay(view) {
+  current.at = view.at;
+  renderCommon(view);
+  replayControls(view);
+  $("options-title").textContent = view.decision;
+  $("options").replaceChildren();
+}
+
+function route() {
+  clearTimeout(pollTimer);
+  const params = hashParams();
+  const showing = params.game || params.replay;
+  $("setup").hidden = Boolean(showing);
+  $("table").hidden = !showing;
+  if (!showing) { $("status").textContent = ""; return; }
+  if (params.game) {
+    const same = current && current.kind === "game" && current.id === params.game;
+    current = { kind: "game", id: params.game, token: params.token || null, host: params.host || null };
+    if (!same) {
+      clearInterval(watchTimer);
+      watchTimer = null;
+      $("controls").replaceChildren();
+      if (current.host) watchControls();
+      seatLinks();
+    }
+  } else {
+    if (!current || current.kind !== "replay" || current.id !== params.replay) $("controls").replaceChildren();
+    current = { kind: "replay", id: params.replay, at: Number(params.at || 0) };
+  }
+  refresh();
+}
+
+window.addEventListener("hashchange", route);
+$("new-game").addEventListener("submit", startGame);
+$("saved-file").addEventListener("change", openSaved);
+loadInfo().then(route, (error) => showError("setup-error", error));
