@@ -57,8 +57,9 @@ def test_the_page_and_its_files_are_served(client):
     page = client.get("/")
     assert page.status_code == 200 and "<script src=\"/board.js\">" in page.text
     assert client.get("/board.js").headers["content-type"].startswith("text/javascript")
-    names = [g["name"] for g in client.get("/api/info").json()["games"]]
-    assert names == ["tiny_york", "construction_yard"]
+    games = client.get("/api/info").json()["games"]
+    assert [g["name"] for g in games] == ["tiny_york", "construction_yard"]
+    assert all(g["legend"].startswith("How to read the board") for g in games)
 
 
 def test_a_whole_game_against_tom_5(client):

@@ -31,6 +31,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from ..cli import LEGENDS
 from ..registry import game_names, get_game
 from ..saved_games import SavedGameError
 from .sessions import AUTOMATIC_KEYWORD, PERSON, GameSession, ReplaySession, SessionError, SessionStore
@@ -85,7 +86,8 @@ def create_app(store: SessionStore | None = None) -> Starlette:
                           "policies": POLICIES.get(name, ["random"]),
                           "automatic": AUTOMATIC_CHOICES.get(name, []),
                           "automatic_keyword": AUTOMATIC_KEYWORD.get(name),
-                          "automatic_words": game.automatic_participants})
+                          "automatic_words": game.automatic_participants,
+                          "legend": LEGENDS.get(name, "")})
         return JSONResponse({"games": games})
 
     async def new_game(request: Request) -> JSONResponse:

@@ -99,6 +99,8 @@ function renderCommon(view) {
   $("board").innerHTML = view.svg;  // drawn and escaped by the server
   if (!view.svg) $("board").textContent = view.text;
   $("text").textContent = view.text;
+  const game = info.games.find((g) => g.name === view.game);
+  $("legend").textContent = game ? game.legend : "";
   $("status").textContent = view.status;
   const log = $("log");
   log.replaceChildren();
