@@ -1,6 +1,7 @@
 """``tiny-york play`` through a real pseudo-terminal (pexpect): what a person at a terminal sees
 and types, including a real Ctrl-C (SIGINT), not a simulated one."""
 
+import signal
 import sys
 
 import pytest
@@ -11,10 +12,16 @@ PROMPT = r"Your choice \(1-(\d+), \? help, q quits\): "
 TIMEOUT = 120  # seconds for one expected line; the first start may compile the engine
 
 
+def _default_sigint():
+    """A test run started in the background (``make test &``) ignores SIGINT, and a child
+    inherits that; a person's terminal delivers it, so the player starts with the default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args):
     """``tiny-york play ARGS`` in a pseudo-terminal of its own."""
     return pexpect.spawn(sys.executable, ["-m", "tiny_york_env.cli", "play", *args], encoding="utf-8",
-                         timeout=TIMEOUT, dimensions=(50, 200))
+                         timeout=TIMEOUT, dimensions=(50, 200), preexec_fn=_default_sigint)
 
 
 def test_a_whole_game_against_tom_5_at_a_terminal():
