@@ -6,9 +6,9 @@ import json
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is installed by make test")
-pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (dev extra)")
-
-from starlette.testclient import TestClient  # noqa: E402
+# Starlette's TestClient runs on httpx2 (dev extra; it also takes httpx, with a deprecation warning)
+TestClient = pytest.importorskip("starlette.testclient", reason="Starlette's TestClient needs httpx2 "
+                                 "(dev extra)").TestClient
 
 from tiny_york_env.cli import build_parser  # noqa: E402
 from tiny_york_env.saved_games import parse_saved_game  # noqa: E402
