@@ -1,5 +1,6 @@
 """VecEnv throughput: the SB3 VecEnv of a game (``TinyYorkVecEnv``, ``ConstructionYardVecEnv``)
-in steps/s with random legal actions, one core.
+in steps/s with random legal actions, on 1 and more threads (``--threads``: the env's
+``num_threads``, the games split over numba's threads).
 
 Every step returns observations, rewards, dones, infos (auto-resets included) and the next
 masks are read with ``action_masks()``. Actions are drawn uniformly among the legal ones in
@@ -10,15 +11,18 @@ numpy, no policy. Per batch size: ``env steps/s`` times the env alone (``step`` 
 and (Tiny York) the engine's batch verbs (apply with the Toms, legal masks, encoding) alone.
 Usage:
     python benchmarks/vector_env.py [--game tiny_york|construction_yard] [--sizes 1 64 256 1024]
-        [--seconds S] [--repeats R] [--toms 5] [--players 2 --bots greedy] [--breakdown]
+        [--seconds S] [--repeats R] [--toms 5] [--players 2 --bots greedy] [--threads 1 2]
+        [--breakdown]
 """
 
 import argparse
+import os
 import platform
 import time
 
 import numpy as np
 
+from tiny_york_env.core.jit import max_threads
 from tiny_york_env.envs.vector import ConstructionYardVecEnv, TinyYorkVecEnv
 from tiny_york_env.game import GameConfig, apply_actions, legal_masks, new_games
 from tiny_york_env.observation import encode_batch
@@ -34,7 +38,7 @@ def random_legal_actions(masks, rng):
 
 
 def make_env(num_envs, setup):
-    """The VecEnv of ``setup`` ({"game": ..., and its keywords}), seeded 0."""
+    """The VecEnv of ``setup`` ({"game": ..., its keywords and num_threads}), seeded 0."""
     kwargs = {k: v for k, v in setup.items() if k != "game"}
     if setup["game"] == "tiny_york":
         return TinyYorkVecEnv(num_envs, seed=0, **kwargs)
@@ -122,7 +126,7 @@ def breakdown(sizes, setup, repeats):
     for size in sizes:
         whole, kernel = split_step(size, setup, 2.0, repeats)
         print(f"{size:>8} {whole:>11,.0f} {kernel:>8,.0f} {whole - kernel:>8,.0f}")
-    if setup["game"] != "tiny_york":
+    if setup["game"] != "tiny_york" or setup["num_threads"] != 1:
         return
     num_games = 256
     config = GameConfig(num_agents=1, toms=setup["toms"])
@@ -162,6 +166,8 @@ def main():
     parser.add_argument("--players", type=int, default=2, help="Construction Yard: players 2-6")
     parser.add_argument("--bots", nargs="+", default=["greedy"],
                         help="Construction Yard: the other players' bots (random, greedy)")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, max_threads()],
+                        help="num_threads values to measure (default: 1 and all of numba's)")
     parser.add_argument("--breakdown", action="store_true", help="also show where a step goes")
     args = parser.parse_args()
     if args.game == "tiny_york":
@@ -170,15 +176,20 @@ def main():
     else:
         setup = {"game": "construction_yard", "num_players": args.players, "bots": tuple(args.bots)}
         label = f"Construction Yard, {args.players} players, 1 agent vs bots {setup['bots']}"
-    measure(2, 0.1, 1, setup)  # compile
-    print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, "
-          f"{label}")
-    print(f"{'num_envs':>8} {'env steps/s':>12} {'with actions':>13} {'games/s':>9}")
-    for size in args.sizes:
-        env_sps, total_sps, games = measure(size, args.seconds, args.repeats, setup)
-        print(f"{size:>8} {env_sps:>12,.0f} {total_sps:>13,.0f} {games:>9,.0f}")
+    for threads in sorted(set(args.threads)):
+        measure(2, 0.1, 1, {**setup, "num_threads": threads})  # compile
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"python {platform.python_version()}, {label}")
+    print(f"{'threads':>7} {'num_envs':>8} {'env steps/s':>12} {'with actions':>13} {'games/s':>9}")
+    for threads in args.threads:
+        for size in args.sizes:
+            env_sps, total_sps, games = measure(size, args.seconds, args.repeats,
+                                                {**setup, "num_threads": threads})
+            print(f"{threads:>7} {size:>8} {env_sps:>12,.0f} {total_sps:>13,.0f} {games:>9,.0f}")
     if args.breakdown:
-        breakdown(args.sizes, setup, args.repeats)
+        for threads in args.threads:
+            print(f"\n{threads} thread(s):", end="")
+            breakdown(args.sizes, {**setup, "num_threads": threads}, args.repeats)
 
 
 if __name__ == "__main__":

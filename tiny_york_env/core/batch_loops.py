@@ -10,6 +10,10 @@ each call is direct and numba caches them on disk beside it (closures or functio
 arguments would be recompiled in every process: their cache keys change).
 
 Actions are checked for every game before any game changes, so a refused step changes nothing.
+The ``*_threads`` kernels do the same work with the games split over numba's threads (``prange``;
+``use_threads`` sets how many): every game touches only its own rows, and what must be in game
+order (the list of ended games) is made afterwards on one thread, so their results equal the
+one-thread kernels' exactly.
 ``step_kernel`` restarts an ended game in the same step (SB3's convention, the ended record and
 observation copied out first), ``next_step_kernel`` in the next one (Gymnasium's
 ``AutoresetMode.NEXT_STEP``, the ended record kept in place until then). Illegal actions (an id
@@ -22,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .jit import jit
+from .jit import jit, jit_threads, prange
 from .rng import randbelow
 from .seeds import next_seed
 
@@ -43,8 +47,8 @@ def specialise(namespace: dict, filename: str) -> None:
     missing = [name for name in GAME_NAMES if name not in namespace]
     if missing:
         raise ValueError(f"a game's batch module must bind {missing} before specialise()")
-    namespace.update(np=np, jit=jit, next_seed=next_seed, randbelow=randbelow,
-                     LEARNING_SEAT=LEARNING_SEAT, REFUSED=REFUSED)
+    namespace.update(np=np, jit=jit, jit_threads=jit_threads, prange=prange, next_seed=next_seed,
+                     randbelow=randbelow, LEARNING_SEAT=LEARNING_SEAT, REFUSED=REFUSED)
     source = Path(__file__).read_text()
     start = source.index(LOOPS_MARKER)
     lines_before = source.count("\n", 0, start)  # keep line numbers (tracebacks, cache names)
@@ -62,14 +66,25 @@ def restart_game(states, raw, i, seed, params):
     init_record(states, i, params, seed)
 
 @jit
+def reset_one(states, raw, seeds, which, params, obs, masks, i):
+    """Game ``i`` of ``reset_kernel``."""
+    if which[i]:
+        restart_game(states, raw, i, seeds[i], params)
+        fill_legal_mask(states[i], masks[i])
+    encode_record(states[i], LEARNING_SEAT, obs[i])
+
+@jit
 def reset_kernel(states, raw, seeds, which, params, obs, masks):
     """New games with ``seeds`` where ``which``, their legal masks into ``masks`` (the other
     rows are left alone); every game's observation into ``obs``."""
     for i in range(states.shape[0]):
-        if which[i]:
-            restart_game(states, raw, i, seeds[i], params)
-            fill_legal_mask(states[i], masks[i])
-        encode_record(states[i], LEARNING_SEAT, obs[i])
+        reset_one(states, raw, seeds, which, params, obs, masks, i)
+
+@jit_threads
+def reset_kernel_threads(states, raw, seeds, which, params, obs, masks):
+    """``reset_kernel`` with the games split over numba's threads."""
+    for i in prange(states.shape[0]):
+        reset_one(states, raw, seeds, which, params, obs, masks, i)
 
 @jit
 def check_actions(actions, masks, skip, illegal, terminate_illegal):
@@ -86,6 +101,36 @@ def check_actions(actions, masks, skip, illegal, terminate_illegal):
     return -1
 
 @jit
+def step_one(states, raw, actions, seeds, params, obs, masks, dones, ended_raw, ended_obs,
+             illegal, i):
+    """Game ``i`` of ``step_kernel``: play, and if it ended keep it in row i and restart it."""
+    if illegal[i]:
+        dones[i] = True
+    else:
+        # The mask is the engine's own legality predicate, checked for every game before any
+        # changes, so the unchecked apply cannot take an illegal action.
+        apply_unchecked(states[i], actions[i])
+        dones[i] = is_over(states[i])
+    if dones[i]:
+        for b in range(raw.shape[1]):
+            ended_raw[i, b] = raw[i, b]
+        encode_record(states[i], LEARNING_SEAT, ended_obs[i])
+        seeds[i] = next_seed(seeds[i])
+        restart_game(states, raw, i, seeds[i], params)
+    encode_record(states[i], LEARNING_SEAT, obs[i])
+    fill_legal_mask(states[i], masks[i])
+
+@jit
+def list_ended(dones, ended):
+    """The ended games' indices, in order, into ``ended``; how many."""
+    n = 0
+    for i in range(dones.shape[0]):
+        if dones[i]:
+            ended[n] = i
+            n += 1
+    return n
+
+@jit
 def step_kernel(states, raw, actions, seeds, params, obs, masks, dones, ended, ended_raw,
                 ended_obs, illegal, terminate_illegal):
     """Apply ``actions`` to every game, restarting ended games at once (SB3's convention);
@@ -94,36 +139,52 @@ def step_kernel(states, raw, actions, seeds, params, obs, masks, dones, ended, e
 
     ``masks`` must hold the current legal masks (as this kernel and ``reset_kernel`` leave
     them). An illegal action ends its game unapplied when ``terminate_illegal``
-    (``illegal[i]`` is set). An ended game's record, final observation and index go to row k
-    of ``ended_raw``, ``ended_obs`` and ``ended`` (k counts the ended games), and it restarts
-    with ``next_seed``; every game's observation and next mask go to ``obs`` and ``masks``."""
+    (``illegal[i]`` is set). An ended game i's record and final observation go to row i of
+    ``ended_raw`` and ``ended_obs``, its index to ``ended`` (in order, as many as returned), and
+    it restarts with ``next_seed``; every game's observation and next mask go to ``obs`` and
+    ``masks``."""
+    refused = check_actions(actions, masks, np.zeros(actions.shape[0], np.bool_), illegal,
+                            terminate_illegal)
+    if refused >= 0:
+        return -1 - refused
     for i in range(states.shape[0]):
-        a = actions[i]
-        if a < 0 or a >= NUM_ACTIONS:
-            return -1 - i
-        illegal[i] = not masks[i, a]
-        if illegal[i] and not terminate_illegal:
-            return -1 - i
-    n = 0
-    for i in range(states.shape[0]):
-        if illegal[i]:
-            dones[i] = True
-        else:
-            # The mask is the engine's own legality predicate, checked above for every game
-            # before any changes, so the unchecked apply cannot take an illegal action.
-            apply_unchecked(states[i], actions[i])
-            dones[i] = is_over(states[i])
-        if dones[i]:
-            ended[n] = i
-            for b in range(raw.shape[1]):
-                ended_raw[n, b] = raw[i, b]
-            encode_record(states[i], LEARNING_SEAT, ended_obs[n])
-            n += 1
-            seeds[i] = next_seed(seeds[i])
-            restart_game(states, raw, i, seeds[i], params)
-        encode_record(states[i], LEARNING_SEAT, obs[i])
+        step_one(states, raw, actions, seeds, params, obs, masks, dones, ended_raw, ended_obs,
+                 illegal, i)
+    return list_ended(dones, ended)
+
+@jit_threads
+def step_kernel_threads(states, raw, actions, seeds, params, obs, masks, dones, ended, ended_raw,
+                        ended_obs, illegal, terminate_illegal):
+    """``step_kernel`` with the games split over numba's threads (the same results)."""
+    refused = check_actions(actions, masks, np.zeros(actions.shape[0], np.bool_), illegal,
+                            terminate_illegal)
+    if refused >= 0:
+        return -1 - refused
+    for i in prange(states.shape[0]):
+        step_one(states, raw, actions, seeds, params, obs, masks, dones, ended_raw, ended_obs,
+                 illegal, i)
+    return list_ended(dones, ended)
+
+@jit
+def next_step_one(states, raw, actions, seeds, params, obs, masks, terminated, autoreset, illegal, i):
+    """Game ``i`` of ``next_step_kernel``."""
+    if autoreset[i]:
+        terminated[i] = False
+        seeds[i] = next_seed(seeds[i])
+        restart_game(states, raw, i, seeds[i], params)
+    elif illegal[i]:
+        terminated[i] = True
+    else:
+        # Legal by the engine's own predicate (the mask, checked above for every game).
+        apply_unchecked(states[i], actions[i])
+        terminated[i] = is_over(states[i])
+    autoreset[i] = terminated[i]
+    encode_record(states[i], LEARNING_SEAT, obs[i])
+    if terminated[i]:
+        for a in range(NUM_ACTIONS):
+            masks[i, a] = False
+    else:
         fill_legal_mask(states[i], masks[i])
-    return n
 
 @jit
 def next_step_kernel(states, raw, actions, seeds, params, obs, masks, terminated, autoreset,
@@ -140,28 +201,22 @@ def next_step_kernel(states, raw, actions, seeds, params, obs, masks, terminated
     refused = check_actions(actions, masks, autoreset, illegal, terminate_illegal)
     if refused >= 0:
         return -1 - refused
-    n = 0
     for i in range(states.shape[0]):
-        if autoreset[i]:
-            terminated[i] = False
-            seeds[i] = next_seed(seeds[i])
-            restart_game(states, raw, i, seeds[i], params)
-        elif illegal[i]:
-            terminated[i] = True
-        else:
-            # Legal by the engine's own predicate (the mask, checked above for every game).
-            apply_unchecked(states[i], actions[i])
-            terminated[i] = is_over(states[i])
-        autoreset[i] = terminated[i]
-        encode_record(states[i], LEARNING_SEAT, obs[i])
-        if terminated[i]:
-            ended[n] = i
-            n += 1
-            for a in range(NUM_ACTIONS):
-                masks[i, a] = False
-        else:
-            fill_legal_mask(states[i], masks[i])
-    return n
+        next_step_one(states, raw, actions, seeds, params, obs, masks, terminated, autoreset,
+                      illegal, i)
+    return list_ended(terminated, ended)
+
+@jit_threads
+def next_step_kernel_threads(states, raw, actions, seeds, params, obs, masks, terminated, autoreset,
+                             ended, illegal, terminate_illegal):
+    """``next_step_kernel`` with the games split over numba's threads (the same results)."""
+    refused = check_actions(actions, masks, autoreset, illegal, terminate_illegal)
+    if refused >= 0:
+        return -1 - refused
+    for i in prange(states.shape[0]):
+        next_step_one(states, raw, actions, seeds, params, obs, masks, terminated, autoreset,
+                      illegal, i)
+    return list_ended(terminated, ended)
 
 
 @jit

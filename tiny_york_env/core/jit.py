@@ -98,13 +98,38 @@ def clear_stale_numba_cache():
 
 if JIT_ENABLED:
     import numba
+    from numba import prange
 
     clear_stale_numba_cache()
 
     def jit(fn):
         """Compile ``fn`` with numba in nopython mode, cached on disk."""
         return numba.njit(cache=True)(fn)
+
+    def jit_threads(fn):
+        """Compile ``fn`` with numba's parallel loops: its ``prange`` loops run on numba's
+        threads (as many as ``numba.set_num_threads`` allows), cached on disk."""
+        return numba.njit(cache=True, parallel=True)(fn)
+
+    def max_threads():
+        """The threads numba started with (all cores unless ``NUMBA_NUM_THREADS`` says less)."""
+        return int(numba.config.NUMBA_NUM_THREADS)
+
+    def use_threads(count):
+        """Let the next parallel loops of this thread use ``count`` threads."""
+        numba.set_num_threads(count)
 else:
+    prange = range
+
     def jit(fn):
         """Return ``fn`` unchanged: the engine runs as plain Python."""
         return fn
+
+    jit_threads = jit
+
+    def max_threads():
+        """Plain Python runs on one thread."""
+        return 1
+
+    def use_threads(count):
+        """Nothing to set: plain Python runs on one thread."""

@@ -25,6 +25,9 @@
 | reset options | ``None`` or ``{"reset_mask": bool[B]}`` (reset only those games, as ``SyncVectorEnv``) |
 | render modes | ``"ansi"`` / ``"rgb_array"``: ``render()`` gives one frame per game |
 | copies | ``copy.deepcopy`` and pickle give an independent env that plays on identically |
+| threads | ``num_threads=None``: the games are split over every thread numba has (all cores; |
+| | one thread per 8 games at least); ``1`` steps them on the calling thread; the results |
+| | are the same for any count |
 | version | v0 |
 
 ``GameVectorEnv(num_envs, game=..., config=...)`` is written once against the game contract;
@@ -57,7 +60,7 @@ from numpy.typing import NDArray
 from ..contract import Game
 from ..game.api import SEED_LIMIT, check_seed
 from ..registry import get_game
-from .batch import LEARNING_SEAT, batch_kernels, byte_view
+from .batch import LEARNING_SEAT, BatchRunner, byte_view, check_num_threads
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     check_illegal_action,
@@ -114,8 +117,10 @@ class GameVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int, *, game: str | Game, config: Any, reward: str = "win",
                  illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
-                 render_mode: str | None = None, opponents: Sequence = (), seat: int = 0) -> None:
-        """``config``: the game's config with exactly one agent seat; the rest as the module says."""
+                 render_mode: str | None = None, opponents: Sequence = (), seat: int = 0,
+                 num_threads: int | None = None) -> None:
+        """``config``: the game's config with exactly one agent seat; the rest as the module says;
+        ``num_threads``: the threads the games are stepped on (None: all of numba's)."""
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         self.game = game = get_game(game)
@@ -136,7 +141,8 @@ class GameVectorEnv(VectorEnv):
                              f"got {render_mode!r}")
         self.render_mode = render_mode
         self._params = game.config_params(config)  # the set-up kernel's parameters, built once
-        self._kernels = batch_kernels(game)
+        self.num_threads = check_num_threads(num_threads, num_envs)
+        self._kernels = BatchRunner(game, self.num_threads)
         b = self.num_envs
         self._states = np.zeros(b, dtype=game.state_dtype)
         self._raw = byte_view(self._states)
@@ -164,7 +170,7 @@ class GameVectorEnv(VectorEnv):
     def __setstate__(self, data: dict) -> None:
         """Restore, re-linking the byte view to the copied records."""
         self.__dict__.update(data)
-        self._kernels = batch_kernels(self.game)
+        self._kernels = BatchRunner(self.game, self.num_threads)
         self._raw = byte_view(self._states)
 
     @property
@@ -325,11 +331,13 @@ class TinyYorkVectorEnv(GameVectorEnv):
 
     def __init__(self, num_envs: int, toms: Sequence = DEFAULT_TOMS, reward: str = "win",
                  illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
-                 render_mode: str | None = None, opponents: Sequence = (), seat: int = 0) -> None:
+                 render_mode: str | None = None, opponents: Sequence = (), seat: int = 0,
+                 num_threads: int | None = None) -> None:
         """One learning seat (0) against ``toms`` in every game (see the module's table)."""
         super().__init__(num_envs, game="tiny_york", config=tiny_york_config(1, toms), reward=reward,
                          illegal_action=illegal_action, illegal_reward=illegal_reward,
-                         render_mode=render_mode, opponents=opponents, seat=seat)
+                         render_mode=render_mode, opponents=opponents, seat=seat,
+                         num_threads=num_threads)
 
 
 class ConstructionYardVectorEnv(GameVectorEnv):
@@ -339,9 +347,10 @@ class ConstructionYardVectorEnv(GameVectorEnv):
     def __init__(self, num_envs: int, num_players: int = 2, bots: Sequence[str] = ("greedy",),
                  reward: str = "win", illegal_action: str = "terminate",
                  illegal_reward: float = DEFAULT_ILLEGAL_REWARD, render_mode: str | None = None,
-                 opponents: Sequence = (), seat: int = 0) -> None:
+                 opponents: Sequence = (), seat: int = 0, num_threads: int | None = None) -> None:
         """One learning seat (0); ``bots`` ("random"/"greedy") take the other ``num_players - 1``."""
         super().__init__(num_envs, game="construction_yard",
                          config=construction_yard_config(1, num_players, bots), reward=reward,
                          illegal_action=illegal_action, illegal_reward=illegal_reward,
-                         render_mode=render_mode, opponents=opponents, seat=seat)
+                         render_mode=render_mode, opponents=opponents, seat=seat,
+                         num_threads=num_threads)

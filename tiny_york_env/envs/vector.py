@@ -18,6 +18,9 @@
 | | 2**63, as the chain wraps) at the next ``reset()``, then ``next_seed`` chains |
 | reset options | none: ``set_options`` refuses any non-empty options (the Toms are fixed) |
 | copies | ``copy.deepcopy`` and pickle give an independent env that plays on identically |
+| threads | ``num_threads=None``: the games are split over every thread numba has (all cores; |
+| | one thread per 8 games at least); ``1`` steps them on the calling thread; the results |
+| | are the same for any count |
 | version | v0 |
 
 ``GameVecEnv(num_envs, game=..., config=...)`` is written once against the game contract;
@@ -52,7 +55,7 @@ from stable_baselines3.common.vec_env import VecEnv
 from ..contract import Game
 from ..game.api import SEED_LIMIT, check_seed
 from ..registry import get_game
-from .batch import LEARNING_SEAT, batch_kernels, byte_view
+from .batch import LEARNING_SEAT, BatchRunner, byte_view, check_num_threads
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     check_illegal_action,
@@ -75,7 +78,8 @@ class GameVecEnv(VecEnv):
 
     def __init__(self, num_envs: int, *, game: str | Game, config: Any, reward: str = "win",
                  seed: int | None = None, render_mode: str | None = None,
-                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+                 num_threads: int | None = None) -> None:
         """``config``: the game's config with exactly one agent seat; the rest as the module says."""
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
@@ -94,7 +98,8 @@ class GameVecEnv(VecEnv):
         self.render_mode = render_mode
         self.num_envs = num_envs  # get_attr, called by VecEnv.__init__, needs these two
         self._params = game.config_params(config)  # the set-up kernel's parameters, built once
-        self._kernels = batch_kernels(game)
+        self.num_threads = check_num_threads(num_threads, num_envs)
+        self._kernels = BatchRunner(game, self.num_threads)
         self._states = np.zeros(num_envs, dtype=game.state_dtype)
         self._game_seeds = np.full(num_envs, -1, dtype=np.int64)  # -1: no game yet
         self._masks = np.zeros((num_envs, game.num_actions), dtype=np.bool_)
@@ -126,7 +131,7 @@ class GameVecEnv(VecEnv):
     def __setstate__(self, data):
         """Restore, re-linking the byte views to the copied records."""
         self.__dict__.update(data)
-        self._kernels = batch_kernels(self.game)
+        self._kernels = BatchRunner(self.game, self.num_threads)
         self._bind_views()
 
     def reset(self) -> np.ndarray:
@@ -179,18 +184,17 @@ class GameVecEnv(VecEnv):
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         infos = [{} for _ in range(self.num_envs)]
         if n:
-            ended = self._ended_states[:n]
-            terminal_obs = self._ended_obs[:n].copy()
-            for k, i in enumerate(self._ended[:n].tolist()):
+            for i in self._ended[:n].tolist():  # an ended game's record and observation: row i
+                terminal_obs = self._ended_obs[i].copy()
                 if self._illegal[i]:  # ended unplayed, never scored
                     rewards[i] = self.illegal_reward
-                    infos[i] = {"terminal_observation": terminal_obs[k],
+                    infos[i] = {"terminal_observation": terminal_obs,
                                 "illegal_action": int(actions[i]), "TimeLimit.truncated": False}
                     warn_first_illegal(self, i, int(actions[i]), "infos[i]['illegal_action']")
                     continue
-                record = ended[k:k + 1].reshape(())
+                record = self._ended_states[i:i + 1].reshape(())
                 rewards[i] = final_rewards(record, self.reward_kind, self.game)[LEARNING_SEAT]
-                infos[i] = {"terminal_observation": terminal_obs[k], **final_info(self.game, record),
+                infos[i] = {"terminal_observation": terminal_obs, **final_info(self.game, record),
                             "TimeLimit.truncated": False}
         return obs, rewards, self._dones.copy(), infos
 
@@ -280,11 +284,12 @@ class TinyYorkVecEnv(GameVecEnv):
 
     def __init__(self, num_envs: int, toms: Sequence[int | str] = DEFAULT_TOMS, reward: str = "win",
                  seed: int | None = None, render_mode: str | None = None,
-                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+                 num_threads: int | None = None) -> None:
         """One learning seat (0) against ``toms`` in every game (see the module's table)."""
         super().__init__(num_envs, game="tiny_york", config=tiny_york_config(1, toms), reward=reward,
                          seed=seed, render_mode=render_mode, illegal_action=illegal_action,
-                         illegal_reward=illegal_reward)
+                         illegal_reward=illegal_reward, num_threads=num_threads)
 
 
 class ConstructionYardVecEnv(GameVecEnv):
@@ -293,10 +298,11 @@ class ConstructionYardVecEnv(GameVecEnv):
 
     def __init__(self, num_envs: int, num_players: int = 2, bots: Sequence[str] = ("greedy",),
                  reward: str = "win", seed: int | None = None, render_mode: str | None = None,
-                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+                 num_threads: int | None = None) -> None:
         """One learning seat (0); ``bots`` ("random"/"greedy") take the other ``num_players - 1``."""
         super().__init__(num_envs, game="construction_yard",
                          config=construction_yard_config(1, num_players, bots), reward=reward,
                          seed=seed, render_mode=render_mode, illegal_action=illegal_action,
-                         illegal_reward=illegal_reward)
+                         illegal_reward=illegal_reward, num_threads=num_threads)
 
