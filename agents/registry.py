@@ -43,6 +43,9 @@ AGENTS = {
                       "trained MaskablePPO policy; 'ppo:PATH' loads a policy file (a training run's "
                       "policy.zip or training.export's output), plain 'ppo' the shipped model",
                       path_option="path_or_model"),
+    "rllib": AgentEntry("tiny_york_env.agents.rllib_agent", "RLlibAgent",
+                        "a module trained with RLlib (training/rllib_train.py); 'rllib:OUT' loads the "
+                        "run folder OUT (needs the ray extra's msgpack)", path_option="path"),
 }
 
 

@@ -152,6 +152,10 @@ def _add_run_options(parser, games_help):
     parser.add_argument("--games", type=positive, help=games_help)
     parser.add_argument("--seed", type=non_negative, default=0, help="base seed")
     parser.add_argument("--workers", type=positive, default=1, help="processes")
+    parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                        help="play the games as Ray tasks (the ray extra): alone, a Ray on this "
+                             "machine; with ADDRESS ('auto', ray://HEAD:10001), that cluster. Same "
+                             "seeds and results as --workers")
     parser.add_argument("--out", default=DEFAULT_OUT, help="folder for CSV/JSON/PNG; a symbolic link "
                         "as the folder or one of its files is refused")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -260,6 +264,8 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
     )
     saving = GameSaving(args.save_games, args.save_which) if args.save_games else None
     if args.game != "tiny_york":
+        if args.ray:
+            raise ValueError(f"--ray: a --game {args.game} match runs in one process")
         run_game_match(args, out, saving)
         return
     if args.players or args.bots:
@@ -271,14 +277,14 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
         results = evaluate_vs_agents(agent_specs(args.vs, args.unsafe_unpickle),
                                      games=args.games or MATCH_GAMES, seed=args.seed,
                                      workers=args.workers, progress=progress, toms=args.tom,
-                                     saving=saving)
+                                     saving=saving, ray_address=args.ray)
     else:
         if args.tom:
             raise ValueError("--tom is for --vs; the ladder's Toms are chosen with --levels")
         results = combine_results(
             evaluate_vs_toms(spec, levels=args.levels, games=args.games or LADDER_GAMES, seed=args.seed,
                              workers=args.workers, progress=progress,
-                             saving=saving and saving.for_agent(agent_label(spec)))
+                             saving=saving and saving.for_agent(agent_label(spec)), ray_address=args.ray)
             for spec in agent_specs(args.agent, args.unsafe_unpickle))
     print(format_table(results), file=out)
     paths = write_results(results, args.out)
@@ -308,8 +314,8 @@ def run_tournament_command(args: argparse.Namespace, out: IO[str]) -> None:
         write_tournament,
     )
     if args.game != "tiny_york":
-        if args.workers != 1:
-            raise ValueError(f"--workers: a --game {args.game} tournament runs in one process")
+        if args.workers != 1 or args.ray:
+            raise ValueError(f"--workers/--ray: a --game {args.game} tournament runs in one process")
         results = run_game_tournament(args.game, args.agents, games=args.games or TOURNAMENT_GAMES,
                                       seed=args.seed, game_size=args.size, bots=args.bots,
                                       progress=not args.no_progress)
@@ -321,7 +327,8 @@ def run_tournament_command(args: argparse.Namespace, out: IO[str]) -> None:
         raise ValueError("--bots is for another --game than tiny_york")
     results = run_tournament(agent_specs(args.agents, args.unsafe_unpickle),
                              games=args.games or TOURNAMENT_GAMES, seed=args.seed,
-                             game_size=args.size, workers=args.workers, progress=not args.no_progress)
+                             game_size=args.size, workers=args.workers, progress=not args.no_progress,
+                             ray_address=args.ray)
     print(format_tournament(results), file=out)
     paths = write_tournament(results, args.out)
     print("wrote " + ", ".join(str(p) for p in paths), file=out)

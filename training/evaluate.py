@@ -282,18 +282,24 @@ def warm_up(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence[
 
 def run_jobs(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence[GameJob], workers: int = 1,
              progress: bool = True, description: str = "games",
-             saving: GameSaving | None = None) -> list[GameRecord]:
-    """Play every job (in ``workers`` processes when > 1); GameRecords in job order. The progress
-    bar (``tqdm.auto``: a widget in a notebook, text in a terminal) is off when ``progress`` is False.
-    ``saving``: write the games it selects as saved games into its folder."""
+             saving: GameSaving | None = None, ray_address: str | None = None) -> list[GameRecord]:
+    """Play every job (in ``workers`` processes when > 1, or as Ray tasks on ``ray_address``:
+    ``training/ray_jobs.py``); GameRecords in job order, the same whichever way they ran. The
+    progress bar (``tqdm.auto``: a widget in a notebook, text in a terminal) is off when
+    ``progress`` is False. ``saving``: write the games it selects as saved games into its folder
+    (on a cluster, a folder every node shares)."""
     from tqdm.auto import tqdm
     workers = positive_int(workers, "workers")
     if saving is not None:
         output_dir(saving.directory)
-    warm_up(players, labels, jobs)
+    if ray_address is None:
+        warm_up(players, labels, jobs)
     records = []
     with tqdm(total=len(jobs), desc=description, unit="game", disable=not progress) as bar:
-        if workers == 1 or len(jobs) <= 1:
+        if ray_address is not None:
+            from .ray_jobs import run_jobs_on_ray
+            records = run_jobs_on_ray(players, labels, jobs, saving, ray_address, bar)
+        elif workers == 1 or len(jobs) <= 1:
             for job in jobs:
                 records.append(play_job(players, labels, job, saving))
                 bar.update()
@@ -429,7 +435,7 @@ def _check_levels(levels: Iterable[int]) -> list[int]:
 
 def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games: int = DEFAULT_GAMES,
                      seed: int = 0, workers: int = 1, progress: bool = True,
-                     saving: GameSaving | None = None) -> EvalResults:
+                     saving: GameSaving | None = None, ray_address: str | None = None) -> EvalResults:
     """Solo games of ``agent`` (registry name or ``factory(seed)``, seat 0) against one Tom per
     level; game k at level L is seeded from (seed, L, k). One CellResult per level. ``saving``
     writes the games it selects (e.g. every lost one) as saved games."""
@@ -439,7 +445,7 @@ def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games
     jobs = []
     for cell, level in enumerate(levels):
         jobs += rotation_jobs(cell, (0,), games, (level,), (seed, KIND_LADDER, level))
-    records = run_jobs([agent], [label], jobs, workers, progress, f"{label} vs Toms", saving)
+    records = run_jobs([agent], [label], jobs, workers, progress, f"{label} vs Toms", saving, ray_address)
     cells = [cell_result([r for r in records if r.cell == cell], 0, label, tom_label(level), level)
              for cell, level in enumerate(levels)]
     settings = {"agent": label, "levels": levels, "games": games, "seed": seed}
@@ -448,7 +454,7 @@ def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games
 
 def evaluate_vs_agents(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES, seed: int = 0,
                        workers: int = 1, progress: bool = True, toms: Iterable[TomSpec] = (),
-                       saving: GameSaving | None = None) -> EvalResults:
+                       saving: GameSaving | None = None, ray_address: str | None = None) -> EvalResults:
     """2-4 agents (names or factories, with ``toms`` making up to 4 participants) against each
     other, seats rotated: ``games`` must be a multiple of the number of agents. One CellResult per
     agent. ``saving`` writes the games it selects (the first agent's lost ones, or all)."""
@@ -463,7 +469,7 @@ def evaluate_vs_agents(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES, 
     tom_keys = [int.from_bytes(code.encode(), "big") for code in codes]
     jobs = rotation_jobs(0, tuple(range(len(agents))), games, toms,
                          (seed, KIND_MATCH, len(agents), *tom_keys))
-    records = run_jobs(agents, labels, jobs, workers, progress, " vs ".join(labels), saving)
+    records = run_jobs(agents, labels, jobs, workers, progress, " vs ".join(labels), saving, ray_address)
     cells = []
     for p, label in enumerate(labels):
         others = [x for x in labels if x != label] + [f"Tom {t}" for t in toms]

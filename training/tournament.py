@@ -145,7 +145,8 @@ def _standings(records: Sequence[GameRecord], labels: Sequence[str]) -> list[Sta
 
 
 def run_tournament(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES_PER_GROUP, seed: int = 0,
-                   game_size: int = 2, workers: int = 1, progress: bool = True) -> TournamentResults:
+                   game_size: int = 2, workers: int = 1, progress: bool = True,
+                   ray_address: str | None = None) -> TournamentResults:
     """Round robin of ``agents`` (registry names or ``factory(seed)``): every group of
     ``game_size`` plays ``games`` games (a multiple of ``game_size``), seats rotated."""
     agents = [check_agent_spec(a) for a in agents]
@@ -160,7 +161,7 @@ def run_tournament(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES_PER_G
     jobs = []
     for cell, group in enumerate(itertools.combinations(range(len(agents)), game_size)):
         jobs += rotation_jobs(cell, group, games, (), (seed, KIND_TOURNAMENT, game_size, *group))
-    records = run_jobs(agents, labels, jobs, workers, progress, "tournament")
+    records = run_jobs(agents, labels, jobs, workers, progress, "tournament", ray_address=ray_address)
     settings = {"agents": labels, "games_per_group": games, "game_size": game_size, "seed": seed}
     return TournamentResults(_standings(records, labels), labels,
                              pairwise_matrix(records, len(labels)), records, settings)

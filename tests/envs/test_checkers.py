@@ -108,6 +108,6 @@ def test_rllib_pre_check_through_its_pettingzoo_wrapper():
     env()'s "terminate" ends the game on the first illegal one, as for state_test)."""
     pytest.importorskip("ray", reason="ray[rllib] is the scale-out issue's extra")
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-    from ray.rllib.utils import check_env as rllib_check_env
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
-    rllib_check_env(PettingZooEnv(env()))
+    check_multiagent_environments(PettingZooEnv(env()))  # what RLlib's env runners call

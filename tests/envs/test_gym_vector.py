@@ -98,7 +98,17 @@ def test_gymnasium_check_environments_match():
     ``SyncVectorEnv`` agree on resets, steps, infos and renders, game ends included."""
     vec = native(1, toms=(2,), render_mode="ansi")
     sync = gym.make_vec(ENV_ID, num_envs=1, vectorization_mode="sync", toms=(2,), render_mode="ansi")
-    check_environments_match(vec, sync, num_steps=250, seed=5)
+    # Gymnasium 1.2's checker compares renders with `(a == b).all()`, which text frames (tuples of
+    # str) do not have (1.3 fixed it; ray pins 1.2): renders are compared here instead.
+    check_environments_match(vec, sync, num_steps=250, seed=5, skip_render=True)
+    vec.reset(seed=5)
+    sync.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(120):
+        assert vec.render() == sync.render()
+        actions = random_actions(vec.action_masks(), rng)
+        vec.step(actions)
+        sync.step(actions)
 
 
 def test_autoreset_is_next_step():

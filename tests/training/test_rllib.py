@@ -1,0 +1,154 @@
+"""RLlib (the ray extra): the multi-agent env adapter passes RLlib's pre-check, a tiny PPO run on a
+local Ray trains, checkpoints and comes back as a project agent that plays only legal actions,
+with the logits RLlib's own module computes; self-play for 3 seats and one module per seat run."""
+
+import json
+
+import numpy as np
+import pytest
+
+ray = pytest.importorskip("ray", reason="ray[rllib] is the ray extra that make test installs")
+pytest.importorskip("msgpack_numpy", reason="msgpack-numpy is in the ray extra")
+
+from tiny_york_env.agents.registry import make_agent  # noqa: E402
+from tiny_york_env.agents.rllib_agent import read_module_state  # noqa: E402
+from tiny_york_env.core.seeds import next_seed  # noqa: E402
+from tiny_york_env.game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game  # noqa: E402
+from tiny_york_env.observation import encode  # noqa: E402
+from tiny_york_env.training.rllib_env import MASK_KEY, OBS_KEY, GameMultiAgentEnv  # noqa: E402
+from tiny_york_env.training.rllib_train import main as rllib_main  # noqa: E402
+
+TINY = ["--iterations", "2", "--train-batch", "256", "--minibatch", "64", "--epochs", "1",
+        "--envs-per-runner", "2", "--num-env-runners", "1", "--hidden", "32", "32"]
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+@pytest.mark.parametrize("env_config", [
+    {"game": "tiny_york", "num_agents": 2, "toms": [5]},
+    {"game": "construction_yard", "num_players": 3, "bots": ["greedy"]}])
+def test_rllibs_env_pre_check_passes(env_config):
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+    env = GameMultiAgentEnv(env_config)
+    check_multiagent_environments(env)  # not disabled: it steps an unmasked sample
+    obs, _ = env.reset(seed=3)
+    (agent, view), = obs.items()
+    assert env.observation_spaces[agent].contains(view)
+
+
+def test_the_env_plays_whole_games_with_final_rewards_for_every_seat():
+    env = GameMultiAgentEnv({"game": "tiny_york", "num_agents": 3, "toms": [], "reward": "rank"})
+    obs, _ = env.reset(seed=7)
+    rng = np.random.default_rng(0)
+    steps = 0
+    while True:
+        (agent, view), = obs.items()
+        action = int(rng.choice(np.flatnonzero(view[MASK_KEY])))
+        obs, rewards, terminated, truncated, _ = env.step({agent: action})
+        steps += 1
+        if terminated["__all__"]:
+            break
+        assert set(obs) == set(rewards) and rewards[next(iter(rewards))] == 0.0
+    assert set(rewards) == set(env.possible_agents) == set(obs)
+    assert sorted(rewards.values()) == [-1.0, 0.0, 1.0] and steps > 100
+    env.reset()  # the next game of the seed chain, as the project's other envs
+    assert env.game_seed == next_seed(7)
+
+
+def test_an_illegal_action_ends_the_game_with_the_penalty():
+    env = GameMultiAgentEnv({"game": "tiny_york", "num_agents": 2, "toms": [5]})
+    obs, _ = env.reset(seed=1)
+    (agent, view), = obs.items()
+    illegal = int(np.flatnonzero(view[MASK_KEY] == 0)[0])
+    _, rewards, terminated, _, infos = env.step({agent: illegal})
+    assert terminated["__all__"] and rewards[agent] == -1.0 and infos[agent]["illegal_action"] == illegal
+    assert sum(rewards.values()) == -1.0
+    with pytest.raises(ValueError, match="bad setup for Tiny York"):
+        GameMultiAgentEnv({"game": "tiny_york", "players": 2})
+
+
+def test_a_tiny_run_trains_checkpoints_and_plays_as_a_project_agent(tmp_path, local_ray):
+    out = tmp_path / "run"
+    card = rllib_main([*TINY, "--agents", "1", "--toms", "5", "--out", str(out)])
+    assert card["env_steps"] >= 512 and card["policy_ids"] == ["shared"]
+    assert json.loads((out / "rllib.json").read_text())["game"] == "tiny_york"
+    rows = (out / "progress.csv").read_text().splitlines()
+    assert len(rows) == 3 and rows[0].startswith("iteration,env_steps")
+
+    agent = make_agent(f"rllib:{out}")
+    state = new_game(GameConfig(num_agents=1, toms=(5,)), seed=4)
+    moves = 0
+    while not is_terminal(state):
+        mask = legal_mask(state)
+        action = agent.act(encode(state, current_player(state)), mask)
+        assert mask[action]
+        apply_action(state, action)
+        moves += 1
+    assert moves > 50
+
+    # the same logits as RLlib's own module restored from the checkpoint (our own file: RLlib's
+    # loader unpickles its class information, which the project agent never does)
+    import torch
+    from ray.rllib.core.rl_module.rl_module import RLModule
+    module = RLModule.from_checkpoint(out.joinpath("checkpoint", "learner_group", "learner", "rl_module",
+                                                   "shared"))
+    state = new_game(GameConfig(num_agents=1, toms=(5,)), seed=9)
+    observation, mask = encode(state, 0), legal_mask(state)
+    batch = {"obs": {OBS_KEY: torch.from_numpy(observation[None]),
+                     MASK_KEY: torch.from_numpy(mask[None].astype(np.float32))}}
+    theirs = module.forward_inference(batch)["action_dist_inputs"][0].detach().numpy()
+    ours = agent.action_logits(observation)
+    assert np.allclose(theirs[mask], ours[mask], atol=1e-5)
+    assert (theirs[~mask] < -1e30).all()  # the mask is applied inside RLlib's module
+
+
+def test_self_play_for_three_seats_and_a_module_per_seat_run(tmp_path, local_ray):
+    shared = rllib_main([*TINY, "--iterations", "1", "--agents", "3", "--toms", "--out",
+                         str(tmp_path / "selfplay")])
+    assert shared["agent_policy"] == {f"seat_{i}": "shared" for i in range(3)}
+    per_seat = rllib_main([*TINY, "--iterations", "1", "--game", "construction_yard", "--agents", "2",
+                           "--bots", "greedy", "--policies", "per-seat", "--out", str(tmp_path / "cy")])
+    assert per_seat["policy_ids"] == ["seat_0", "seat_1"]
+    agent = make_agent(f"rllib:{tmp_path / 'cy'}", policy="seat_1")
+    assert agent.game.name == "construction_yard"
+
+
+def test_the_module_reader_refuses_what_would_need_unpickling(tmp_path):
+    import msgpack
+    import msgpack_numpy
+    msgpack_numpy.patch()  # as ray does: the module's unpackb would then unpickle object arrays
+    path = tmp_path / "module_state.msgpack"
+    path.write_bytes(msgpack.packb({"w": {b"nd": True, b"type": "|O", b"kind": b"O", b"shape": [1],
+                                          b"data": b"cos\nsystem\n"}}))
+    with pytest.raises(ValueError, match="non-numeric array"):
+        read_module_state(path)
+    path.write_bytes(b"\xc1 not msgpack")
+    with pytest.raises(ValueError, match="not a readable module state"):
+        read_module_state(path)
+    with pytest.raises(ValueError, match="not a training/rllib_train.py run folder"):
+        make_agent(f"rllib:{tmp_path}")
+
+
+def test_evaluation_on_ray_equals_local_evaluation_cell_for_cell(local_ray):
+    from tiny_york_env.training.evaluate import evaluate_vs_agents, evaluate_vs_toms
+    from tiny_york_env.training.tournament import run_tournament
+    local = evaluate_vs_toms("greedy", levels=[1, 5, 12], games=6, seed=3, workers=2, progress=False)
+    on_ray = evaluate_vs_toms("greedy", levels=[1, 5, 12], games=6, seed=3, progress=False,
+                              ray_address="local")
+    assert on_ray.outcomes() == local.outcomes()
+
+    def played(results):  # every game as played, without its timing
+        return [(r.cell, r.index, r.game_seed, r.seating, r.scores, r.winner, r.decisions)
+                for r in results.records]
+    assert played(on_ray) == played(local) and len(played(local)) == 18
+    match = dict(agents=["random", "greedy"], games=4, seed=1, toms=[5], progress=False)
+    on_ray_match = evaluate_vs_agents(**match, ray_address="local")
+    assert on_ray_match.outcomes() == evaluate_vs_agents(**match).outcomes()
+    tour = dict(games=4, seed=2, progress=False)
+    assert (run_tournament(["random", "greedy", "tomrules"], ray_address="local", **tour).standings
+            == run_tournament(["random", "greedy", "tomrules"], **tour).standings)

@@ -1,0 +1,264 @@
+"""Train PPO with RLlib (new API stack) on any game of the project, on one machine or a Ray cluster.
+
+    python -m tiny_york_env.training.rllib_train --game tiny_york --agents 2 --toms 5 \\
+        --policies shared --num-env-runners 2 --iterations 50 --out runs/rllib-ty
+
+The env is ``rllib_env.GameMultiAgentEnv``: every agent seat an RLlib agent, the engine's Toms
+or bots inside, the legal mask in the observation dict. ``MaskedPPOTorchRLModule`` is RLlib's
+default PPO module with the mask applied to the logits (illegal actions get a logit of about
+-3.4e38, so they are never sampled and carry no gradient). ``--policies shared`` trains one
+module for every agent seat (self-play), ``per-seat`` one module per seat. Env runners
+(``--num-env-runners``, each stepping ``--envs-per-runner`` games) collect in parallel; the
+learner trains on the driver. ``--address`` joins an existing cluster (``ray start --head`` on
+one machine, ``ray start --address=HEAD:6379`` on the others; ``--address auto`` or the head's
+address); without it a local Ray starts with ``--num-cpus``.
+
+Output in ``--out``: ``checkpoint/`` (RLlib's Algorithm checkpoint; its module states are
+written as msgpack, not pickle, so an agent reads the weights without running code from the
+file), ``rllib.json`` (game, setup, policies, network: what the project's ``rllib:PATH`` agent
+needs), ``progress.csv`` (per iteration: episode return and length means, steps, time).
+``make_agent("rllib:OUT")`` plays a seat with the trained module (``agents/rllib_agent.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tiny_york_env.envs.rewards import REWARD_KINDS
+
+CARD_NAME = "rllib.json"
+CHECKPOINT_DIR = "checkpoint"
+CARD_FORMAT = "tiny-york-rllib"
+SHARED_POLICY = "shared"
+POLICY_MODES = ("shared", "per-seat")
+DEFAULT_HIDDEN = (256, 256)
+PROGRESS_FIELDS = ("iteration", "env_steps", "episodes", "episode_return_mean", "episode_len_mean",
+                   "seconds")
+
+
+def masked_module_class():
+    """RLlib's default PPO torch module, masking its logits with the observation's legal mask
+    (imported lazily: ray and torch are optional)."""
+    import torch
+    from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.utils.torch_utils import FLOAT_MIN
+
+    from .rllib_env import MASK_KEY, OBS_KEY
+
+    class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
+        """PPO with the legal mask: the networks see ``observations``, the logits of actions the
+        ``action_mask`` forbids are set to FLOAT_MIN."""
+
+        def __init__(self, *, observation_space=None, **kwargs):
+            self.masked_observation_space = observation_space
+            super().__init__(observation_space=observation_space[OBS_KEY], **kwargs)
+
+        def setup(self):
+            super().setup()
+            self.observation_space = self.masked_observation_space  # RLlib checks batches by it
+
+        def _split(self, batch):
+            obs = batch[Columns.OBS]
+            if not isinstance(obs, dict):  # already split (compute_values after _forward_train)
+                return batch.get(MASK_KEY), batch
+            return obs[MASK_KEY], {**batch, Columns.OBS: obs[OBS_KEY], MASK_KEY: obs[MASK_KEY]}
+
+        @staticmethod
+        def _mask(out, mask):
+            out[Columns.ACTION_DIST_INPUTS] = out[Columns.ACTION_DIST_INPUTS].masked_fill(
+                mask <= 0, FLOAT_MIN)
+            return out
+
+        def _forward_inference(self, batch, **kwargs):
+            mask, batch = self._split(batch)
+            return self._mask(super()._forward_inference(batch, **kwargs), mask)
+
+        def _forward_exploration(self, batch, **kwargs):
+            mask, batch = self._split(batch)
+            return self._mask(super()._forward_exploration(batch, **kwargs), mask)
+
+        def _forward_train(self, batch, **kwargs):
+            mask, batch = self._split(batch)
+            return self._mask(super()._forward_train(batch, **kwargs), mask)
+
+        def compute_values(self, batch, embeddings=None):
+            _, batch = self._split(batch)
+            return super().compute_values(batch, embeddings)
+
+    del torch  # imported for the module's tensors' sake only
+    return MaskedPPOTorchRLModule
+
+
+def policy_ids(mode: str, agents: Sequence[str]) -> list[str]:
+    """One shared policy, or one per agent seat (named as the seat)."""
+    return [SHARED_POLICY] if mode == "shared" else list(agents)
+
+
+def env_config_of(args: argparse.Namespace) -> dict[str, Any]:
+    """RLlib's env_config for the game and setup on the command line."""
+    config: dict[str, Any] = {"game": args.game, "reward": args.reward}
+    if args.game == "tiny_york":
+        config.update(num_agents=args.agents, toms=list(args.automatic))
+    else:
+        config.update(num_players=args.agents + len(args.automatic), bots=list(args.automatic))
+    return config
+
+
+def build_algorithm_config(env_config: dict[str, Any], *, policies: str = "shared",
+                           num_env_runners: int = 1, envs_per_runner: int = 8,
+                           train_batch: int = 4000, minibatch: int = 500, epochs: int = 4,
+                           lr: float = 3e-4, gamma: float = 0.995, hidden: Sequence[int] = DEFAULT_HIDDEN,
+                           seed: int | None = 0):
+    """The PPOConfig: the masked module for each policy, the agents mapped to them, the runners."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from .rllib_env import GameMultiAgentEnv
+
+    probe = GameMultiAgentEnv(env_config)
+    ids = policy_ids(policies, probe.possible_agents)
+    module = masked_module_class()
+    model_config = {"fcnet_hiddens": list(hidden), "fcnet_activation": "tanh", "vf_share_layers": False}
+    shared = policies == "shared"
+    config = (
+        PPOConfig()
+        .environment(GameMultiAgentEnv, env_config=env_config)
+        .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=envs_per_runner)
+        .multi_agent(policies=set(ids),
+                     policy_mapping_fn=(lambda agent_id, episode, **kw: SHARED_POLICY) if shared
+                     else (lambda agent_id, episode, **kw: agent_id))
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
+            pid: RLModuleSpec(module_class=module, model_config=model_config) for pid in ids}))
+        .training(train_batch_size_per_learner=train_batch, minibatch_size=minibatch,
+                  num_epochs=epochs, lr=lr, gamma=gamma)
+        .debugging(seed=seed)
+    )
+    return config, ids, model_config
+
+
+def write_card(out: Path, env_config: dict[str, Any], ids: Sequence[str], model_config: dict[str, Any],
+               agents: Sequence[str], policies: str, steps: int) -> dict[str, Any]:
+    """``rllib.json``: what the ``rllib:PATH`` agent needs to rebuild and map the modules."""
+    from tiny_york_env.registry import get_game
+    game = get_game(env_config["game"])
+    card = {"format": CARD_FORMAT, "format_version": 1, "game": game.name,
+            "env_config": env_config, "policies": policies, "policy_ids": list(ids),
+            "agent_policy": {agent: SHARED_POLICY if policies == "shared" else agent for agent in agents},
+            "model_config": model_config, "observation_size": game.obs_size,
+            "num_actions": game.num_actions, "env_steps": steps, "checkpoint": CHECKPOINT_DIR,
+            "module_state": "msgpack"}
+    (out / CARD_NAME).write_text(json.dumps(card, indent=2) + "\n")
+    return card
+
+
+def _metric(result: dict[str, Any], *path: str, default: float = float("nan")) -> float:
+    value: Any = result
+    for key in path:
+        if not isinstance(value, dict) or key not in value:
+            return default
+        value = value[key]
+    return float(value)
+
+
+def train(env_config: dict[str, Any], out: Path, *, iterations: int, address: str | None = None,
+          num_cpus: int | None = None, checkpoint_every: int = 0, log=print,
+          **algo_options) -> dict[str, Any]:
+    """Train for ``iterations``; write the checkpoint, the card and progress.csv into ``out``."""
+    import ray
+
+    out.mkdir(parents=True, exist_ok=True)
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=address, num_cpus=None if address else num_cpus,
+                 include_dashboard=False, log_to_driver=False)
+    try:
+        config, ids, model_config = build_algorithm_config(env_config, **algo_options)
+        algo = config.build_algo()
+        steps = 0
+        start = time.perf_counter()
+        with (out / "progress.csv").open("w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(PROGRESS_FIELDS)
+            for iteration in range(1, iterations + 1):
+                result = algo.train()
+                steps = int(_metric(result, "env_runners", "num_env_steps_sampled_lifetime", default=0))
+                episodes = int(_metric(result, "env_runners", "num_episodes_lifetime", default=0))
+                row = (iteration, steps, episodes,
+                       _metric(result, "env_runners", "episode_return_mean"),
+                       _metric(result, "env_runners", "episode_len_mean"),
+                       round(time.perf_counter() - start, 1))
+                writer.writerow(row)
+                handle.flush()
+                log(f"iteration {iteration}: {steps:,} env steps, return mean {row[3]:.3f}, "
+                    f"{row[5]:.0f} s")
+                if checkpoint_every and iteration % checkpoint_every == 0:
+                    algo.save_to_path(str((out / CHECKPOINT_DIR).resolve()), use_msgpack=True)
+        algo.save_to_path(str((out / CHECKPOINT_DIR).resolve()), use_msgpack=True)
+        from .rllib_env import GameMultiAgentEnv
+        agents = GameMultiAgentEnv(env_config).possible_agents
+        card = write_card(out, env_config, ids, model_config, agents, algo_options.get("policies", "shared"),
+                          steps)
+        algo.stop()
+        return card
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line (module doc)."""
+    from tiny_york_env.registry import game_names
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--game", choices=game_names(), default="tiny_york")
+    parser.add_argument("--agents", type=int, default=1, help="agent seats (RLlib agents)")
+    parser.add_argument("--automatic", "--toms", "--bots", nargs="*", default=["5"], dest="automatic",
+                        help="the engine's players: Tiny York's Tom levels/codes, another game's bots")
+    parser.add_argument("--policies", choices=POLICY_MODES, default="shared",
+                        help="one module for every seat (self-play) or one per seat")
+    parser.add_argument("--reward", choices=REWARD_KINDS, default="win")
+    parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--num-env-runners", type=int, default=1)
+    parser.add_argument("--envs-per-runner", type=int, default=8)
+    parser.add_argument("--train-batch", type=int, default=4000, help="env steps per learner update")
+    parser.add_argument("--minibatch", type=int, default=500)
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--lr", type=float, default=3e-4)
+    parser.add_argument("--gamma", type=float, default=0.995)
+    parser.add_argument("--hidden", type=int, nargs="+", default=list(DEFAULT_HIDDEN))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--address", help="an existing Ray cluster ('auto' or HEAD:6379); default: "
+                        "start a local one")
+    parser.add_argument("--num-cpus", type=int, help="CPUs of the local Ray (default: all)")
+    parser.add_argument("--checkpoint-every", type=int, default=0, help="also checkpoint every N iterations")
+    parser.add_argument("--out", required=True, help="output folder")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """Parse, train, print where the agent is."""
+    args = build_parser().parse_args(argv)
+    automatic = [int(a) if str(a).isdigit() else a for a in args.automatic]
+    args.automatic = automatic
+    env_config = env_config_of(args)
+    card = train(env_config, Path(args.out), iterations=args.iterations, address=args.address,
+                 num_cpus=args.num_cpus, checkpoint_every=args.checkpoint_every,
+                 policies=args.policies, num_env_runners=args.num_env_runners,
+                 envs_per_runner=args.envs_per_runner, train_batch=args.train_batch,
+                 minibatch=args.minibatch, epochs=args.epochs, lr=args.lr, gamma=args.gamma,
+                 hidden=args.hidden, seed=args.seed)
+    print(f"trained {card['env_steps']:,} env steps; play it: make_agent('rllib:{args.out}') or "
+          f"tiny-york eval --agent rllib:{args.out}")
+    return card
+
+
+if __name__ == "__main__":
+    main()
