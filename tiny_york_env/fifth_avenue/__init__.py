@@ -1,0 +1,6 @@
+"""5th Avenue (``rules/fifth-avenue-rules-en.txt``), the project's third game: in progress.
+
+So far its components and the reconstructed default board (``data.py``, docs/fifth-avenue.md);
+the engine, Alea and the game contract record come next (issue 18). It is not in the registry
+yet, so no env or tool offers it.
+"""
