@@ -36,6 +36,9 @@ CARDS_PER_COLOUR = sum(COLOURED_PER_VALUE)  # 12
 NUM_BLACK = sum(BLACK_PER_VALUE)  # 50
 NUM_PARK_BUSINESSES = len(SUPPLY_SETS)  # the last tile of each set goes below Central Park
 
+# The turn's options (``option``)
+NO_OPTION, OPTION_A, OPTION_B, OPTION_C, OPTION_D = -1, 0, 1, 2, 3
+
 # Decisions (``decision``)
 (DEC_START_SKYSCRAPER, DEC_OPTION, DEC_BUSINESS_SPACE, DEC_BUSINESS_PLOT, DEC_COLOURED_CARDS,
  DEC_COMMISSIONER, DEC_BID, DEC_BUILD, DEC_GAME_OVER) = range(9)
@@ -76,6 +79,27 @@ STATE_DTYPE = np.dtype([
     ("commissioner_markers", np.int8, (NUM_COMMISSIONERS, MARKERS_PER_COMMISSIONER)),
     ("markers_placed", np.int8, (NUM_COMMISSIONERS,)),
     ("stopped", np.int8, (NUM_DISTRICTS,)), ("building_stops", np.int8),
+    ("skyscrapers_removed", np.int8, (NUM_ROWS,)), ("businesses_removed", np.int8),  # building stops
+    # the turn in progress
+    ("option", np.int8),  # OPTION_A..OPTION_D of the turn, or NO_OPTION
+    ("turn_step", np.int8),  # the next of the turn's three actions: 1, 2, 3
+    ("held_business", np.int8),  # the business taken from the supply row, not yet placed
+    # a set of auctions (a commissioner moved from Central Park back to City Hall)
+    ("auction_places", np.int8, (MARKERS_PER_COMMISSIONER + 1,)),  # visited districts, then Central Park
+    ("auction_count", np.int8), ("auction_at", np.int8), ("auction_trigger", np.int8),
+    ("resume_step", np.int8),  # the turn step to go on with after the auctions
+    ("bidder", np.int8),  # the seat whose turn it is to bid (== actor during DEC_BID)
+    ("bid_colour", np.int8, (NUM_ROWS,)),  # the colour a bidder bids with, or NO_CARD
+    ("bid_cards", np.int8, (MAX_PLAYERS, NUM_HAND_COLOURS, NUM_CARD_VALUES)),
+    ("bid_total", np.int16, (NUM_ROWS,)),
+    ("bid_min_pictured", np.int8, (NUM_ROWS,)),  # the fewest skyscrapers pictured on the bid's cards
+    ("added_this_turn", np.int8),  # cards added in the bidder's current turn
+    ("passed", np.int8, (NUM_ROWS,)),
+    ("high_bid", np.int16), ("high_bidder", np.int8),
+    ("park_colour", np.int8),  # the Central Park auction's one colour, once chosen
+    ("alea_in", np.int8), ("alea_cards", np.int8, (NUM_CARD_VALUES + 1,)), ("alea_card_count", np.int8),
+    ("district_full", np.int8),  # every plot of the auction's district was taken before it
+    ("build_limit", np.int8), ("build_plot", np.int8),
     # scores
     ("score", np.int32, (MAX_PLAYERS,)), ("winner_mask", np.int8),
 ])

@@ -1,0 +1,267 @@
+"""5th Avenue's rules engine (``fifth_avenue/rules.py``): invariants over random games for 2, 3
+and 4 players, and the text's worked examples as scenarios."""
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from tiny_york_env.fifth_avenue import data as F
+from tiny_york_env.fifth_avenue import rules as R
+from tiny_york_env.fifth_avenue import setup as S
+from tiny_york_env.fifth_avenue.actions import (
+    BUILDING_STOP,
+    NUM_ACTIONS,
+    OPTION_B,
+    PLACE_BUSINESS,
+    TAKE_SPACE,
+)
+from tiny_york_env.fifth_avenue.state import (
+    ALEA_ROW,
+    BLACK,
+    DEC_BUILD,
+    DEC_BUSINESS_PLOT,
+    DEC_GAME_OVER,
+    DEC_OPTION,
+    NO_BUSINESS,
+    NO_PLAYER,
+    STATE_DTYPE,
+)
+
+GAMES = 12
+MAX_DECISIONS = 20_000
+
+
+def new_game(players, seed):
+    states = np.zeros(1, STATE_DTYPE)
+    S.init_game(states[0], players, players, seed, np.empty(S.NUM_BUSINESSES, np.int64))
+    return states
+
+
+def legal(st):
+    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    R.fill_legal_mask(st, mask)
+    return np.flatnonzero(mask)
+
+
+def check_conservation(st):
+    """Every card, skyscraper and business in exactly one place."""
+    n = int(st["num_players"])
+    for c in range(F.NUM_CARD_COLOURS):
+        counts = (np.bincount(st["coloured_stack"][c, :st["coloured_count"][c]], minlength=3)
+                  + st["hand"][:, c].sum(axis=0) + st["bid_cards"][:, c].sum(axis=0))
+        assert counts.tolist() == list(F.COLOURED_PER_VALUE)
+    black = (np.bincount(st["black_stack"][:st["black_count"]], minlength=3)
+             + np.bincount(st["black_returned"][:st["black_returned_count"]], minlength=3)
+             + np.bincount(st["alea_cards"][:st["alea_card_count"]], minlength=3)
+             + st["hand"][:, BLACK].sum(axis=0) + st["bid_cards"][:, BLACK].sum(axis=0))
+    assert black.tolist() == list(F.BLACK_PER_VALUE)
+    for row in [*range(n), *([ALEA_ROW] if st["has_alea"] else [])]:
+        on_board = int(st["plot_skyscrapers"][st["plot_owner"] == row].sum())
+        to_place = sum(1 for k in range(int(st["placing_step"]), 2 * n) if S.placing_seat(0, n, k) == row)
+        total = (on_board + st["general"][row] + st["supply"][row] + st["park_skyscrapers"][row]
+                 + st["skyscrapers_removed"][row] + to_place
+                 + (F.START_SCORING_MARKER if row != ALEA_ROW else 0))
+        assert total == F.SKYSCRAPERS_PER_COLOUR, row
+    tiles = (int((st["plot_business"] != NO_BUSINESS).sum()) + int((st["supply_row"] != NO_BUSINESS).sum())
+             + st["park_business_count"] + st["unused_business"].sum() + st["businesses_removed"]
+             + (st["held_business"] != NO_BUSINESS and st["decision"] == DEC_BUSINESS_PLOT))
+    assert tiles == F.NUM_BUSINESS_TYPES * F.BUSINESSES_PER_TYPE
+    # one plot per district for each player; skyscrapers never share a plot with a business
+    for seat in range(n):
+        for d in range(F.NUM_DISTRICTS):
+            assert int(((F.PLOT_DISTRICT == d) & (st["plot_owner"] == seat)).sum()) <= 1
+    owned = st["plot_owner"] != NO_PLAYER
+    assert ((st["plot_business"][owned] == NO_BUSINESS).all() and (st["plot_skyscrapers"][owned] > 0).all())
+
+
+@cache
+def random_games(players):
+    """(final record, decisions) of GAMES random games, checked at every decision."""
+    out = []
+    for seed in range(GAMES):
+        states = new_game(players, seed)
+        st = states[0]
+        rng = np.random.default_rng(seed)
+        decisions = 0
+        while st["decision"] != DEC_GAME_OVER:
+            actions = legal(st)
+            assert actions.size, f"no legal action (decision {int(st['decision'])})"
+            check_conservation(st)
+            R.apply_unchecked(st, int(rng.choice(actions)))
+            decisions += 1
+            assert decisions < MAX_DECISIONS
+        check_conservation(st)
+        out.append((states.copy(), decisions))
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_end_with_everything_accounted_for(players):
+    games = random_games(players)
+    for states, decisions in games:
+        st = states[0]
+        assert st["winner_mask"] != 0 and legal(st).size == 0
+        assert st["businesses_placed"] == 12 or st["building_stops"] == F.BUILDING_STOPS_TO_END
+        assert decisions > 2 * players
+    assert any(states[0]["building_stops"] for states, _ in games) or players > 2
+
+
+def test_illegal_actions_are_refused_and_change_nothing():
+    states = new_game(3, 1)
+    st = states[0]
+    rng = np.random.default_rng(1)
+    for _ in range(150):
+        actions = set(legal(st).tolist())
+        before = states.copy()
+        for a in (-1, NUM_ACTIONS, *[x for x in range(NUM_ACTIONS) if x not in actions][:5]):
+            assert R.apply(st, a) == R.ILLEGAL and states.tobytes() == before.tobytes()
+        assert R.apply(st, int(rng.choice(sorted(actions)))) == 0
+
+
+def test_the_same_seed_plays_the_same_game():
+    a, b = new_game(4, 9), new_game(4, 9)
+    rng_a, rng_b = np.random.default_rng(3), np.random.default_rng(3)
+    for _ in range(300):
+        if a[0]["decision"] == DEC_GAME_OVER:
+            break
+        R.apply_unchecked(a[0], int(rng_a.choice(legal(a[0]))))
+        R.apply_unchecked(b[0], int(rng_b.choice(legal(b[0]))))
+        assert a.tobytes() == b.tobytes()
+
+
+# --- the text's examples -------------------------------------------------------------------------
+def blank_board(players=3):
+    """A game at a player's option, with the board cleared of businesses and skyscrapers."""
+    states = new_game(players, 0)
+    st = states[0]
+    st["plot_business"][:] = NO_BUSINESS
+    st["plot_owner"][:] = NO_PLAYER
+    st["plot_skyscrapers"][:] = 0
+    st["decision"], st["actor"] = DEC_OPTION, 0
+    return states
+
+
+def put(st, district, colour, owner=None, skyscrapers=0, businesses=()):
+    p = F.plot_index(district, colour)
+    if owner is not None:
+        st["plot_owner"][p], st["plot_skyscrapers"][p] = owner, skyscrapers
+    for k, t in enumerate(businesses):
+        st["plot_business"][p, k] = t
+    return p
+
+
+def ring(district):
+    return [int(c) for c in F.PLOT_COLOUR_ORDER[district]]
+
+
+def test_scoring_by_adjacent_business_types():
+    """'0 adjacent business types: 1 VP ... 4: 8 VP'; several of one type count once."""
+    states = blank_board()
+    st = states[0]
+    d = F.TIMES_SQUARE
+    colours = ring(d)
+    sky = put(st, d, colours[0], owner=1, skyscrapers=2)
+    assert R.plot_value(st, sky) == 1
+    put(st, d, colours[1], businesses=(0, 0))  # two boutiques: one type
+    assert R.plot_value(st, sky) == 2
+    put(st, d, colours[4], businesses=(1, 2))
+    assert R.plot_value(st, sky) == 5  # 3 types
+    st["plot_business"][F.plot_index(d, colours[1]), 1] = 3
+    assert R.plot_value(st, sky) == 8 and R.district_points(st, 1, d) == 16
+    put(st, d, colours[2], businesses=(0, 1))  # not adjacent to the skyscraper's plot
+    assert R.plot_value(st, sky) == 8
+
+
+def test_building_stop_fig_10():
+    """'Red earns 4 VP, Yellow earns 5/2 = 2 VP, and Blue earns 6/2 = 3 VP' (the declarer 1 VP
+    per skyscraper in the district, the others half a normal scoring, rounded down)."""
+    states = blank_board()
+    st = states[0]
+    red, yellow, blue = 0, 1, 2
+    d = F.D52E
+    colours = ring(d)
+    put(st, d, colours[0], owner=yellow, skyscrapers=1)  # 5 VP: 3 types around it
+    put(st, d, colours[1], businesses=(0, 1))
+    put(st, d, colours[4], businesses=(2,))
+    put(st, d, colours[2], owner=blue, skyscrapers=2)  # 2 x 3 VP: 2 types around it
+    put(st, d, colours[3], owner=red, skyscrapers=1)
+    assert R.district_points(st, yellow, d) == 5 and R.district_points(st, blue, d) == 6
+    before = st["score"].copy()
+    R.building_stop(st, d, red)
+    assert (st["score"] - before)[:3].tolist() == [4, 2, 3]
+    assert st["stopped"][d] and st["plot_skyscrapers"][F.PLOT_DISTRICT == d].sum() == 0
+    assert st["skyscrapers_removed"][blue] == 2 and st["businesses_removed"] == 3
+
+
+def test_central_park_scores_two_three_or_five():
+    """'turn over three of these ... lowest is 2 and the highest is 5'."""
+    for types, points in ((1, 2), (2, 3), (3, 5)):
+        states = blank_board()
+        st = states[0]
+        st["park_business"][:3] = [0, 1, 2][:types] + [0] * (3 - types)
+        st["park_business_count"] = 3
+        st["park_skyscrapers"][1] = 2
+        st["score"][:] = 0
+        R.end_game(st)
+        assert st["score"][1] == 2 * points
+
+
+def test_a_set_sends_its_last_business_below_central_park():
+    """fig. 05: from a set of three the second taken puts the last below Central Park; the 3rd
+    business placed brings the special scoring of 4 VP for skyscrapers in 3 districts."""
+    states = blank_board()
+    st = states[0]
+    for d in (0, 1, 2):
+        put(st, d, ring(d)[0], owner=1, skyscrapers=1)
+    for k in range(3):  # sets 1 and 2: three businesses onto plots
+        R.apply_unchecked(st, OPTION_B) if st["decision"] == DEC_OPTION else None
+        space = int(legal(st)[0] - TAKE_SPACE)
+        R.apply_unchecked(st, TAKE_SPACE + space)
+        plot = int(legal(st)[0] - PLACE_BUSINESS)
+        R.apply_unchecked(st, PLACE_BUSINESS + plot)
+        st["decision"], st["actor"] = DEC_OPTION, 0
+        if k == 1:
+            assert st["park_business_count"] == 1 and (st["supply_row"][:3] == NO_BUSINESS).all()
+    assert st["park_business_count"] == 2 and st["businesses_placed"] == 3
+    assert st["score"][1] == 4 and st["score"][0] == 0 and st["score"][2] == 0
+
+
+def test_alea_builds_on_each_most_valuable_empty_plot_fig_13():
+    states = blank_board(2)
+    st = states[0]
+    d = F.D42W
+    colours = ring(d)
+    put(st, d, colours[0], businesses=(0, 1))  # both neighbours, 1 and 4, see 2 types: 3 VP
+    put(st, d, colours[2], owner=0, skyscrapers=1)
+    R.alea_builds(st, d)
+    alea = np.flatnonzero(st["plot_owner"] == ALEA_ROW)
+    assert sorted(alea.tolist()) == sorted([F.plot_index(d, colours[1]), F.plot_index(d, colours[4])])
+    assert st["general"][ALEA_ROW] == F.SKYSCRAPERS_PER_COLOUR - 2
+    # a full district: Alea's win is a building stop, scored for the real players by half
+    put(st, d, colours[3], businesses=(3,))
+    assert R.district_is_full(st, d)
+    R.alea_builds(st, d)
+    assert st["stopped"][d] and st["building_stops"] == 1
+
+
+def test_alea_bids_between_8_and_21():
+    totals = set()
+    for seed in range(200):
+        states = new_game(2, seed)
+        st = states[0]
+        st["alea_card_count"] = 0
+        R.alea_bids(st)
+        cards = st["alea_cards"][:st["alea_card_count"]]
+        assert len(set(cards[:-1].tolist())) == len(cards) - 1 and cards[-1] in cards[:-1]
+        totals.add(int(st["bid_total"][ALEA_ROW]))
+    assert min(totals) == 8 and max(totals) <= 21 and len(totals) > 5
+
+
+def test_only_the_winner_of_a_full_district_without_a_plot_must_stop():
+    states = blank_board()
+    st = states[0]
+    st["decision"], st["actor"] = DEC_BUILD, 1
+    st["auction_places"][0], st["auction_count"], st["auction_at"] = F.D34E, 2, 0
+    st["district_full"], st["build_plot"], st["build_limit"] = 1, F.plot_index(F.D34E, 0), 2
+    assert legal(st).tolist() == [BUILDING_STOP]
