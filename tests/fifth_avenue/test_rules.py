@@ -265,3 +265,11 @@ def test_only_the_winner_of_a_full_district_without_a_plot_must_stop():
     st["auction_places"][0], st["auction_count"], st["auction_at"] = F.D34E, 2, 0
     st["district_full"], st["build_plot"], st["build_limit"] = 1, F.plot_index(F.D34E, 0), 2
     assert legal(st).tolist() == [BUILDING_STOP]
+
+
+def test_the_text_view_shows_only_the_seats_own_hand():
+    from tiny_york_env.fifth_avenue.text import render_text
+    states, _ = random_games(3)[0]
+    mine = render_text(states[0:1].reshape(()), seat=1)
+    assert mine.count("hand: ") == 1 and "P1 (yellow)" in mine and "winner: " in mine
+    assert render_text(states[0:1].reshape(())).count("hand: ") == 3  # a replay: every hand
