@@ -273,3 +273,59 @@ def test_the_text_view_shows_only_the_seats_own_hand():
     mine = render_text(states[0:1].reshape(()), seat=1)
     assert mine.count("hand: ") == 1 and "P1 (yellow)" in mine and "winner: " in mine
     assert render_text(states[0:1].reshape(())).count("hand: ") == 3  # a replay: every hand
+
+
+# --- the observation -----------------------------------------------------------------------------
+def all_states(players, games=3):
+    """Every record of a few random games (with auctions in progress among them)."""
+    out = []
+    for seed in range(games):
+        states = new_game(players, 100 + seed)
+        st = states[0]
+        rng = np.random.default_rng(seed)
+        while st["decision"] != DEC_GAME_OVER:
+            out.append(states.copy())
+            R.apply_unchecked(st, int(rng.choice(legal(st))))
+        out.append(states.copy())
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_observations_are_in_their_space_and_name_the_decision(players):
+    from tiny_york_env.fifth_avenue.observation import OBS_SIZE, OBS_SLICES, encode, observation_space
+    space = observation_space()
+    bids = 0
+    for states in all_states(players)[::3]:
+        for seat in range(players):
+            obs = encode(states, seat)
+            assert obs.shape == (OBS_SIZE,) and space.contains(obs)
+            assert obs[OBS_SLICES["decision"]].sum() == 1.0
+            bids += obs[OBS_SLICES["auction_place"]].sum() > 0
+    assert bids > 0  # auctions were seen
+
+
+def test_the_observation_hides_other_hands_the_black_order_and_the_unused_businesses():
+    from tiny_york_env.fifth_avenue.observation import encode
+    rng = np.random.default_rng(0)
+    checked = 0
+    for states in all_states(3, games=2)[::5]:
+        for seat in range(3):
+            seen = encode(states, seat)
+            other = states.copy()
+            o = other[0]
+            rng.shuffle(o["black_stack"][:o["black_count"]])
+            o["unused_business"][:] = np.roll(o["unused_business"], 1)
+            for s in range(3):
+                if s != seat:  # another hand: the same sizes, other values
+                    for c in range(F.NUM_CARD_COLOURS + 1):
+                        total = int(o["hand"][s, c].sum())
+                        o["hand"][s, c] = [total, 0, 0]
+            assert np.array_equal(encode(other, seat), seen)
+            mine = states.copy()
+            if mine[0]["hand"][seat].sum():
+                c, v = np.argwhere(mine[0]["hand"][seat] > 0)[0]
+                mine[0]["hand"][seat, c, v] -= 1
+                mine[0]["hand"][seat, c, (v + 1) % 3] += 1
+                assert not np.array_equal(encode(mine, seat), seen)  # its own hand is seen
+                checked += 1
+    assert checked > 10
