@@ -329,3 +329,21 @@ def test_the_observation_hides_other_hands_the_black_order_and_the_unused_busine
                 assert not np.array_equal(encode(mine, seat), seen)  # its own hand is seen
                 checked += 1
     assert checked > 10
+
+
+def test_determinize_keeps_the_seats_view_and_deals_the_hidden_again():
+    from tiny_york_env.fifth_avenue.determinize import determinize
+    from tiny_york_env.fifth_avenue.observation import encode
+    rng = np.random.default_rng(7)
+    changed = 0
+    for states in all_states(3, games=2)[::7]:
+        for seat in range(3):
+            view = determinize(states.reshape(()), seat, rng).reshape(1)
+            check_conservation(view[0])
+            assert np.array_equal(encode(view, seat), encode(states, seat))
+            assert (view[0]["hand"][seat] == states[0]["hand"][seat]).all()
+            assert (view[0]["hand"].sum(axis=2) == states[0]["hand"].sum(axis=2)).all()  # counts kept
+            changed += view.tobytes() != states.tobytes()
+    assert changed > 10
+    with pytest.raises(ValueError, match="seat must be a seat"):
+        determinize(states.reshape(()), 3, rng)
