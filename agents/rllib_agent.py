@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,10 @@ from tiny_york_env.registry import get_game
 
 CARD_NAME = "rllib.json"
 CARD_FORMAT = "tiny-york-rllib"
+CHECKPOINT_DIR = "checkpoint"
 MODULE_DIR = ("learner_group", "learner", "rl_module")
+POLICY_ID = re.compile(r"[A-Za-z0-9_]{1,40}")
+MAX_LAYERS, MAX_WIDTH = 8, 4096
 MODULE_STATE = "module_state.msgpack"
 MAX_STATE_BYTES = 512 * 1024 * 1024
 NUMERIC_KINDS = "biuf"  # bool, int, uint, float arrays only
@@ -46,13 +50,16 @@ def _decode(obj: dict) -> Any:
     kind, dtype = obj.get(b"kind", b""), obj.get(b"type")
     if kind not in (b"", "") or not isinstance(dtype, str):
         raise ValueError("the module state holds a non-numeric array (it would need unpickling)")
-    dtype = np.dtype(dtype)
-    if dtype.kind not in NUMERIC_KINDS:
-        raise ValueError(f"the module state holds an array of dtype {dtype}, not a numeric one")
-    data = np.frombuffer(obj[b"data"], dtype=dtype)
-    if obj[b"nd"] is True:
-        return data.reshape(tuple(obj[b"shape"])).copy()
-    return data[0]
+    try:
+        dtype = np.dtype(dtype)
+        if dtype.kind not in NUMERIC_KINDS:
+            raise ValueError(f"the module state holds an array of dtype {dtype}, not a numeric one")
+        data = np.frombuffer(obj[b"data"], dtype=dtype)
+        if obj[b"nd"] is True:
+            return data.reshape(tuple(obj[b"shape"])).copy()
+        return data[0]
+    except (KeyError, IndexError, TypeError) as error:
+        raise ValueError(f"the module state holds a malformed array ({error!r})") from None
 
 
 def read_module_state(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
@@ -113,6 +120,16 @@ def read_run_card(path: str | os.PathLike[str]) -> dict[str, Any]:
                          f"{CARD_NAME}: {error})") from error
     if not isinstance(card, dict) or card.get("format") != CARD_FORMAT:
         raise ValueError(f"{card_path}: not a {CARD_FORMAT!r} card")
+    ids = card.get("policy_ids")
+    if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and POLICY_ID.fullmatch(i)
+                                                        for i in ids):
+        raise ValueError(f"{card_path}: policy_ids must be names like 'shared' or 'seat_0'")
+    hidden = card.get("model_config", {}).get("fcnet_hiddens")
+    if (not isinstance(hidden, list) or not 1 <= len(hidden) <= MAX_LAYERS
+            or not all(isinstance(w, int) and 1 <= w <= MAX_WIDTH for w in hidden)):
+        raise ValueError(f"{card_path}: fcnet_hiddens must be 1-{MAX_LAYERS} widths of 1-{MAX_WIDTH}")
+    if card.get("model_config", {}).get("fcnet_activation") not in ("tanh", "relu"):
+        raise ValueError(f"{card_path}: fcnet_activation must be 'tanh' or 'relu'")
     return card
 
 
@@ -132,7 +149,7 @@ class RLlibAgent(PPOAgent):
         source = f"{str(path)!r} policy {policy!r}"
         self.card = policy_card({"pi": hidden, "vf": hidden, "activation": model["fcnet_activation"]},
                                 game=game, source=f"RLlib run {path}", policy=policy)
-        state_file = Path(path, card["checkpoint"], *MODULE_DIR, policy, MODULE_STATE)
+        state_file = Path(path, CHECKPOINT_DIR, *MODULE_DIR, policy, MODULE_STATE)  # never the card's path
         weights = project_weights(read_module_state(state_file), source)
         network = load_into(build_network(self.card), weights, source).to(device)
         for parameter in network.parameters():

@@ -129,6 +129,8 @@ def _parse_line(text: str, source: str, number: int) -> dict[str, Any]:
         value = json.loads(text)
     except json.JSONDecodeError as error:
         _fail(source, number, f"not JSON ({error.msg} at column {error.colno})")
+    except (ValueError, RecursionError) as error:  # a huge integer, nesting too deep
+        _fail(source, number, f"not a saved game's JSON ({str(error)[:100]})")
     if not isinstance(value, dict):
         _fail(source, number, f"expected a JSON object, got {type(value).__name__}")
     return value

@@ -290,6 +290,8 @@ def run_jobs(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence
     (on a cluster, a folder every node shares)."""
     from tqdm.auto import tqdm
     workers = positive_int(workers, "workers")
+    if ray_address is not None and workers != 1:
+        raise ValueError("give --workers or --ray, not both: with --ray the cluster's CPUs play the games")
     if saving is not None:
         output_dir(saving.directory)
     if ray_address is None:

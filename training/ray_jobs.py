@@ -56,11 +56,16 @@ def run_jobs_on_ray(players: Sequence[Any], labels: Sequence[str], jobs: Sequenc
         pending = {play_chunk.remote(players, labels, jobs[k:k + size], saving): min(size, len(jobs) - k)
                    for k in range(0, len(jobs), size)}
         records = []
-        while pending:
-            done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                records += ray.get(ref)
-                bar.update(pending.pop(ref))
+        try:
+            while pending:
+                done, _ = ray.wait(list(pending), num_returns=1)
+                for ref in done:
+                    records += ray.get(ref)
+                    bar.update(pending.pop(ref))
+        except BaseException:  # an error or Ctrl-C: the cluster should not go on playing
+            for ref in pending:
+                ray.cancel(ref)
+            raise
         return records
     finally:
         if started:

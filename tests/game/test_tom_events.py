@@ -160,6 +160,18 @@ def _state_with_one_event():
     raise AssertionError("no Tom event in the random games")
 
 
+@pytest.mark.parametrize("row", [
+    (E.TOM_DRAW, 1, 3, E.DRAW_KEPT, 0),  # a kept card recorded by type
+    (E.TOM_DRAW, 1, E.NOTHING, E.DRAW_PLAYED, 0),  # a played card not shown
+    (E.TOM_BUILD, 1, 2, 3, 4),  # more built than due
+    (E.TOM_BUILD, 1, 2, 9, 6)])  # more than his 5 in a borough
+def test_an_inconsistent_event_is_refused(row):
+    state = _state_with_one_event()
+    state[()]["tom_events"][0] = row
+    with pytest.raises(ValueError, match="invalid game state: tom_events "):
+        validate_state(state)
+
+
 @pytest.mark.parametrize("field,value", [
     (E.EV_KIND, 0), (E.EV_KIND, E.NUM_TOM_EVENT_KINDS), (E.EV_SEAT, 0), (E.EV_SEAT, 3),
     (E.EV_A, -1), (E.EV_B, 7), (E.EV_C, 0)])

@@ -152,3 +152,16 @@ def test_evaluation_on_ray_equals_local_evaluation_cell_for_cell(local_ray):
     tour = dict(games=4, seed=2, progress=False)
     assert (run_tournament(["random", "greedy", "tomrules"], ray_address="local", **tour).standings
             == run_tournament(["random", "greedy", "tomrules"], **tour).standings)
+
+
+def test_a_run_card_cannot_point_outside_its_folder_or_ask_for_a_huge_network(tmp_path):
+    base = {"format": "tiny-york-rllib", "game": "tiny_york", "policy_ids": ["shared"],
+            "model_config": {"fcnet_hiddens": [32], "fcnet_activation": "tanh"}}
+    for change, words in (({"policy_ids": ["../../etc"]}, "policy_ids must be names"),
+                          ({"model_config": {"fcnet_hiddens": [10**9], "fcnet_activation": "tanh"}},
+                           "fcnet_hiddens must be"),
+                          ({"model_config": {"fcnet_hiddens": [32], "fcnet_activation": "os.system"}},
+                           "fcnet_activation must be")):
+        (tmp_path / "rllib.json").write_text(json.dumps({**base, **change}))
+        with pytest.raises(ValueError, match=words):
+            make_agent(f"rllib:{tmp_path}")

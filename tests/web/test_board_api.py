@@ -16,6 +16,7 @@ from tiny_york_env.web.app import MAX_BODY_BYTES, create_app  # noqa: E402
 from tiny_york_env.web.sessions import SessionStore  # noqa: E402
 
 MAX_DECISIONS = 2000
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -116,7 +117,7 @@ def test_illegal_and_malformed_actions_are_refused_and_change_nothing(client):
         response = act(client, made["id"], token, bad)
         assert response.status_code == 400 and "integer action id" in response.json()["error"]
     response = client.post(f"/api/games/{made['id']}/action", content=b"{not json",
-                           headers={"X-Token": token})
+                           headers={"X-Token": token, **JSON})
     assert response.status_code == 400 and "not JSON" in response.json()["error"]
     after = view(client, made["id"], token).json()
     assert after["moves"] == before["moves"] and after["text"] == before["text"]
@@ -125,7 +126,9 @@ def test_illegal_and_malformed_actions_are_refused_and_change_nothing(client):
 @pytest.mark.parametrize("request_body,words", [
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"seats": []}, "seats must be a list of 1-6 names"),
-    ({"seats": ["person", "alphazero"], "automatic": [5]}, "bad player"),
+    ({"seats": ["person", "alphazero"], "automatic": [5]}, "seat 'alphazero' is not offered"),
+    ({"seats": ["person", "ppo:/etc/passwd"], "automatic": [5]}, "is not offered"),
+    ({"seats": ["person", "search:1000000000"], "automatic": [5]}, "is not offered"),
     ({"seats": ["person"], "automatic": [13]}, "bad setup"),
     ({"seats": ["person"], "automatic": [5], "seed": -1}, "seed must be an integer"),
     ({"seats": ["person"], "colour": "red"}, "unknown keys ['colour']"),
@@ -155,7 +158,7 @@ def test_a_watched_game_is_stepped_by_its_host_only(client):
 def test_a_saved_game_opens_and_scrubs(client):
     made = start(client, game="tiny_york", seats=["person"], automatic=[5], seed=7)
     final = play_out(client, made["id"], made["seat_tokens"]["0"])
-    opened = client.post("/api/replays", content=final["saved_game"].encode()).json()
+    opened = client.post("/api/replays", content=final["saved_game"].encode(), headers=JSON).json()
     total = opened["total"]
     assert total == final["moves"]
     start_view = client.get(f"/api/replays/{opened['id']}?at=0").json()
@@ -170,14 +173,18 @@ def test_a_saved_game_opens_and_scrubs(client):
 
 def test_a_corrupted_or_huge_upload_is_refused(client):
     made = start(client, game="tiny_york", seats=["person"], automatic=[5], seed=8)
-    text = view(client, made["id"], made["seat_tokens"]["0"]).json()["saved_game"]
-    lines = text.splitlines() + [json.dumps({"seat": 0, "action": 999})]
-    response = client.post("/api/replays", content="\n".join(lines).encode())
+    text = play_out(client, made["id"], made["seat_tokens"]["0"])["saved_game"]
+    header = text.splitlines()[0]
+    lines = [header, json.dumps({"seat": 0, "action": 999})]
+    response = client.post("/api/replays", content="\n".join(lines).encode(), headers=JSON)
     assert response.status_code == 400
     assert "line 2: action 999 is not legal here" in response.json()["error"]
-    response = client.post("/api/replays", content=b"x" * (MAX_BODY_BYTES + 1))
+    for bad_line in ("[" * 200_000, "9" * 5000):  # nesting too deep, an integer too long
+        response = client.post("/api/replays", content=f"{header}\n{bad_line}".encode(), headers=JSON)
+        assert response.status_code == 400 and "line 2" in response.json()["error"]
+    response = client.post("/api/replays", content=b"x" * (MAX_BODY_BYTES + 1), headers=JSON)
     assert response.status_code == 413
-    assert client.post("/api/replays", content=b"\xff\xfe").status_code == 400
+    assert client.post("/api/replays", content=b"\xff\xfe", headers=JSON).status_code == 400
 
 
 def test_many_games_at_once_and_the_oldest_go_beyond_capacity():
@@ -195,3 +202,29 @@ def test_many_games_at_once_and_the_oldest_go_beyond_capacity():
 def test_serve_binds_to_this_machine_by_default():
     args = build_parser().parse_args(["serve"])
     assert args.host == "127.0.0.1" and args.port == 8000
+
+
+def test_a_seat_never_gets_the_saved_game_before_the_end(client):
+    """It holds the seed and every decision: replaying it would show the other hands."""
+    made = start(client, game="tiny_york", seats=["person", "person"], automatic=[5], seed=6)
+    for token in made["seat_tokens"].values():
+        assert "saved_game" not in view(client, made["id"], token).json()
+
+
+def test_requests_from_other_pages_and_hosts_are_refused(client):
+    """A form or text/plain POST (no preflight) from another site, a foreign Origin, a foreign
+    Host (DNS rebinding), malformed bodies and positions: clear errors, never a 500."""
+    body = json.dumps({"seats": ["person"], "automatic": [5]})
+    plain = client.post("/api/games", content=body, headers={"Content-Type": "text/plain"})
+    assert plain.status_code == 415 and "application/json" in plain.json()["error"]
+    foreign = client.post("/api/games", content=body, headers={**JSON, "Origin": "http://evil.example"})
+    assert foreign.status_code == 403
+    assert client.get("/api/info", headers={"Host": "evil.example"}).status_code == 400
+    for bad in (b"[" * 200_000, b"9" * 5000, b"{not json"):
+        response = client.post("/api/games", content=bad, headers=JSON)
+        assert response.status_code == 400 and "not JSON" in response.json()["error"]
+    made = start(client, game="tiny_york", seats=["greedy", "random"], automatic=[5], seed=2)
+    saved = view(client, made["id"], made["host_token"]).json()["saved_game"]  # a watched game's
+    opened = client.post("/api/replays", content=saved.encode(), headers=JSON).json()
+    for at in ("²", "--3", "9" * 5000, ""):
+        assert client.get(f"/api/replays/{opened['id']}?at={at}").status_code == 400

@@ -215,10 +215,15 @@ from .state import (
 )
 from .tom import TOM_MAX_PER_BOROUGH
 from .tom_events import (
+    DRAW_DISCARDED,
+    DRAW_PLAYED,
     EV_A,
     EV_KIND,
     EV_SEAT,
+    NOTHING,
     NUM_TOM_EVENT_KINDS,
+    TOM_BUILD,
+    TOM_DRAW,
     TOM_EVENT_CAPACITY,
     TOM_EVENT_FIELDS,
     TOM_EVENT_RANGES,
@@ -1275,6 +1280,11 @@ def _tom_event_ok(st, i):
         if not _in(st["tom_events"][i, EV_A + j], TOM_EVENT_RANGES[kind, j, 0],
                    TOM_EVENT_RANGES[kind, j, 1] + 1):
             return False
+    a, b, c = st["tom_events"][i, EV_A], st["tom_events"][i, EV_A + 1], st["tom_events"][i, EV_A + 2]
+    if kind == TOM_DRAW:  # a played or discarded card is shown; a kept one never (R25)
+        return (a != NOTHING) == (b == DRAW_PLAYED or b == DRAW_DISCARDED)
+    if kind == TOM_BUILD:  # R22: what is built is due, and at most 5 of his in a borough
+        return c <= b and c <= TOM_MAX_PER_BOROUGH
     return True
 
 

@@ -14,19 +14,28 @@ header, never in a URL the server logs):
 ``GET /api/replays/{id}?at=k``         the table after decision ``k``
 =====================================  ========================================================
 
-Errors are ``{"error": "..."}`` with 400 (bad request, illegal action), 403 (wrong token), 404,
-409 (not your turn, game over) or 413 (upload too large). ``serve`` binds to 127.0.0.1 unless
-told otherwise.
+Errors are ``{"error": "..."}`` with 400 (bad request, illegal action), 403 (wrong token,
+another site's page), 404, 409 (not your turn, game over), 413 (upload too large) or 415 (not
+JSON). ``serve`` binds to 127.0.0.1 unless told otherwise and answers only requests addressed to
+this machine's names (``TrustedHostMiddleware``); POSTs must be JSON (a cross-site form cannot
+send that without the browser asking first) and carry no foreign ``Origin``. Seats take the
+policies the page offers by name only (no files, no budgets), so a request cannot read files or
+start an endless search. A seat's view never holds the saved game (its seed and every hand)
+before the game is over.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -34,17 +43,26 @@ from starlette.routing import Route
 from ..cli import LEGENDS
 from ..registry import game_names, get_game
 from ..saved_games import SavedGameError
-from .sessions import AUTOMATIC_KEYWORD, PERSON, GameSession, ReplaySession, SessionError, SessionStore
+from .sessions import (
+    AUTOMATIC_KEYWORD,
+    PERSON,
+    SEAT_POLICIES,
+    GameSession,
+    ReplaySession,
+    SessionError,
+    SessionStore,
+)
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 1_000_000  # a saved game is a few kB; far more is not one
 TOKEN_HEADER = "x-token"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "testserver")  # testserver: Starlette's TestClient
+AT_PATTERN = re.compile(r"-?[0-9]{1,9}")
 STATIC_FILES = {"/": "index.html", "/board.js": "board.js", "/board.css": "board.css"}
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
-POLICIES = {"tiny_york": ["greedy", "random", "ppo", "search"],
-            "construction_yard": ["greedy", "random", "ppo", "search"]}
+POLICIES = {name: list(names) for name, names in SEAT_POLICIES.items()}
 AUTOMATIC_CHOICES = {"tiny_york": [str(level) for level in range(1, 13)],
                      "construction_yard": ["greedy", "random"]}
 
@@ -62,15 +80,28 @@ async def _body(request: Request) -> bytes:
     return body
 
 
+def _check_json_request(request: Request) -> None:
+    """Only JSON from this page: a cross-site form or ``text/plain`` POST is refused (it could
+    start games from another site's page), and an ``Origin`` must be this server's."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise SessionError("the body must be sent as Content-Type: application/json", 415)
+    origin = request.headers.get("origin")
+    if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host", ""):
+        raise SessionError(f"requests from {origin} are refused: the board answers its own page only", 403)
+
+
 async def _json(request: Request) -> Any:
+    _check_json_request(request)
     try:
         return json.loads(await _body(request) or b"{}")
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise SessionError(f"the body is not JSON: {error}") from error
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
+        raise SessionError(f"the body is not JSON: {str(error)[:200]}") from None
 
 
-def create_app(store: SessionStore | None = None) -> Starlette:
-    """The board's app over ``store`` (a new one by default)."""
+def create_app(store: SessionStore | None = None,
+               allowed_hosts: Sequence[str] = LOCAL_HOSTS) -> Starlette:
+    """The board's app over ``store`` (a new one by default), answering only requests addressed to
+    ``allowed_hosts`` (DNS rebinding: another site's name pointed at this machine is refused)."""
     store = store if store is not None else SessionStore()
 
     async def static(request: Request) -> Response:
@@ -102,7 +133,8 @@ def create_app(store: SessionStore | None = None) -> Starlette:
     async def game_view(request: Request) -> JSONResponse:
         try:
             session = store.get(request.path_params["id"], GameSession)
-            return JSONResponse(session.view(token(request)))
+            # off the event loop: the view waits for the session's lock while policies move
+            return JSONResponse(await run_in_threadpool(session.view, token(request)))
         except SessionError as error:
             return _error(error)
 
@@ -113,7 +145,7 @@ def create_app(store: SessionStore | None = None) -> Starlette:
             if not isinstance(body, dict) or "action" not in body:
                 raise SessionError('the body must be {"action": <an action id>}')
             await run_in_threadpool(session.act, token(request), body["action"])  # policies answer
-            return JSONResponse(session.view(token(request)))
+            return JSONResponse(await run_in_threadpool(session.view, token(request)))
         except SessionError as error:
             return _error(error)
 
@@ -131,6 +163,7 @@ def create_app(store: SessionStore | None = None) -> Starlette:
 
     async def new_replay(request: Request) -> JSONResponse:
         try:
+            _check_json_request(request)
             text = (await _body(request)).decode("utf-8")
             return JSONResponse(await run_in_threadpool(store.new_replay, text))
         except UnicodeDecodeError as error:
@@ -142,9 +175,9 @@ def create_app(store: SessionStore | None = None) -> Starlette:
         try:
             replay = store.get(request.path_params["id"], ReplaySession)
             at = request.query_params.get("at", "0")
-            if not at.lstrip("-").isdigit():
-                raise SessionError(f"at must be a decision number, got {at!r}")
-            return JSONResponse(replay.view(int(at)))
+            if not AT_PATTERN.fullmatch(at):
+                raise SessionError(f"at must be a decision number, got {at[:20]!r}")
+            return JSONResponse(await run_in_threadpool(replay.view, int(at)))
         except SessionError as error:
             return _error(error)
 
@@ -157,10 +190,12 @@ def create_app(store: SessionStore | None = None) -> Starlette:
         Route("/api/replays", new_replay, methods=["POST"]),
         Route("/api/replays/{id}", replay_view),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, middleware=[
+        Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))])
 
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, log_level: str = "warning") -> None:
     """Run the board with uvicorn until interrupted."""
     import uvicorn
-    uvicorn.run(create_app(), host=host, port=port, log_level=log_level)
+    hosts = list(LOCAL_HOSTS) + ([host] if host not in LOCAL_HOSTS else [])
+    uvicorn.run(create_app(allowed_hosts=hosts), host=host, port=port, log_level=log_level)

@@ -189,8 +189,9 @@ class GameSession:
             view = board_view(self.game, self.state, seat)
             view.update(kind="game", game=self.game.name, title=self.game.title, seat=seat,
                         names=self.names, to_move=to_move, over=over, moves=self.moves,
-                        legal=legal, log=self.log[-60:], watch=not self.persons,
-                        saved_game="\n".join(self.recorder.saved.lines()) + "\n")
+                        legal=legal, log=self.log[-60:], watch=not self.persons)
+            if over or not self.persons:  # it holds the seed and every hand: never mid-game to a seat
+                view["saved_game"] = "\n".join(self.recorder.saved.lines()) + "\n"
             if over:
                 view["scores"] = [int(v) for v in self.game.final_scores(self.state)]
                 view["winners"] = [int(s) for s in self.game.winners(self.state)]
@@ -295,6 +296,11 @@ def automatic_name(game: Game, spec: Any) -> str:
     return f"{spec} bot"
 
 
+# The policies a browser may put in a seat: names only (no files, no budgets), as the page offers.
+SEAT_POLICIES = {"tiny_york": ("greedy", "random", "ppo", "search", "tomrules"),
+                 "construction_yard": ("greedy", "random", "ppo", "search")}
+
+
 def check_game_request(request: Any) -> tuple[str, list[str], list[Any], int]:
     """(game, agent seats, engine-played participants, seed) from a JSON request, or a
     SessionError saying what is allowed. Seats: "person" or a policy name, one per agent seat."""
@@ -311,6 +317,10 @@ def check_game_request(request: Any) -> tuple[str, list[str], list[Any], int]:
     if (not isinstance(seats, list) or not 1 <= len(seats) <= MAX_AGENT_SEATS
             or not all(isinstance(s, str) and s for s in seats)):
         raise SessionError(f"seats must be a list of 1-{MAX_AGENT_SEATS} names: 'person' or a policy")
+    allowed = SEAT_POLICIES.get(game_name, ("random",))
+    bad = [who for who in seats if who != PERSON and who not in allowed]
+    if bad:
+        raise SessionError(f"seat {bad[0]!r} is not offered: a seat is 'person' or one of {list(allowed)}")
     if not isinstance(automatic, list) or len(automatic) > MAX_AUTOMATIC \
             or not all(isinstance(a, (str, int)) and not isinstance(a, bool) for a in automatic):
         raise SessionError(f"automatic must be a list of at most {MAX_AUTOMATIC} names or levels")

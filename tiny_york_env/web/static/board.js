@@ -137,8 +137,11 @@ function renderGame(view) {
     $("options-title").textContent = "Waiting for " + view.names[view.to_move];
   }
   const download = $("download");
-  download.hidden = false;
-  download.href = URL.createObjectURL(new Blob([view.saved_game], { type: "application/json" }));
+  download.hidden = !view.saved_game;  // sent only at the end (or for a watched game)
+  if (view.saved_game) {
+    if (download.href) URL.revokeObjectURL(download.href);
+    download.href = URL.createObjectURL(new Blob([view.saved_game], { type: "application/json" }));
+  }
   schedulePoll(view);
 }
 
@@ -212,11 +215,15 @@ function watchControls() {
       stop();
     }
   };
-  const stop = () => { clearInterval(watchTimer); watchTimer = null; play.textContent = "Play"; };
+  const stop = () => { clearTimeout(watchTimer); watchTimer = null; play.textContent = "Play"; };
+  const loop = async () => {  // the next step only after the last one came back: no overlap
+    await tick();
+    if (watchTimer) watchTimer = setTimeout(loop, Number(speed.value));
+  };
   play.addEventListener("click", () => {
     if (watchTimer) { stop(); return; }
     play.textContent = "Pause";
-    watchTimer = setInterval(tick, Number(speed.value));
+    watchTimer = setTimeout(loop, 0);
   });
   speed.addEventListener("change", () => { if (watchTimer) { stop(); play.click(); } });
   step.addEventListener("click", tick);
@@ -272,7 +279,7 @@ function route() {
     const same = current && current.kind === "game" && current.id === params.game;
     current = { kind: "game", id: params.game, token: params.token || null, host: params.host || null };
     if (!same) {
-      clearInterval(watchTimer);
+      clearTimeout(watchTimer);
       watchTimer = null;
       $("controls").replaceChildren();
       if (current.host) watchControls();
