@@ -347,3 +347,31 @@ def test_determinize_keeps_the_seats_view_and_deals_the_hidden_again():
     assert changed > 10
     with pytest.raises(ValueError, match="seat must be a seat"):
         determinize(states.reshape(()), 3, rng)
+
+
+# --- the engine verbs and the engine's bots ---------------------------------------------------------
+def test_the_verbs_play_a_whole_game_against_random_bots():
+    from tiny_york_env.fifth_avenue import api
+    from tiny_york_env.fifth_avenue.config import GameConfig
+    for players, bots in ((2, ()), (3, ("random",)), (4, ("random", "random"))):
+        config = GameConfig(num_players=players, bots=bots)
+        state = api.new_game(config, seed=players)
+        rng = np.random.default_rng(players)
+        seen = set()
+        while not api.is_terminal(state):
+            seat = api.current_player(state)
+            assert 0 <= seat < config.num_agents  # the bots never wait for a decision
+            seen.add(seat)
+            before = state.copy()
+            nxt = api.step(state, int(rng.choice(api.legal_actions(state))))
+            assert state.tobytes() == before.tobytes()  # step is pure
+            state = nxt
+        assert seen == set(range(config.num_agents))
+        assert len(api.final_scores(state)) == players and api.winners(state)
+        assert sorted(api.placings(state))[0] == 0 or len(api.winners(state)) > 1
+    with pytest.raises(ValueError, match="is not legal for"):
+        api.apply_action(api.new_game(GameConfig(3), seed=1), NUM_ACTIONS - 1)
+    with pytest.raises(ValueError, match="leave no agent seat"):
+        GameConfig(num_players=2, bots=("random", "random"))
+    with pytest.raises(ValueError, match="num_players must be an int from 2 to 4"):
+        GameConfig(num_players=5)

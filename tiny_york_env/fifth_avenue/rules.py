@@ -9,6 +9,7 @@ legal actions of the pending decision. Readings of the text: docs/fifth-avenue.m
 import numpy as np
 
 from ..core.jit import jit
+from ..core.rng import randbelow
 from .actions import (
     BID_CARD,
     BID_FINISH,
@@ -829,6 +830,29 @@ def apply_unchecked(st, a):
 
 
 @jit
+def advance(st):
+    """Let the engine's bots (a uniformly random legal action, from the record's generator)
+    decide until an agent's seat must, or the game is over."""
+    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    while st["decision"] != DEC_GAME_OVER and st["bot_kind"][st["actor"]] != 0:
+        fill_legal_mask(st, mask)
+        k = randbelow(st["rng"], np.sum(mask))
+        for a in range(NUM_ACTIONS):
+            if mask[a]:
+                if k == 0:
+                    apply_unchecked(st, a)
+                    break
+                k -= 1
+
+
+@jit
+def play(st, a):
+    """An agent's legal action, then the bots up to the next agent decision."""
+    apply_unchecked(st, a)
+    advance(st)
+
+
+@jit
 def apply(st, a):
     """Apply ``a`` if it is legal (0) or leave the record unchanged (ILLEGAL)."""
     if a < 0 or a >= NUM_ACTIONS or st["decision"] == DEC_GAME_OVER:
@@ -837,6 +861,6 @@ def apply(st, a):
     fill_legal_mask(st, mask)
     if not mask[a]:
         return ILLEGAL
-    apply_unchecked(st, a)
+    play(st, a)
     return 0
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..core.jit import jit
 from ..core.rng import randbelow, seed_rng
+from .config import BOT_RANDOM
 from .data import (
     ALEA_PLAYERS,
     BLACK_PER_VALUE,
@@ -169,6 +170,8 @@ def init_game(st, num_players, num_agents, seed, tiles):
     n = num_players
     st["num_players"] = n
     st["num_agents"] = num_agents
+    for seat in range(num_agents, n):
+        st["bot_kind"][seat] = BOT_RANDOM  # the last seats: the engine's random bots
     st["has_alea"] = 1 if n == ALEA_PLAYERS else 0
     st["alea_colour"] = n if n == ALEA_PLAYERS else NO_PLAYER  # an unchosen colour
     deal_businesses(st, tiles)

@@ -50,6 +50,7 @@ DECISION_NAMES = ("place a starting skyscraper", "choose option A, B, C or D",
 STATE_DTYPE = np.dtype([
     # who plays
     ("num_players", np.int8), ("num_agents", np.int8), ("has_alea", np.int8),
+    ("bot_kind", np.int8, (MAX_PLAYERS,)),  # config.BOT_NONE for an agent's seat
     ("alea_colour", np.int8),  # the player colour Alea builds in (two players)
     # progress
     ("decision", np.int8), ("actor", np.int8), ("start_player", np.int8), ("turn", np.int32),

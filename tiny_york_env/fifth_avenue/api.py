@@ -1,0 +1,126 @@
+"""5th Avenue's engine verbs on single games (0-d records), as the game contract names them."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..core.seeds import normal_seed
+from . import kernels
+from .actions import NUM_ACTIONS, describe_action
+from .config import GameConfig
+from .state import DECISION_NAMES, STATE_DTYPE
+
+
+def config_params(config: GameConfig) -> NDArray[np.int64]:
+    """The set-up kernel's parameters: players, agents."""
+    return np.array([config.num_players, config.num_agents], dtype=np.int64)
+
+
+def as_batch(state: np.ndarray) -> np.ndarray:
+    """A one-game view (shape (1,)) of a single game's record; ValueError for anything else."""
+    if not isinstance(state, np.ndarray) or state.dtype != STATE_DTYPE or state.size != 1:
+        raise ValueError("state must be one 5th Avenue game (a record of fifth_avenue.STATE_DTYPE)")
+    return state.reshape(1)
+
+
+def new_game(config: GameConfig | None = None, seed: int | np.integer | None = None) -> np.ndarray:
+    """A new game (0-d record) for ``config`` (default: two players), seeded ``seed`` (random when
+    None), run to the first agent decision."""
+    config = GameConfig() if config is None else config
+    if not isinstance(config, GameConfig):
+        raise ValueError(f"config must be a fifth_avenue.GameConfig, got {config!r}")
+    seed = normal_seed(seed)
+    states = np.zeros(1, STATE_DTYPE)
+    kernels.init_record(states, 0, config_params(config), seed)
+    return states.reshape(())
+
+
+def current_player(state: np.ndarray) -> int:
+    """The seat to decide, or -1 at the end."""
+    return int(kernels.actor_of(as_batch(state)[0]))
+
+
+def legal_mask(state: np.ndarray) -> NDArray[np.bool_]:
+    """bool[NUM_ACTIONS]: the legal actions of the pending decision (all False at the end)."""
+    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    kernels.legal_mask_kernel(as_batch(state), 0, mask)
+    return mask
+
+
+def legal_actions(state: np.ndarray) -> NDArray[np.intp]:
+    """The legal action ids."""
+    return np.flatnonzero(legal_mask(state))
+
+
+def pending_decision(state: np.ndarray) -> str:
+    """The pending decision in words."""
+    return DECISION_NAMES[int(as_batch(state)[0]["decision"])]
+
+
+def apply_action(state: np.ndarray, action: int | np.integer) -> None:
+    """Play ``action`` in place (then the engine's bots); ValueError naming what is legal for an
+    illegal one, the state unchanged."""
+    batch = as_batch(state)
+    if not state.flags.writeable:
+        raise ValueError("the state is read-only; pass a writeable copy")
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ValueError(f"an action is an int 0-{NUM_ACTIONS - 1}, got {action!r}")
+    if kernels.apply_kernel(batch, 0, int(action)) != 0:
+        legal = np.flatnonzero(legal_mask(state))
+        words = describe_action(int(action)) if 0 <= action < NUM_ACTIONS else "out of range"
+        raise ValueError(f"action {int(action)} ({words}) is not legal for "
+                         f"'{pending_decision(state)}'; legal: {legal.tolist()}")
+
+
+def step(state: np.ndarray, action: int | np.integer) -> np.ndarray:
+    """The pure form: a new record with ``action`` played; ``state`` is unchanged."""
+    out = state.copy()
+    apply_action(out, action)
+    return out
+
+
+def is_terminal(state: np.ndarray) -> bool:
+    """True after the final scoring."""
+    return bool(kernels.is_over(as_batch(state)[0]))
+
+
+def _require_terminal(state):
+    if not is_terminal(state):
+        raise ValueError("the game is not over yet")
+
+
+def final_scores(state: np.ndarray) -> NDArray[np.int64]:
+    """VP per seat at the end."""
+    _require_terminal(state)
+    rec = as_batch(state)[0]
+    return rec["score"][:rec["num_players"]].astype(np.int64)
+
+
+def winners(state: np.ndarray) -> tuple[int, ...]:
+    """Every winning seat: the most VP, ties broken by the most cards left in hand, then shared."""
+    _require_terminal(state)
+    rec = as_batch(state)[0]
+    return tuple(s for s in range(int(rec["num_players"])) if rec["winner_mask"] >> s & 1)
+
+
+def placings(state: np.ndarray) -> NDArray[np.float64]:
+    """Places per seat (0 = first) by VP then cards in hand; tied seats share the mean place."""
+    _require_terminal(state)
+    rec = as_batch(state)[0]
+    n = int(rec["num_players"])
+    keys = [(int(rec["score"][s]), int(rec["hand"][s].sum())) for s in range(n)]
+    out = np.zeros(n, np.float64)
+    for s in range(n):
+        better = sum(1 for t in range(n) if keys[t] > keys[s])
+        tied = sum(1 for t in range(n) if keys[t] == keys[s])
+        out[s] = better + (tied - 1) / 2
+    return out
+
+
+def score_breakdown(state: np.ndarray) -> list[dict[str, int]]:
+    """Per seat: the total and the cards left in hand (the tie rule)."""
+    _require_terminal(state)
+    rec = as_batch(state)[0]
+    return [{"total": int(rec["score"][s]), "cards in hand": int(rec["hand"][s].sum())}
+            for s in range(int(rec["num_players"]))]
