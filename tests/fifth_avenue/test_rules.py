@@ -375,3 +375,27 @@ def test_the_verbs_play_a_whole_game_against_random_bots():
         GameConfig(num_players=2, bots=("random", "random"))
     with pytest.raises(ValueError, match="num_players must be an int from 2 to 4"):
         GameConfig(num_players=5)
+
+
+def test_the_contract_record_drives_the_batched_env():
+    """The game contract's record works with the project's written-once SB3 VecEnv: a batch of
+    one agent against a random bot plays games to their ends, rewards at the end only."""
+    pytest.importorskip("stable_baselines3", reason="the train extra")
+    from tiny_york_env.envs.vector import GameVecEnv
+    from tiny_york_env.fifth_avenue.config import GameConfig
+    from tiny_york_env.fifth_avenue.contract import fifth_avenue_game
+    game = fifth_avenue_game()
+    env = GameVecEnv(8, game=game, config=GameConfig(num_players=3, bots=("random", "random")),
+                     seed=0, illegal_action="raise")
+    obs = env.reset()
+    assert obs.shape == (8, game.obs_size)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(4000):
+        masks = env.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+        obs, rewards, dones, infos = env.step(actions)
+        assert game.observation_space().contains(obs[0])
+        assert (rewards[~dones] == 0).all() and set(rewards[dones]).issubset({1.0, -0.5, 0.25, -1.0, 0.0})
+        ended += int(dones.sum())
+    assert ended > 8

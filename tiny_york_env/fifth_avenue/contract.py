@@ -1,0 +1,46 @@
+"""5th Avenue's game record for the game contract (``tiny_york_env.contract.Game``).
+
+Not in the registry yet (issue 18): ``fifth_avenue_game()`` builds the record, and the envs take
+it directly (``GameVecEnv(B, game=fifth_avenue_game(), config=GameConfig(...))``).
+"""
+
+from ..contract import Game, GameKernels
+from . import api, kernels, observation
+from .actions import NUM_ACTIONS, describe_action
+from .config import GameConfig
+from .determinize import determinize
+from .rules import apply, fill_legal_mask, play
+from .state import STATE_DTYPE
+from .text import render_text
+
+SCORE_SCALE = 50.0  # the "score" reward: margin to the best other seat / 50 VP
+
+
+def fifth_avenue_game() -> Game:
+    """The record the adapters read (docs/games.md)."""
+    return Game(
+        name="fifth_avenue", title="5th Avenue", version="1", env_id="FifthAvenue-v0",
+        aec_name="fifth_avenue_v0", rules_source="rules/fifth-avenue-rules-en.txt (docs/fifth-avenue.md)",
+        automatic_participants="random bots in the last seats; Alea bids and builds in every "
+                               "two-player game (not a seat: he never scores)",
+        config_type=GameConfig, make_config=GameConfig,
+        num_agents=lambda config: config.num_agents,
+        num_participants=lambda config: config.num_participants,
+        config_params=api.config_params,
+        state_dtype=STATE_DTYPE, num_actions=NUM_ACTIONS,
+        new_game=api.new_game, current_player=api.current_player, legal_mask=api.legal_mask,
+        apply_action=api.apply_action, step=api.step, is_terminal=api.is_terminal,
+        final_scores=api.final_scores, winners=api.winners, placings=api.placings,
+        score_breakdown=api.score_breakdown, describe_action=describe_action,
+        render_text=render_text, determinize=determinize,
+        obs_size=observation.OBS_SIZE, encode=observation.encode,
+        observation_space=observation.observation_space, obs_slices=observation.OBS_SLICES,
+        kernels=GameKernels(
+            init_record=kernels.init_record, fill_legal_mask=fill_legal_mask,
+            apply_checked=apply, apply_unchecked=play, is_over=kernels.is_over,
+            actor_of=kernels.actor_of, encode_record=observation.encode_record),
+        batch_module="tiny_york_env.fifth_avenue.batch",
+        score_scale=SCORE_SCALE,
+        env_defaults={"num_players": 2},
+        docs=("docs/fifth-avenue.md",),
+    )
