@@ -29,6 +29,7 @@ from .render import render_rgb
 
 __version__ = "0.2.0"  # pyproject reads it (dynamic version)
 __all__ = ["OBS_SIZE", "ConstructionYardEnv", "ConstructionYardVecEnv", "ConstructionYardVectorEnv",
+           "FifthAvenueEnv", "FifthAvenueVecEnv", "FifthAvenueVectorEnv",
            "GameConfig", "TinyYorkEnv", "TinyYorkVecEnv", "TinyYorkVectorEnv", "__version__",
            "encode", "encode_batch", "env", "game_names", "get_game", "load_state", "make_aec",
            "make_raw_aec", "new_game", "raw_env", "register_game", "render_rgb", "save_state",
@@ -39,13 +40,15 @@ ENV_ID = "TinyYork-v0"
 GYMNASIUM_ENVS = {
     ENV_ID: ("TinyYorkEnv", "TinyYorkVectorEnv"),
     "ConstructionYard-v0": ("ConstructionYardEnv", "ConstructionYardVectorEnv"),
+    "FifthAvenue-v0": ("FifthAvenueEnv", "FifthAvenueVectorEnv"),
 }
 for _env_id, (_single, _vector) in GYMNASIUM_ENVS.items():
     if _env_id not in gymnasium.registry:
         gymnasium.register(id=_env_id, entry_point=f"tiny_york_env.envs.single:{_single}",
                            vector_entry_point=f"tiny_york_env.envs.gym_vector:{_vector}")
 LAZY_CLASSES = {  # name -> module: imported on first use (SB3 is an optional extra)
-    "TinyYorkEnv": "single", "ConstructionYardEnv": "single",
+    "TinyYorkEnv": "single", "ConstructionYardEnv": "single", "FifthAvenueEnv": "single",
+    "FifthAvenueVectorEnv": "gym_vector", "FifthAvenueVecEnv": "vector",
     "TinyYorkVectorEnv": "gym_vector", "ConstructionYardVectorEnv": "gym_vector",
     "TinyYorkVecEnv": "vector", "ConstructionYardVecEnv": "vector",
 }

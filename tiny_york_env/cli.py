@@ -357,7 +357,20 @@ CONSTRUCTION_YARD_LEGEND = """How to read the board (render_text):
   scorings done     A and B come from the money deck, C at the end
 Type the number of an option; q quits (you may save the game); Ctrl-C too."""
 
-LEGENDS = {"tiny_york": TINY_YORK_LEGEND, "construction_yard": CONSTRUCTION_YARD_LEGEND}
+FIFTH_AVENUE_LEGEND = """How to read the board (render_text):
+  district rows     the five plots by colour: B J G P businesses (boutique, jeweler, gallery,
+                    perfume shop), "P1 x2" two of seat 1's skyscrapers, "Alea x1" Alea's, - empty
+  commissioners     where the white and beige commissioners stand, and the districts they marked
+  supply row        the eight sets of businesses, left to right ("." taken); take from the first
+                    set that has any
+  Central Park      its businesses (three count at the end) and the skyscrapers built there
+  face-up cards     each coloured stack's top card; the black stack's size
+  P0 ... P3         VP, skyscrapers in the supply and in the general supply, hand sizes (your
+                    own hand in full)
+Type the number of an option; q quits (you may save the game); Ctrl-C too."""
+
+LEGENDS = {"tiny_york": TINY_YORK_LEGEND, "construction_yard": CONSTRUCTION_YARD_LEGEND,
+           "fifth_avenue": FIFTH_AVENUE_LEGEND}
 
 
 def participant_names(config: GameConfig, person: int, opponents: Sequence[str]) -> list[str]:

@@ -4,9 +4,11 @@
 |---|---|---|---|
 | ``tiny_york`` | Tiny York | ``TinyYork-v0`` | ``env()`` = ``make_aec("tiny_york")`` |
 | ``construction_yard`` | Construction Yard | ``ConstructionYard-v0`` | ``make_aec("construction_yard")`` |
+| ``fifth_avenue`` | 5th Avenue | ``FifthAvenue-v0`` | ``make_aec("fifth_avenue")`` |
 
 Automatic participants: Tiny York's Toms (levels 1-12); Construction Yard's bots ("random",
-"greedy") and Dirk in every two-player game.
+"greedy") and Dirk in every two-player game; 5th Avenue's random bots and Alea in every
+two-player game.
 
 Games are built on first use (each imports its engine only then); ``register_game`` adds another
 one at run time. ``game_of_state`` finds a record's game from its dtype, so functions that take
@@ -25,6 +27,7 @@ from .contract import Game, GameKernels
 BUILTIN_GAMES = {
     "tiny_york": "tiny_york_env.registry:tiny_york_game",
     "construction_yard": "tiny_york_env.construction_yard.contract:construction_yard_game",
+    "fifth_avenue": "tiny_york_env.fifth_avenue.contract:fifth_avenue_game",
 }
 DEFAULT_GAME = "tiny_york"
 _games: dict[str, Game] = {}

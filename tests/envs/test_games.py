@@ -25,9 +25,11 @@ from tiny_york_env.registry import game_names, game_of_state, get_game, register
 
 GAMES = game_names()
 # A small setup of each game for the AEC env (all seats agents) and the single-agent env.
-AEC_SETUPS = {"tiny_york": {"num_agents": 2}, "construction_yard": {"num_players": 3}}
+AEC_SETUPS = {"tiny_york": {"num_agents": 2}, "construction_yard": {"num_players": 3},
+              "fifth_avenue": {"num_players": 3}}
 ENV_KWARGS = {"tiny_york": {"toms": (3,)},
-              "construction_yard": {"num_players": 3, "bots": ("greedy", "random")}}
+              "construction_yard": {"num_players": 3, "bots": ("greedy", "random")},
+              "fifth_avenue": {"num_players": 3, "bots": ("random", "random")}}
 ILLEGAL_WARNING = "for the learning seat 0: the episode ends with reward"
 
 
@@ -50,7 +52,7 @@ def play_single(env, seed, policy=first_legal):
 
 
 def test_the_registry_names_both_games_and_refuses_others():
-    assert GAMES[:2] == ["tiny_york", "construction_yard"]
+    assert GAMES[:3] == ["tiny_york", "construction_yard", "fifth_avenue"]
     for name in GAMES:
         game = get_game(name)
         assert isinstance(game, Game) and game.name == name and get_game(game) is game
@@ -152,9 +154,10 @@ def test_rewards_are_zero_sum_and_follow_the_winners(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_sb3_vec_env_equals_single_envs(name):
     """The compiled VecEnv and B single envs seeded s + i agree on every step through resets."""
-    from tiny_york_env.envs.vector import ConstructionYardVecEnv, TinyYorkVecEnv
+    from tiny_york_env.envs.vector import ConstructionYardVecEnv, FifthAvenueVecEnv, TinyYorkVecEnv
 
-    vec_class = {"tiny_york": TinyYorkVecEnv, "construction_yard": ConstructionYardVecEnv}[name]
+    vec_class = {"tiny_york": TinyYorkVecEnv, "construction_yard": ConstructionYardVecEnv,
+                 "fifth_avenue": FifthAvenueVecEnv}[name]
     game, b = get_game(name), 3
     vec = vec_class(b, **ENV_KWARGS[name], seed=40)
     singles = [gymnasium.make(game.env_id, **ENV_KWARGS[name]) for _ in range(b)]

@@ -59,7 +59,7 @@ def test_the_page_and_its_files_are_served(client):
     assert page.status_code == 200 and "<script src=\"/board.js\">" in page.text
     assert client.get("/board.js").headers["content-type"].startswith("text/javascript")
     games = client.get("/api/info").json()["games"]
-    assert [g["name"] for g in games] == ["tiny_york", "construction_yard"]
+    assert [g["name"] for g in games] == ["tiny_york", "construction_yard", "fifth_avenue"]
     assert all(g["legend"].startswith("How to read the board") for g in games)
 
 

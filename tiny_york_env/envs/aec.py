@@ -113,7 +113,8 @@ def make_raw_aec(game: str | Game = "tiny_york", **kwargs: Any) -> "GameAECEnv":
     """The raw AEC env of the game named ``game`` (``raw_env`` for Tiny York,
     ``ConstructionYardAECEnv`` for Construction Yard) with its keywords ``kwargs``."""
     name = get_game(game).name
-    classes = {"tiny_york": raw_env, "construction_yard": ConstructionYardAECEnv}
+    classes = {"tiny_york": raw_env, "construction_yard": ConstructionYardAECEnv,
+               "fifth_avenue": FifthAvenueAECEnv}
     if name not in classes:
         raise ValueError(f"no AEC env class for game {name!r}; build GameAECEnv(game=..., config=...)")
     return classes[name](**kwargs)
@@ -438,6 +439,24 @@ class ConstructionYardAECEnv(GameAECEnv):
         """A new environment of ``num_players`` with ``bots``; the rest as ``raw_env``."""
         bots = tuple(bots) if isinstance(bots, (list, tuple)) else bots
         game = get_game("construction_yard")
+        config = game.make_config(num_players=num_players, bots=bots)
+        super().__init__(game=game, config=config, reward=reward, render_mode=render_mode, seed=seed,
+                         illegal_action=illegal_action, illegal_reward=illegal_reward)
+
+
+class FifthAvenueAECEnv(GameAECEnv):
+    """5th Avenue for 2-4 players: random ``bots`` in the last seats, agents in the others, Alea
+    bidding in two-player games (see the module's table)."""
+
+    metadata = {**GameAECEnv.metadata, "name": "fifth_avenue_v0"}
+
+    def __init__(self, num_players: int = 3, bots: Sequence[str] = (), reward: str = "win",
+                 render_mode: str | None = None, seed: int | None = None,
+                 illegal_action: str = RAW_ENV_ILLEGAL_ACTION,
+                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+        """A new environment of ``num_players`` with ``bots``; the rest as ``raw_env``."""
+        bots = tuple(bots) if isinstance(bots, (list, tuple)) else bots
+        game = get_game("fifth_avenue")
         config = game.make_config(num_players=num_players, bots=bots)
         super().__init__(game=game, config=config, reward=reward, render_mode=render_mode, seed=seed,
                          illegal_action=illegal_action, illegal_reward=illegal_reward)

@@ -112,6 +112,18 @@ def construction_yard_config(num_agents: int, num_players: int, bots: Sequence[s
     return config
 
 
+def fifth_avenue_config(num_agents: int, num_players: int, bots: Sequence[str]) -> Any:
+    """5th Avenue's config of ``num_players`` with ``bots`` in the last seats; ValueError unless
+    that leaves exactly ``num_agents`` agent seats."""
+    config = get_game("fifth_avenue").make_config(num_players=num_players, bots=bots)
+    if config.num_agents != num_agents:
+        raise ValueError(f"{num_players} players with {len(tuple(bots))} bots leave "
+                         f"{config.num_agents} agent seats, but this env needs {num_agents} (the "
+                         "learning seat and one per opponent): give num_players - 1 - "
+                         "len(opponents) bots")
+    return config
+
+
 def check_agent_seat(seat, num_agents, detail=""):
     """``seat`` as an int; ValueError (adding ``detail``) unless it is an agent seat 0..num_agents-1."""
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < num_agents:
@@ -385,3 +397,25 @@ class ConstructionYardEnv(GameEnv):
     def make_config(self, num_agents: int, setup: dict[str, Any]) -> Any:
         """Construction Yard's config: ``setup["num_players"]`` with ``setup["bots"]``."""
         return construction_yard_config(num_agents, setup["num_players"], setup["bots"])
+
+
+class FifthAvenueEnv(GameEnv):
+    """One learning seat of a 5th Avenue game against the engine's random bots and/or fixed
+    opponents, with Alea bidding in two-player games (see module doc)."""
+
+    game_name = "fifth_avenue"
+    reset_options = CONSTRUCTION_YARD_RESET_OPTIONS
+
+    def __init__(self, num_players: int = 2, bots: Sequence[str] = ("random",),
+                 opponents: Sequence[Any] = (), seat: int = 0, reward: str = "win",
+                 render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION,
+                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+        """``num_players`` (2-4) with ``bots`` ("random") in the last seats and ``opponents`` in
+        the other agent seats; a bad argument is a ValueError naming what is allowed."""
+        super().__init__({"num_players": num_players, "bots": tuple(bots)}, opponents=opponents,
+                         seat=seat, reward=reward, render_mode=render_mode,
+                         illegal_action=illegal_action, illegal_reward=illegal_reward)
+
+    def make_config(self, num_agents: int, setup: dict[str, Any]) -> Any:
+        """5th Avenue's config: ``setup["num_players"]`` with ``setup["bots"]``."""
+        return fifth_avenue_config(num_agents, setup["num_players"], setup["bots"])

@@ -65,7 +65,7 @@ from .rewards import (
     final_rewards,
     warn_first_illegal,
 )
-from .single import DEFAULT_TOMS, construction_yard_config, next_seed, tiny_york_config
+from .single import DEFAULT_TOMS, construction_yard_config, fifth_avenue_config, next_seed, tiny_york_config
 
 SETTABLE_ATTRS = ("reward_kind",)
 PER_GAME_METHODS = ("action_masks", "render")
@@ -306,3 +306,18 @@ class ConstructionYardVecEnv(GameVecEnv):
                          seed=seed, render_mode=render_mode, illegal_action=illegal_action,
                          illegal_reward=illegal_reward, num_threads=num_threads)
 
+
+
+class FifthAvenueVecEnv(GameVecEnv):
+    """``num_envs`` 5th Avenue games of one agent against random ``bots`` (and Alea with two
+    players), stepped together."""
+
+    def __init__(self, num_envs: int, num_players: int = 2, bots: Sequence[str] = ("random",),
+                 reward: str = "win", seed: int | None = None, render_mode: str | None = None,
+                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+                 num_threads: int | None = None) -> None:
+        """One learning seat (0); ``bots`` ("random") take the other ``num_players - 1``."""
+        super().__init__(num_envs, game="fifth_avenue",
+                         config=fifth_avenue_config(1, num_players, bots), reward=reward,
+                         seed=seed, render_mode=render_mode, illegal_action=illegal_action,
+                         illegal_reward=illegal_reward, num_threads=num_threads)

@@ -69,7 +69,7 @@ def apply_action(state: np.ndarray, action: int | np.integer) -> None:
     if kernels.apply_kernel(batch, 0, int(action)) != 0:
         legal = np.flatnonzero(legal_mask(state))
         words = describe_action(int(action)) if 0 <= action < NUM_ACTIONS else "out of range"
-        raise ValueError(f"action {int(action)} ({words}) is not legal for "
+        raise ValueError(f"illegal action {int(action)} ({words}): not legal for "
                          f"'{pending_decision(state)}'; legal: {legal.tolist()}")
 
 

@@ -1,8 +1,4 @@
-"""5th Avenue's game record for the game contract (``tiny_york_env.contract.Game``).
-
-Not in the registry yet (issue 18): ``fifth_avenue_game()`` builds the record, and the envs take
-it directly (``GameVecEnv(B, game=fifth_avenue_game(), config=GameConfig(...))``).
-"""
+"""5th Avenue's game record for the registry (``tiny_york_env.contract.Game``)."""
 
 from ..contract import Game, GameKernels
 from . import api, kernels, observation
