@@ -18,12 +18,16 @@ from tiny_york_env.registry import get_game
 HERE = Path(__file__).resolve().parent / "games"
 REGENERATE_COMMAND = "python -m tests.playthroughs.contract_playthrough"
 # (game, config keywords, engine seed, chooser seed): Construction Yard for 2 (with Dirk), 3, 6,
-# and 4 with two engine bots (their moves in "bot:" lines, from the engine's log).
+# and 4 with two engine bots (their moves in "bot:" lines, from the engine's log); 5th Avenue
+# for 2 (with Alea), 3 (one random bot) and 4.
 GAMES = (
     ("construction_yard", {"num_players": 2}, 1, 101),
     ("construction_yard", {"num_players": 3}, 2, 102),
     ("construction_yard", {"num_players": 6}, 3, 103),
     ("construction_yard", {"num_players": 4, "bots": ["greedy", "random"]}, 4, 104),
+    ("fifth_avenue", {"num_players": 2}, 1, 201),  # with Alea
+    ("fifth_avenue", {"num_players": 3, "bots": ["random"]}, 2, 202),
+    ("fifth_avenue", {"num_players": 4}, 3, 203),
 )
 
 
@@ -35,10 +39,17 @@ def golden_path(name, config, seed):
 
 
 def scores_line(game, state):
-    """The running totals of every scoring row (the record's ``score_lines``; Construction
-    Yard's last row is Dirk's)."""
-    lines = state.reshape(1)[0]["score_lines"]
-    return " ".join(str(int(v)) for v in lines.sum(axis=1))
+    """The running totals: every scoring row of Construction Yard's ``score_lines`` (the last
+    row Dirk's), 5th Avenue's ``score`` per seat."""
+    rec = state.reshape(1)[0]
+    if "score_lines" in rec.dtype.names:
+        return " ".join(str(int(v)) for v in rec["score_lines"].sum(axis=1))
+    return " ".join(str(int(v)) for v in rec["score"][:rec["num_players"]])
+
+
+def automatic_moves(game, state):
+    """The engine's log of its own players' moves, where the game keeps one."""
+    return game.automatic_moves(state) if game.automatic_moves else []
 
 
 def play(name, config, seed, chooser_seed, actions=None):
@@ -50,7 +61,7 @@ def play(name, config, seed, chooser_seed, actions=None):
              f"seed: {seed}", f"chooser_seed: {chooser_seed}", ""]
     played, last_scores = [], scores_line(game, state)
     lines.append(f"scores: {last_scores}")
-    lines += [f"  bot: seat {s}: {words}" for s, words in game.automatic_moves(state)]
+    lines += [f"  bot: seat {s}: {words}" for s, words in automatic_moves(game, state)]
     while not game.is_terminal(state):
         seat = game.current_player(state)
         legal = np.flatnonzero(game.legal_mask(state))
@@ -58,7 +69,7 @@ def play(name, config, seed, chooser_seed, actions=None):
         game.apply_action(state, action)
         played.append(action)
         lines.append(f"seat {seat}: {action} {game.describe_action(action)}")
-        lines += [f"  bot: seat {s}: {words}" for s, words in game.automatic_moves(state)]
+        lines += [f"  bot: seat {s}: {words}" for s, words in automatic_moves(game, state)]
         scores = scores_line(game, state)
         if scores != last_scores:
             lines.append(f"scores: {scores}")
