@@ -399,3 +399,23 @@ def test_the_contract_record_drives_the_batched_env():
         assert (rewards[~dones] == 0).all() and set(rewards[dones]).issubset({1.0, -0.5, 0.25, -1.0, 0.0})
         ended += int(dones.sum())
     assert ended > 8
+
+
+def test_the_bots_moves_are_logged_for_people():
+    """What the engine's bots did since the last outside decision (the terminal, the replay and
+    the golden playthroughs print it); the log stays far below its capacity."""
+    from tiny_york_env.fifth_avenue import api
+    from tiny_york_env.fifth_avenue.config import GameConfig
+    from tiny_york_env.fifth_avenue.contract import fifth_avenue_game
+    from tiny_york_env.fifth_avenue.state import BOT_MOVE_CAPACITY
+    game = fifth_avenue_game()
+    most, seen = 0, 0
+    for seed in range(6):
+        state = api.new_game(GameConfig(num_players=4, bots=("random", "random", "random")), seed=seed)
+        rng = np.random.default_rng(seed)
+        while not api.is_terminal(state):
+            api.apply_action(state, int(rng.choice(api.legal_actions(state))))
+            moves = game.automatic_moves(state)
+            assert all(seat in (1, 2, 3) and words for seat, words in moves)
+            most, seen = max(most, int(state["bot_move_count"])), seen + len(moves)
+    assert seen > 100 and most <= BOT_MOVE_CAPACITY // 2

@@ -7,7 +7,7 @@ from .config import GameConfig
 from .determinize import determinize
 from .rules import apply, fill_legal_mask, play
 from .state import STATE_DTYPE
-from .text import render_text
+from .text import bot_moves_of, render_text
 
 SCORE_SCALE = 50.0  # the "score" reward: margin to the best other seat / 50 VP
 
@@ -28,7 +28,7 @@ def fifth_avenue_game() -> Game:
         apply_action=api.apply_action, step=api.step, is_terminal=api.is_terminal,
         final_scores=api.final_scores, winners=api.winners, placings=api.placings,
         score_breakdown=api.score_breakdown, describe_action=describe_action,
-        render_text=render_text, determinize=determinize,
+        render_text=render_text, determinize=determinize, automatic_moves=bot_moves_of,
         obs_size=observation.OBS_SIZE, encode=observation.encode,
         observation_space=observation.observation_space, obs_slices=observation.OBS_SLICES,
         kernels=GameKernels(

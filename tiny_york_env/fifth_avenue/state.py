@@ -25,6 +25,7 @@ from .data import (
     SUPPLY_SETS,
 )
 
+BOT_MOVE_CAPACITY = 256  # far more than one decision brings (tests/fifth_avenue/test_rules.py)
 ALEA_ROW = MAX_PLAYERS
 NUM_ROWS = MAX_PLAYERS + 1
 NO_PLAYER = -1
@@ -103,4 +104,6 @@ STATE_DTYPE = np.dtype([
     ("build_limit", np.int8), ("build_plot", np.int8),
     # scores
     ("score", np.int32, (MAX_PLAYERS,)), ("winner_mask", np.int8),
+    # the engine bots' actions since the last outside decision (seat, action)
+    ("bot_moves", np.int16, (BOT_MOVE_CAPACITY, 2)), ("bot_move_count", np.int16),
 ])

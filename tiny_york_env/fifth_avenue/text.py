@@ -110,3 +110,16 @@ def render_text(state: np.ndarray, seat: int | None = None) -> str:
         lines.append("winner: " + ", ".join(winners))
     return "\n".join(lines)
 
+
+
+def bot_moves_of(state: np.ndarray) -> list[tuple[int, str]]:
+    """(seat, words) for each engine bot action since the last outside decision."""
+    from .actions import describe_action
+    rec = _record(state)
+    count = int(rec["bot_move_count"])
+    capacity = rec["bot_moves"].shape[0]
+    kept = rec["bot_moves"][:min(count, capacity)]
+    moves = [(int(seat), describe_action(int(action))) for seat, action in kept]
+    if count > capacity:
+        moves.append((moves[-1][0], f"... and {count - capacity} more bot moves not kept"))
+    return moves
