@@ -20,6 +20,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from .core.jit import jit
+from .core.parts import part_slices
 from .game.components import (
     BASE_VALUES,
     CARDS_PER_TYPE,
@@ -149,15 +150,6 @@ OBS_PARTS = (
      "the prestige slot and vessel chosen so far"),
     ("build", 1 + NUM_BOROUGHS, "skyscrapers still to build / 10, the borough"),
 )
-
-
-def part_slices(parts):
-    """``({name: slice}, total size)`` for a table of ``(name, size, meaning)`` parts in vector order."""
-    out, start = {}, 0
-    for name, size, _ in parts:
-        out[name] = slice(start, start + size)
-        start += size
-    return out, start
 
 
 OBS_SLICES, OBS_SIZE = part_slices(OBS_PARTS)

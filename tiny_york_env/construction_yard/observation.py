@@ -14,6 +14,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..core.jit import jit
+from ..core.parts import part_slices
 from .cards import building_price, building_type, currency_total, hand_size, money_currency, money_value
 from .data import (
     BUILDING_COUNTS,
@@ -76,15 +77,6 @@ OBS_PARTS = (
     ("payment", NUM_VALUES + 2, "cards paid so far per value / 3, paid / 13, price / 13"),
     ("pending_building", NUM_TYPES, "one-hot: the type bought, to keep or give to Dirk"),
 )
-
-
-def part_slices(parts: tuple) -> tuple[dict[str, slice], int]:
-    """({name: slice}, total size) of a parts table."""
-    slices, start = {}, 0
-    for name, size, _ in parts:
-        slices[name] = slice(start, start + size)
-        start += size
-    return slices, start
 
 
 OBS_SLICES, OBS_SIZE = part_slices(OBS_PARTS)

@@ -6,8 +6,8 @@ automatic steps (bots) up to the next agent decision or the end."""
 import numpy as np
 
 from ..core.jit import jit
+from ..core.move_log import clear_moves, record_move
 from .actions import BUY, KEEP, NUM_ACTIONS, PASS, PAY, PAY_DONE, TAKE_MONEY
-from .bot_moves import clear_bot_moves, record_bot_move
 from .bots import bot_action
 from .cards import add_to_hand, building_price, building_type, draw_building, shuffle, slot_currency
 from .data import DIRK_CARDS_AFTER_A, DIRK_SHARE_AFTER_B, DISPLAY_SLOTS, NUM_VALUES
@@ -213,13 +213,13 @@ def advance(st):
         fill_legal_mask(st, mask)
         seat, action = st["actor"], bot_action(st, mask)
         play(st, action)
-        record_bot_move(st, seat, action)
+        record_move(st, seat, action)
 
 
 @jit
 def apply_unchecked(st, a):
     """Apply an action the legal mask allows, then the automatic steps."""
-    clear_bot_moves(st)  # the log holds what follows this decision
+    clear_moves(st)  # the log holds what follows this decision
     play(st, a)
     advance(st)
 

@@ -13,6 +13,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..core.jit import jit
+from ..core.parts import part_slices
 from .data import (
     MAX_BUSINESSES_PER_PLOT,
     MAX_PLAYERS,
@@ -84,15 +85,6 @@ OBS_PARTS = (
     ("auction", 4 + NUM_CARD_COLOURS, "high bid / 60, Alea in, district full, build limit / 3, "
      "Central Park's colour one-hot"),
 )
-
-
-def part_slices(parts: tuple) -> tuple[dict[str, slice], int]:
-    """({name: slice}, total size) of a parts table."""
-    slices, start = {}, 0
-    for name, size, _ in parts:
-        slices[name] = slice(start, start + size)
-        start += size
-    return slices, start
 
 
 OBS_SLICES, OBS_SIZE = part_slices(OBS_PARTS)

@@ -9,6 +9,7 @@ legal actions of the pending decision. Readings of the text: docs/fifth-avenue.m
 import numpy as np
 
 from ..core.jit import jit
+from ..core.move_log import clear_moves, record_move
 from ..core.rng import randbelow
 from .actions import (
     BID_CARD,
@@ -840,34 +841,16 @@ def advance(st):
         for a in range(NUM_ACTIONS):
             if mask[a]:
                 if k == 0:
-                    record_bot_move(st, st["actor"], a)
+                    record_move(st, st["actor"], a)
                     apply_unchecked(st, a)
                     break
                 k -= 1
 
 
 @jit
-def record_bot_move(st, seat, action):
-    """Log one bot action; past the capacity it is only counted."""
-    i = st["bot_move_count"]
-    if i < st["bot_moves"].shape[0]:
-        st["bot_moves"][i, 0] = seat
-        st["bot_moves"][i, 1] = action
-    st["bot_move_count"] = i + 1
-
-
-@jit
-def clear_bot_moves(st):
-    for i in range(min(st["bot_move_count"], st["bot_moves"].shape[0])):
-        st["bot_moves"][i, 0] = 0
-        st["bot_moves"][i, 1] = 0
-    st["bot_move_count"] = 0
-
-
-@jit
 def play(st, a):
     """An agent's legal action, then the bots up to the next agent decision (logged)."""
-    clear_bot_moves(st)
+    clear_moves(st)
     apply_unchecked(st, a)
     advance(st)
 

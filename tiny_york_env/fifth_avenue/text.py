@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..core.move_log import moves_of
 from .data import (
     CARD_COLOURS,
     CARD_VALUES,
@@ -115,11 +116,4 @@ def render_text(state: np.ndarray, seat: int | None = None) -> str:
 def bot_moves_of(state: np.ndarray) -> list[tuple[int, str]]:
     """(seat, words) for each engine bot action since the last outside decision."""
     from .actions import describe_action
-    rec = _record(state)
-    count = int(rec["bot_move_count"])
-    capacity = rec["bot_moves"].shape[0]
-    kept = rec["bot_moves"][:min(count, capacity)]
-    moves = [(int(seat), describe_action(int(action))) for seat, action in kept]
-    if count > capacity:
-        moves.append((moves[-1][0], f"... and {count - capacity} more bot moves not kept"))
-    return moves
+    return moves_of(state, describe_action)
