@@ -215,7 +215,8 @@ def test_a_set_sends_its_last_business_below_central_park():
     for d in (0, 1, 2):
         put(st, d, ring(d)[0], owner=1, skyscrapers=1)
     for k in range(3):  # sets 1 and 2: three businesses onto plots
-        R.apply_unchecked(st, OPTION_B) if st["decision"] == DEC_OPTION else None
+        if st["decision"] == DEC_OPTION:
+            R.apply_unchecked(st, OPTION_B)
         space = int(legal(st)[0] - TAKE_SPACE)
         R.apply_unchecked(st, TAKE_SPACE + space)
         plot = int(legal(st)[0] - PLACE_BUSINESS)

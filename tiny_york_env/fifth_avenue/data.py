@@ -75,6 +75,19 @@ NEXT_PLACES = {
     D52W: (CENTRAL_PARK,),
 }
 DISTRICTS_PER_ROUTE = 3  # "through three adjacent districts, and finally to Central Park"
+MAX_NEXT_PLACES = 2
+
+
+def _next_table():
+    """NEXT_TABLE[place + 1]: NEXT_PLACES as an array for compiled code (-1 pads; Central Park's
+    row is empty)."""
+    table = np.full((NUM_DISTRICTS + 2, MAX_NEXT_PLACES), -1, np.int64)
+    for place, nxt in NEXT_PLACES.items():
+        table[place + 1, :len(nxt)] = nxt
+    return table
+
+
+NEXT_TABLE = _next_table()
 
 # Building plots: "7 districts, each divided into 5 different colored building plots", one plot of
 # each colour. Within a district the plots stand in a ring, each directly adjacent to the two

@@ -14,7 +14,9 @@ from gymnasium import spaces
 
 from ..core.jit import jit
 from ..core.parts import part_slices
+from .actions import MAX_BUILD
 from .data import (
+    BUILDING_STOPS_TO_END,
     MAX_BUSINESSES_PER_PLOT,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -26,6 +28,7 @@ from .data import (
     NUM_PLOTS,
     SKYSCRAPERS_PER_COLOUR,
     SUPPLY_ROW_SPACES,
+    SUPPLY_SETS,
 )
 from .state import (
     ALEA_ROW,
@@ -98,9 +101,7 @@ O_MOVE, O_DECISION, O_OPTION, O_STEP = _S["to_move"], _S["decision"], _S["option
 O_PLACE, O_BIDS, O_AUCTION = _S["auction_place"], _S["bids"], _S["auction"]
 PLOT_WIDTH = NUM_ROWS + 1 + NUM_BUSINESS_TYPES
 BID_WIDTH = NUM_CARD_COLOURS + 3
-MAX_BUILD = 3
-BUSINESSES_ON_PLOTS = 12
-STOPS_TO_END = 2
+BUSINESSES_ON_PLOTS = sum(SUPPLY_SETS) - len(SUPPLY_SETS)  # 12: the last of each set goes to the park
 
 
 def observation_space() -> spaces.Box:
@@ -185,7 +186,7 @@ def encode_record(st, observer, out):
     out[O_STACKS + NUM_CARD_COLOURS] = st["black_count"] / NUM_BLACK
     out[O_STACKS + NUM_CARD_COLOURS + 1] = st["black_returned_count"] / NUM_BLACK
     out[O_PROGRESS] = capped(st["businesses_placed"], BUSINESSES_ON_PLOTS)
-    out[O_PROGRESS + 1] = capped(st["building_stops"], STOPS_TO_END)
+    out[O_PROGRESS + 1] = capped(st["building_stops"], BUILDING_STOPS_TO_END)
     if st["held_business"] != NO_BUSINESS and st["decision"] != DEC_GAME_OVER:
         out[O_PROGRESS + 2] = 1.0
         out[O_HELD + st["held_business"]] = 1.0

@@ -37,8 +37,11 @@ from .data import (
     ALEA_PLAYERS,
     BUILDING_STOPS_TO_END,
     CARD_VALUES,
+    CENTRAL_PARK,
+    CITY_HALL,
     MARKERS_PER_COMMISSIONER,
     MAX_BUSINESSES_PER_PLOT,
+    NEXT_TABLE,
     NUM_BUSINESS_TYPES,
     NUM_CARD_COLOURS,
     NUM_CARD_VALUES,
@@ -82,14 +85,9 @@ from .state import OPTION_B as OPT_B
 from .state import OPTION_C as OPT_C
 from .state import OPTION_D as OPT_D
 
-CITY_HALL = -1
-CENTRAL_PARK = NUM_DISTRICTS
 FIRST_ACTION, SECOND_ACTION, THIRD_ACTION = 1, 2, 3
 MAX_NEXT = 4  # a place's next places, building stops skipped (Times Square's two, each skipped: 2)
-# NEXT[place + 1] = the next places of City Hall (-1), the districts and Central Park (none)
-NEXT = np.array([[0, 1, -1, -1], [2, 4, -1, -1], [3, 4, -1, -1], [5, -1, -1, -1], [6, -1, -1, -1],
-                 [5, 6, -1, -1], [CENTRAL_PARK, -1, -1, -1], [CENTRAL_PARK, -1, -1, -1],
-                 [-1, -1, -1, -1]], np.int64)
+NEXT = NEXT_TABLE  # data.NEXT_PLACES for compiled code (fig. 02-04)
 ILLEGAL = 1
 
 

@@ -14,6 +14,7 @@ from .data import (
     ALEA_PLAYERS,
     BLACK_PER_VALUE,
     BUSINESSES_PER_TYPE,
+    CITY_HALL,
     COLOURED_PER_VALUE,
     MAX_PLAYERS,
     NUM_BUSINESS_TYPES,
@@ -34,7 +35,6 @@ from .state import ALEA_ROW, BLACK, CARDS_PER_COLOUR, DEC_START_SKYSCRAPER, NO_B
 
 NUM_BUSINESSES = NUM_BUSINESS_TYPES * BUSINESSES_PER_TYPE
 MAX_PLOTS_PER_COLOUR_AT_SETUP = 2  # "none are placed so that more than two plots of a color are used"
-CITY_HALL_PLACE = -1  # data.CITY_HALL
 
 
 @jit
@@ -186,7 +186,7 @@ def init_game(st, num_players, num_agents, seed, tiles):
     if st["has_alea"]:
         st["general"][ALEA_ROW] = SKYSCRAPERS_PER_COLOUR
     for c in range(st["commissioner_place"].shape[0]):
-        st["commissioner_place"][c] = CITY_HALL_PLACE
+        st["commissioner_place"][c] = CITY_HALL
         for k in range(st["commissioner_markers"].shape[1]):
             st["commissioner_markers"][c, k] = -1
     st["start_player"] = 0

@@ -6,6 +6,7 @@ from ..core.move_log import moves_of
 from .data import (
     CARD_COLOURS,
     CARD_VALUES,
+    CITY_HALL,
     COMMISSIONER_NAMES,
     NUM_CARD_COLOURS,
     NUM_DISTRICTS,
@@ -18,7 +19,6 @@ from .data import (
 from .state import ALEA_ROW, BLACK, DEC_GAME_OVER, DECISION_NAMES, NO_BUSINESS, NO_PLAYER
 
 BUSINESS_LETTERS = "BJGP"  # boutique, jeweler, gallery, perfume shop
-CITY_HALL, CENTRAL_PARK = -1, NUM_DISTRICTS
 
 
 def _record(state):
