@@ -5,7 +5,8 @@ legal action from the mask, ``env.step``. Dead-agent steps at the end and resets
 timing; steps/s counts the agents' decisions. Prints the best of R runs for the wrapped env
 (``make_aec``, as ``env()``) and the raw env (``make_raw_aec``), per setup of each game.
 Usage:
-    python benchmarks/aec_env.py [--game tiny_york|construction_yard|all] [--games N] [--repeats R]
+    python benchmarks/aec_env.py [--game tiny_york|construction_yard|fifth_avenue|all]
+        [--games N] [--repeats R]
 """
 
 import argparse
@@ -30,6 +31,12 @@ CONFIGS = {
         ("2 players + Dirk", {"num_players": 2}),
         ("3 players", {"num_players": 3}),
         ("6 players", {"num_players": 6}),
+        ("1 agent vs 2 greedy", {"num_players": 3, "bots": ("greedy", "greedy")}),
+    ),
+    "fifth_avenue": (
+        ("2 players + Alea", {"num_players": 2}),
+        ("3 players", {"num_players": 3}),
+        ("4 players", {"num_players": 4}),
         ("1 agent vs 2 greedy", {"num_players": 3, "bots": ("greedy", "greedy")}),
     ),
 }

@@ -3,7 +3,8 @@
 Prints decisions/s and games/s per setup on one core (the game's ``play_random_batch`` kernel,
 core/batch_loops.py, the same loop for every game).
 Usage:
-    python benchmarks/engine.py [--game tiny_york|construction_yard|all] [--games N] [--repeats R]
+    python benchmarks/engine.py [--game tiny_york|construction_yard|fifth_avenue|all]
+        [--games N] [--repeats R]
 """
 
 import argparse
@@ -15,6 +16,7 @@ import numpy as np
 from tiny_york_env.construction_yard import GameConfig as YardConfig
 from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.envs.batch import batch_kernels
+from tiny_york_env.fifth_avenue import GameConfig as AvenueConfig
 from tiny_york_env.game import GameConfig
 from tiny_york_env.registry import game_names, get_game
 
@@ -34,6 +36,12 @@ CONFIGS = {
         ("4 players", YardConfig(num_players=4)),
         ("6 players", YardConfig(num_players=6)),
         ("1 agent vs 2 greedy", YardConfig(num_players=3, bots=("greedy", "greedy"))),
+    ),
+    "fifth_avenue": (
+        ("2 players + Alea", AvenueConfig(num_players=2)),
+        ("3 players", AvenueConfig(num_players=3)),
+        ("4 players", AvenueConfig(num_players=4)),
+        ("1 agent vs 2 greedy", AvenueConfig(num_players=3, bots=("greedy", "greedy"))),
     ),
 }
 

@@ -10,7 +10,7 @@ numpy, no policy. Per batch size: ``env steps/s`` times the env alone (``step`` 
 ``--breakdown`` adds where a step's time goes: the compiled kernel against Python per batch size,
 and (Tiny York) the engine's batch verbs (apply with the Toms, legal masks, encoding) alone.
 Usage:
-    python benchmarks/vector_env.py [--game tiny_york|construction_yard] [--sizes 1 64 256 1024]
+    python benchmarks/vector_env.py [--game tiny_york|construction_yard|fifth_avenue] [--sizes 1 64 256 1024]
         [--seconds S] [--repeats R] [--toms 5] [--players 2 --bots greedy] [--threads 1 2]
         [--breakdown]
 """
@@ -23,9 +23,10 @@ import time
 import numpy as np
 
 from tiny_york_env.core.jit import max_threads
-from tiny_york_env.envs.vector import ConstructionYardVecEnv, TinyYorkVecEnv
+from tiny_york_env.envs.vector import ConstructionYardVecEnv, FifthAvenueVecEnv, TinyYorkVecEnv
 from tiny_york_env.game import GameConfig, apply_actions, legal_masks, new_games
 from tiny_york_env.observation import encode_batch
+from tiny_york_env.registry import get_game
 
 
 def random_legal_actions(masks, rng):
@@ -40,9 +41,9 @@ def random_legal_actions(masks, rng):
 def make_env(num_envs, setup):
     """The VecEnv of ``setup`` ({"game": ..., its keywords and num_threads}), seeded 0."""
     kwargs = {k: v for k, v in setup.items() if k != "game"}
-    if setup["game"] == "tiny_york":
-        return TinyYorkVecEnv(num_envs, seed=0, **kwargs)
-    return ConstructionYardVecEnv(num_envs, seed=0, **kwargs)
+    env_class = {"tiny_york": TinyYorkVecEnv, "construction_yard": ConstructionYardVecEnv,
+                 "fifth_avenue": FifthAvenueVecEnv}[setup["game"]]
+    return env_class(num_envs, seed=0, **kwargs)
 
 
 def measure(num_envs, seconds, repeats, setup):
@@ -161,11 +162,13 @@ def main():
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 64, 256, 1024])
     parser.add_argument("--seconds", type=float, default=5.0, help="timed run per size")
     parser.add_argument("--repeats", type=int, default=5, help="timed windows per size; best kept")
-    parser.add_argument("--game", choices=["tiny_york", "construction_yard"], default="tiny_york")
+    parser.add_argument("--game", choices=["tiny_york", "construction_yard", "fifth_avenue"],
+                        default="tiny_york")
     parser.add_argument("--toms", type=int, nargs="+", default=[5], help="Tiny York: Tom levels 1-12")
-    parser.add_argument("--players", type=int, default=2, help="Construction Yard: players 2-6")
+    parser.add_argument("--players", type=int, default=2,
+                        help="Construction Yard: players 2-6; 5th Avenue: players 2-4")
     parser.add_argument("--bots", nargs="+", default=["greedy"],
-                        help="Construction Yard: the other players' bots (random, greedy)")
+                        help="Construction Yard, 5th Avenue: the other players' bots (random, greedy)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, max_threads()],
                         help="num_threads values to measure (default: 1 and all of numba's)")
     parser.add_argument("--breakdown", action="store_true", help="also show where a step goes")
@@ -174,8 +177,8 @@ def main():
         setup = {"game": "tiny_york", "toms": tuple(args.toms)}
         label = f"1 agent vs Toms {setup['toms']}"
     else:
-        setup = {"game": "construction_yard", "num_players": args.players, "bots": tuple(args.bots)}
-        label = f"Construction Yard, {args.players} players, 1 agent vs bots {setup['bots']}"
+        setup = {"game": args.game, "num_players": args.players, "bots": tuple(args.bots)}
+        label = f"{get_game(args.game).title}, {args.players} players, 1 agent vs bots {setup['bots']}"
     for threads in sorted(set(args.threads)):
         measure(2, 0.1, 1, {**setup, "num_threads": threads})  # compile
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "

@@ -31,7 +31,8 @@ PPO_PREFIX, SEARCH_PREFIX = "ppo", "search"
 MODELS_DIR = Path(__file__).resolve().parents[1] / "agents" / "models"  # the same in the package
 # (game, players) -> the shipped policy file in agents/models (installed: tiny_york_env/agents/models)
 SHIPPED_POLICIES = {("construction_yard", 2): "construction_yard-2p.zip",
-                    ("construction_yard", 3): "construction_yard-3p.zip"}
+                    ("construction_yard", 3): "construction_yard-3p.zip",
+                    ("fifth_avenue", 2): "fifth_avenue-2p.zip", ("fifth_avenue", 3): "fifth_avenue-3p.zip"}
 Policy = Callable[[np.ndarray], int]
 POLICY_SEED_BOUND = 2 ** 31  # a seeded policy's own seed is drawn below this from the match's generator
 TABLE_COLUMNS = ("agent", "games", "wins", "win rate", "mean score", "mean place")

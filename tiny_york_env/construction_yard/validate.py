@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.move_log import move_log_problem
 from .actions import NUM_ACTIONS
 from .api import as_batch
-from .bot_moves import BOT_MOVE_CAPACITY
 from .data import (
     BUILDING_COUNTS,
     BUILDING_TYPE,
@@ -214,20 +214,6 @@ def _check_scores_and_rng(rec, n, index):
         _fail(index, "the generator's words must be 32-bit values, not all zero")
 
 
-def _check_bot_moves(rec, n, index):
-    """The bot log: rows below the count are (a bot's seat, an action), the rest zero."""
-    count = _in_range(rec["bot_move_count"], 0, MAX_TURNS, "bot_move_count", index)
-    kept = min(count, BOT_MOVE_CAPACITY)
-    for i, (seat, action) in enumerate(rec["bot_moves"]):
-        if i >= kept:
-            if seat or action:
-                _fail(index, f"bot_moves[{i}] is not zero beyond bot_move_count {count}")
-            continue
-        _in_range(action, 0, NUM_ACTIONS - 1, f"bot_moves[{i}] action", index)
-        if not (0 <= seat < n and rec["bot_kind"][seat] != BOT_NONE):
-            _fail(index, f"bot_moves[{i}] names seat {int(seat)}, which is not a bot's")
-
-
 def validate_record(rec: np.void, index: int | None = None) -> None:
     """ValueError (``StateError``) naming the first thing wrong with one record."""
     n = _check_setup(rec, index)
@@ -235,7 +221,9 @@ def validate_record(rec: np.void, index: int | None = None) -> None:
     _check_money(rec, n, index)
     _check_buildings(rec, n, index)
     _check_scores_and_rng(rec, n, index)
-    _check_bot_moves(rec, n, index)
+    problem = move_log_problem(rec, n, NUM_ACTIONS, MAX_TURNS)
+    if problem:
+        _fail(index, problem)
 
 
 def validate_state(state: np.ndarray) -> None:

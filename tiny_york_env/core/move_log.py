@@ -31,6 +31,25 @@ def record_move(st, seat, action):
     st["bot_move_count"] = i + 1
 
 
+def move_log_problem(rec: np.void, num_players: int, num_actions: int, max_count: int) -> str | None:
+    """What is wrong with a record's log, or None: rows below the count are (a bot's seat, an
+    action id), rows beyond it zero (the door checks, ``validate.py`` of each game; a seat is a
+    bot's when its ``bot_kind`` is not 0)."""
+    count = int(rec["bot_move_count"])
+    if not 0 <= count <= max_count:
+        return f"bot_move_count is {count}, allowed 0..{max_count}"
+    kept = min(count, rec["bot_moves"].shape[0])
+    for i, (seat, action) in enumerate(rec["bot_moves"]):
+        if i >= kept:
+            if seat or action:
+                return f"bot_moves[{i}] is not zero beyond bot_move_count {count}"
+        elif not 0 <= action < num_actions:
+            return f"bot_moves[{i}] action is {int(action)}, allowed 0..{num_actions - 1}"
+        elif not (0 <= seat < num_players and rec["bot_kind"][seat] != 0):
+            return f"bot_moves[{i}] names seat {int(seat)}, which is not a bot's"
+    return None
+
+
 def moves_of(state: np.ndarray, describe: Callable[[int], str]) -> list[tuple[int, str]]:
     """(seat, words) for each logged move, and a last line when some were past the capacity."""
     rec = state.reshape(-1)[0] if state.ndim else state[()]

@@ -6,7 +6,7 @@ checkpoint it can hold anything, and the compiled engines trust what they read. 
 ====== ===== =====================================================================
 offset bytes
 ====== ===== =====================================================================
-0      8     the game's magic (``b"TinyYork"``, ``b"ConstrYd"``)
+0      8     the game's magic (``b"TinyYork"``, ``b"ConstrYd"``, ``b"5thAvenu"``)
 8      2     format version (``FORMAT_VERSION``), little-endian unsigned
 10     2     kind: 0 a single game (loads as shape ``()``), 1 a batch (shape ``(B,)``)
 12     4     number of records (1 for a single game)

@@ -13,8 +13,12 @@ from .state import DECISION_NAMES, STATE_DTYPE
 
 
 def config_params(config: GameConfig) -> NDArray[np.int64]:
-    """The set-up kernel's parameters: players, agents."""
-    return np.array([config.num_players, config.num_agents], dtype=np.int64)
+    """The set-up kernel's parameters: players, agents, then each seat's kind (``kernels``)."""
+    params = np.zeros(kernels.NUM_PARAMS, dtype=np.int64)
+    params[kernels.PARAM_PLAYERS] = config.num_players
+    params[kernels.PARAM_AGENTS] = config.num_agents
+    params[kernels.PARAM_BOTS:kernels.PARAM_BOTS + config.num_players] = config.bot_kinds()
+    return params
 
 
 def as_batch(state: np.ndarray) -> np.ndarray:
@@ -124,3 +128,10 @@ def score_breakdown(state: np.ndarray) -> list[dict[str, int]]:
     rec = as_batch(state)[0]
     return [{"total": int(rec["score"][s]), "cards in hand": int(rec["hand"][s].sum())}
             for s in range(int(rec["num_players"]))]
+
+
+def greedy_choice(state: np.ndarray) -> int:
+    """The greedy heuristic's action for the seat to move (bots.py)."""
+    if is_terminal(state):
+        raise ValueError("the game is over: there is nothing to choose")
+    return int(kernels.greedy_kernel(as_batch(state), 0, np.zeros(NUM_ACTIONS, dtype=np.bool_)))

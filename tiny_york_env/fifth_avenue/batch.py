@@ -3,11 +3,11 @@ here with this game's functions (cached on disk beside this file)."""
 
 from ..core.batch_loops import specialise
 from .actions import NUM_ACTIONS
+from .engine import apply as apply_checked
+from .engine import play as apply_unchecked
 from .kernels import actor_of, init_record, is_over
 from .observation import encode_record
-from .rules import apply as apply_checked
 from .rules import fill_legal_mask
-from .rules import play as apply_unchecked
 
 __all__ = ["NUM_ACTIONS", "actor_of", "apply_checked", "apply_unchecked", "encode_record",
            "fill_legal_mask", "init_record", "is_over"]

@@ -9,8 +9,8 @@ import numpy as np
 
 from .data import ALEA_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 
-BOT_KINDS = ("random",)  # the engine's players: a uniformly random legal action
-BOT_NONE, BOT_RANDOM = 0, 1
+BOT_KINDS = ("random", "greedy")  # the engine's players (bots.py): uniformly random, greedy heuristic
+BOT_NONE, BOT_RANDOM, BOT_GREEDY = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -57,4 +57,4 @@ class GameConfig:
 
     def bot_kinds(self) -> tuple[int, ...]:
         """Each seat's kind: agents first (BOT_NONE), then the bots."""
-        return (BOT_NONE,) * self.num_agents + (BOT_RANDOM,) * len(self.bots)
+        return (BOT_NONE,) * self.num_agents + tuple(BOT_KINDS.index(b) + BOT_RANDOM for b in self.bots)

@@ -5,9 +5,12 @@ from . import api, kernels, observation
 from .actions import NUM_ACTIONS, describe_action
 from .config import GameConfig
 from .determinize import determinize
-from .rules import apply, fill_legal_mask, play
+from .engine import apply, play
+from .persist import load_state, save_state
+from .rules import fill_legal_mask
 from .state import STATE_DTYPE
 from .text import bot_moves_of, render_text
+from .validate import validate_state
 
 SCORE_SCALE = 50.0  # the "score" reward: margin to the best other seat / 50 VP
 
@@ -17,7 +20,7 @@ def fifth_avenue_game() -> Game:
     return Game(
         name="fifth_avenue", title="5th Avenue", version="1", env_id="FifthAvenue-v0",
         aec_name="fifth_avenue_v0", rules_source="rules/fifth-avenue-rules-en.txt (docs/fifth-avenue.md)",
-        automatic_participants="random bots in the last seats; Alea bids and builds in every "
+        automatic_participants="bots ('random', 'greedy') in the last seats; Alea bids and builds in every "
                                "two-player game (not a seat: he never scores)",
         config_type=GameConfig, make_config=GameConfig,
         num_agents=lambda config: config.num_agents,
@@ -28,7 +31,9 @@ def fifth_avenue_game() -> Game:
         apply_action=api.apply_action, step=api.step, is_terminal=api.is_terminal,
         final_scores=api.final_scores, winners=api.winners, placings=api.placings,
         score_breakdown=api.score_breakdown, describe_action=describe_action,
-        render_text=render_text, determinize=determinize, automatic_moves=bot_moves_of,
+        render_text=render_text, determinize=determinize,
+        validate_state=validate_state, save_state=save_state, load_state=load_state,
+        automatic_moves=bot_moves_of,
         obs_size=observation.OBS_SIZE, encode=observation.encode,
         observation_space=observation.observation_space, obs_slices=observation.OBS_SLICES,
         kernels=GameKernels(
@@ -36,7 +41,7 @@ def fifth_avenue_game() -> Game:
             apply_checked=apply, apply_unchecked=play, is_over=kernels.is_over,
             actor_of=kernels.actor_of, encode_record=observation.encode_record),
         batch_module="tiny_york_env.fifth_avenue.batch",
-        score_scale=SCORE_SCALE,
+        score_scale=SCORE_SCALE, greedy_action=api.greedy_choice,
         env_defaults={"num_players": 2},
         docs=("docs/fifth-avenue.md",),
     )

@@ -50,6 +50,11 @@ UNUSED_BUSINESSES = 9  # "Place the 9 un-drawn businesses face down back in the 
 VP_BY_BUSINESS_TYPES = (1, 2, 3, 5, 8)  # 0, 1, 2, 3, 4 different adjacent business types
 PARK_TILES_TURNED = 3  # "turn over three of these face down tiles": 2, 3 or 5 VP per skyscraper
 BUILDING_STOPS_TO_END = 2  # "it is the second building stop in the game"
+# Not in the text: the game also ends, with the normal final scoring, after TURN_LIMIT turns. The
+# text's ends need businesses taken or building stops, and players who only score districts and
+# move commissioners can go on forever (a district may be scored again and again); an env needs
+# episodes that end (docs/fifth-avenue.md, "turn limit"). Real games take 15-40 turns.
+TURN_LIMIT = 200
 NUM_COMMISSIONERS = 2  # white and beige
 COMMISSIONER_NAMES = ("white", "beige")
 MARKERS_PER_COMMISSIONER = 3  # "6 commissioner markers": one per district of a route

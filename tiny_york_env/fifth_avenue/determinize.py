@@ -35,8 +35,10 @@ def _cards_in_hands(rec, seats, colour):
     return [v for s in seats for v in range(NUM_CARD_VALUES) for _ in range(int(rec["hand"][s, colour, v]))]
 
 
-def determinize(state: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray:
-    """A copy of ``state`` (one game) with what ``seat`` cannot see resampled (module doc)."""
+def determinize(state: np.ndarray, seat: int, rng: np.random.Generator | int | None = None) -> np.ndarray:
+    """A copy of ``state`` (one game) with what ``seat`` cannot see resampled (module doc);
+    ``rng``: a generator or a seed."""
+    rng = np.random.default_rng(rng)
     if not isinstance(state, np.ndarray) or state.dtype != STATE_DTYPE or state.size != 1:
         raise ValueError("determinize takes one 5th Avenue game record")
     out = state.reshape(1).copy()

@@ -3,22 +3,27 @@
 import numpy as np
 
 from ..core.jit import jit
-from .rules import advance, apply, fill_legal_mask, play
+from .bots import greedy_action
+from .data import MAX_PLAYERS
+from .engine import advance, apply, play
+from .rules import fill_legal_mask
 from .setup import NUM_BUSINESSES, init_game
 from .state import DEC_GAME_OVER, NO_PLAYER
 
-PARAM_PLAYERS, PARAM_AGENTS = 0, 1
-NUM_PARAMS = 2
+PARAM_PLAYERS, PARAM_AGENTS, PARAM_BOTS = 0, 1, 2  # bots: each seat's kind (config.bot_kinds)
+NUM_PARAMS = PARAM_BOTS + MAX_PLAYERS
 
 __all__ = ["apply", "fill_legal_mask", "play"]
 
 
 @jit
 def init_record(states, i, params, seed):
-    """Set up game ``i`` (a zeroed record) from ``params`` (players, agents) and run the engine's
-    bots to the first agent decision."""
-    init_game(states[i], params[PARAM_PLAYERS], params[PARAM_AGENTS], seed,
-              np.empty(NUM_BUSINESSES, np.int64))
+    """Set up game ``i`` (a zeroed record) from ``params`` (players, agents, seat kinds) and run
+    the engine's bots to the first agent decision."""
+    st = states[i]
+    init_game(st, params[PARAM_PLAYERS], params[PARAM_AGENTS], seed, np.empty(NUM_BUSINESSES, np.int64))
+    for seat in range(params[PARAM_AGENTS], params[PARAM_PLAYERS]):
+        st["bot_kind"][seat] = params[PARAM_BOTS + seat]
     advance(states[i])
 
 
@@ -34,6 +39,13 @@ def actor_of(st):
     if st["decision"] == DEC_GAME_OVER:
         return NO_PLAYER
     return st["actor"]
+
+
+@jit
+def greedy_kernel(states, i, mask):
+    """The greedy heuristic's action for game ``i``'s actor (``mask``: scratch for its legal actions)."""
+    fill_legal_mask(states[i], mask)
+    return greedy_action(states[i], mask)
 
 
 @jit

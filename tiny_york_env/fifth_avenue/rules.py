@@ -3,14 +3,13 @@ auctions"; "Building stop"; "Auction in Central Park"; "Special rules for 2 play
 
 ``apply_unchecked(st, a)`` plays one legal action and runs the automatic steps (drawing cards,
 Alea's bids and building, scorings) up to the next decision. ``fill_legal_mask`` gives the
-legal actions of the pending decision. Readings of the text: docs/fifth-avenue.md.
+legal actions of the pending decision. The engine's bots and the checked entry points are in
+``bots.py`` and ``engine.py``. Readings of the text: docs/fifth-avenue.md.
 """
 
 import numpy as np
 
 from ..core.jit import jit
-from ..core.move_log import clear_moves, record_move
-from ..core.rng import randbelow
 from .actions import (
     BID_CARD,
     BID_FINISH,
@@ -58,6 +57,7 @@ from .data import (
     SUPPLY_SETS,
     TAKE_BLACK_CARDS,
     TAKE_SKYSCRAPERS,
+    TURN_LIMIT,
     VP_BY_BUSINESS_TYPES,
 )
 from .setup import draw_black, draw_coloured, placing_seat, shuffle
@@ -88,7 +88,6 @@ from .state import OPTION_D as OPT_D
 FIRST_ACTION, SECOND_ACTION, THIRD_ACTION = 1, 2, 3
 MAX_NEXT = 4  # a place's next places, building stops skipped (Times Square's two, each skipped: 2)
 NEXT = NEXT_TABLE  # data.NEXT_PLACES for compiled code (fig. 02-04)
-ILLEGAL = 1
 
 
 # --- the board ---------------------------------------------------------------------------------
@@ -333,7 +332,11 @@ def third_action(st):
 
 @jit
 def end_turn(st):
+    """The next player's turn; the game ends after TURN_LIMIT turns (data.py: not in the text)."""
     st["turn"] += 1
+    if st["turn"] >= TURN_LIMIT:
+        end_game(st)
+        return
     start_turn(st, (st["actor"] + 1) % st["num_players"])
 
 
@@ -826,42 +829,3 @@ def apply_unchecked(st, a):
                 st["plot_skyscrapers"][st["build_plot"]] += k
             st["supply"][seat] -= k
         next_auction(st)
-
-
-@jit
-def advance(st):
-    """Let the engine's bots (a uniformly random legal action, from the record's generator)
-    decide until an agent's seat must, or the game is over."""
-    mask = np.zeros(NUM_ACTIONS, np.bool_)
-    while st["decision"] != DEC_GAME_OVER and st["bot_kind"][st["actor"]] != 0:
-        fill_legal_mask(st, mask)
-        k = randbelow(st["rng"], np.sum(mask))
-        for a in range(NUM_ACTIONS):
-            if mask[a]:
-                if k == 0:
-                    record_move(st, st["actor"], a)
-                    apply_unchecked(st, a)
-                    break
-                k -= 1
-
-
-@jit
-def play(st, a):
-    """An agent's legal action, then the bots up to the next agent decision (logged)."""
-    clear_moves(st)
-    apply_unchecked(st, a)
-    advance(st)
-
-
-@jit
-def apply(st, a):
-    """Apply ``a`` if it is legal (0) or leave the record unchanged (ILLEGAL)."""
-    if a < 0 or a >= NUM_ACTIONS or st["decision"] == DEC_GAME_OVER:
-        return ILLEGAL
-    mask = np.zeros(NUM_ACTIONS, np.bool_)
-    fill_legal_mask(st, mask)
-    if not mask[a]:
-        return ILLEGAL
-    play(st, a)
-    return 0
-

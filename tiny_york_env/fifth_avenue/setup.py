@@ -31,7 +31,18 @@ from .data import (
     START_SUPPLY,
     SUPPLY_ROW_SPACES,
 )
-from .state import ALEA_ROW, BLACK, CARDS_PER_COLOUR, DEC_START_SKYSCRAPER, NO_BUSINESS, NO_PLAYER, NUM_BLACK
+from .state import (
+    ALEA_ROW,
+    BLACK,
+    CARDS_PER_COLOUR,
+    DEC_START_SKYSCRAPER,
+    NO_BUSINESS,
+    NO_CARD,
+    NO_OPTION,
+    NO_PLAYER,
+    NO_PLOT,
+    NUM_BLACK,
+)
 
 NUM_BUSINESSES = NUM_BUSINESS_TYPES * BUSINESSES_PER_TYPE
 MAX_PLOTS_PER_COLOUR_AT_SETUP = 2  # "none are placed so that more than two plots of a color are used"
@@ -164,6 +175,19 @@ def deal_cards(st, n):
 
 
 @jit
+def clear_turn_fields(st):
+    """The turn's and the auctions' fields start empty (no option, business, bid or plot), not
+    as zeros that name a first option, business type, colour or seat."""
+    st["option"] = NO_OPTION
+    st["held_business"] = NO_BUSINESS
+    st["high_bidder"] = NO_PLAYER
+    st["park_colour"] = NO_CARD
+    st["build_plot"] = NO_PLOT
+    for row in range(st["bid_colour"].shape[0]):
+        st["bid_colour"][row] = NO_CARD
+
+
+@jit
 def init_game(st, num_players, num_agents, seed, tiles):
     """A fresh game on a zeroed record up to the first decision (``tiles``: int64 scratch of 36)."""
     seed_rng(st["rng"], seed)
@@ -189,6 +213,7 @@ def init_game(st, num_players, num_agents, seed, tiles):
         st["commissioner_place"][c] = CITY_HALL
         for k in range(st["commissioner_markers"].shape[1]):
             st["commissioner_markers"][c, k] = -1
+    clear_turn_fields(st)
     st["start_player"] = 0
     st["placing_step"] = 0
     st["decision"] = DEC_START_SKYSCRAPER

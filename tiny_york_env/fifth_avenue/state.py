@@ -31,6 +31,7 @@ NUM_ROWS = MAX_PLAYERS + 1
 NO_PLAYER = -1
 NO_CARD = -1
 NO_BUSINESS = -1
+NO_PLOT = -1  # build_plot in Central Park (no plot) and outside an auction
 BLACK = NUM_CARD_COLOURS  # the hand's card "colour" index of black cards
 NUM_HAND_COLOURS = NUM_CARD_COLOURS + 1
 CARDS_PER_COLOUR = sum(COLOURED_PER_VALUE)  # 12

@@ -64,7 +64,7 @@ STATIC_FILES = {"/": "index.html", "/board.js": "board.js", "/board.css": "board
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 POLICIES = {name: list(names) for name, names in SEAT_POLICIES.items()}
 AUTOMATIC_CHOICES = {"tiny_york": [str(level) for level in range(1, 13)],
-                     "construction_yard": ["greedy", "random"]}
+                     "construction_yard": ["greedy", "random"], "fifth_avenue": ["greedy", "random"]}
 
 
 def _error(error: Exception, status: int = 400) -> JSONResponse:

@@ -33,7 +33,7 @@ MAX_AGENT_SEATS = 6
 MAX_AUTOMATIC = 5
 SEED_BOUND = 2 ** 31
 # How each game names its engine-played participants in its config (the contract's make_config).
-AUTOMATIC_KEYWORD = {"tiny_york": "toms", "construction_yard": "bots"}
+AUTOMATIC_KEYWORD = {"tiny_york": "toms", "construction_yard": "bots", "fifth_avenue": "bots"}
 
 
 class SessionError(ValueError):
@@ -298,7 +298,8 @@ def automatic_name(game: Game, spec: Any) -> str:
 
 # The policies a browser may put in a seat: names only (no files, no budgets), as the page offers.
 SEAT_POLICIES = {"tiny_york": ("greedy", "random", "ppo", "search", "tomrules"),
-                 "construction_yard": ("greedy", "random", "ppo", "search")}
+                 "construction_yard": ("greedy", "random", "ppo", "search"),
+                 "fifth_avenue": ("greedy", "random", "ppo", "search")}
 
 
 def check_game_request(request: Any) -> tuple[str, list[str], list[Any], int]:

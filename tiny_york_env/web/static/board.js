@@ -5,7 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
-const AUTOMATIC_DEFAULTS = { tiny_york: "5", construction_yard: "" };
+const AUTOMATIC_DEFAULTS = { tiny_york: "5", construction_yard: "", fifth_avenue: "" };
 let info = null;
 let current = null;     // {kind, id, token, host, at}
 let pollTimer = null;
