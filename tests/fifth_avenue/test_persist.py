@@ -77,6 +77,9 @@ def corrupt(field, value):
     ("rng", 0, "generator's words"),
     ("bot_move_count", 2, r"bot_moves\[0\] names seat 0"),
     (("score", 3), 5, "zero beyond seat 2"),
+    ("high_bidder", 1, "high_bid 0 and high_bidder 1"),
+    (("bid_total", 2), 0, r"bid_total\[2\] is 0, its cards make 4"),
+    (("bid_colour", 2), 0, "seat 2's bid must be one colour"),
 ])
 def test_each_kind_of_foreign_record_is_refused_naming_the_field(field, value, message):
     check_refused(GAME, corrupt(field, value), message)
@@ -96,3 +99,13 @@ def test_random_corruptions_are_refused_or_play_on_without_crashing():
 @pytest.mark.slow
 def test_the_fuzz_with_numba_bounds_checks_on(tmp_path):
     check_fuzz(GAME, SETUPS, FUZZ_CASES * 5, seed=1, boundscheck=True, cache_dir=tmp_path)
+
+
+def test_a_placing_round_record_must_show_just_the_placed_skyscrapers():
+    """While the starting skyscrapers go down, the board, supplies and turn are as dealt."""
+    record = snapshots(GAME, 3, (), seed=4)[0]
+    validate_state(record)
+    plot = int(np.flatnonzero(record["plot_owner"] == S.NO_PLAYER)[0])
+    record["plot_owner"][plot], record["plot_skyscrapers"][plot] = 1, 1
+    record["general"][1] -= 1
+    check_refused(GAME, record, "seat 1 has placed 0 starting skyscrapers")

@@ -421,3 +421,40 @@ def test_the_bots_moves_are_logged_for_people():
             assert all(seat in (1, 2, 3) and words for seat, words in moves)
             most, seen = max(most, int(state["bot_move_count"])), seen + len(moves)
     assert seen > 100 and most <= BOT_MOVE_CAPACITY // 2
+
+
+def test_option_b_needs_a_plot_that_can_take_a_business():
+    """B is "place a business ... on any empty building plot or any building plot that has but
+    one business": with every plot built on or holding two businesses it is not offered."""
+    from tiny_york_env.fifth_avenue import actions as A
+    from tiny_york_env.fifth_avenue import api
+    from tiny_york_env.fifth_avenue import state as ST
+    state = api.new_game(seed=5)
+    rec = state.reshape(1)[0]
+    while rec["decision"] != ST.DEC_OPTION:
+        api.apply_action(state, int(api.legal_actions(state)[0]))
+    assert api.legal_mask(state)[A.OPTION_B]
+    free = [p for p in range(F.NUM_PLOTS) if rec["plot_owner"][p] == ST.NO_PLAYER]
+    for p in free:
+        if rec["plot_business"][p, 0] == ST.NO_BUSINESS:
+            rec["plot_owner"][p], rec["plot_skyscrapers"][p] = ST.ALEA_ROW, 1
+        else:
+            rec["plot_business"][p, 1] = 0
+    assert not R.any_business_plot(rec)
+    assert not api.legal_mask(state)[A.OPTION_B] and api.legal_mask(state)[A.OPTION_C]
+
+
+def test_the_game_ends_after_the_turn_limit_with_the_final_scoring():
+    """Not in the text (docs/fifth-avenue.md, "a turn limit"): the turn ending at TURN_LIMIT
+    ends the game, each district scored once and Central Park, a winner named."""
+    from tiny_york_env.fifth_avenue import api
+    from tiny_york_env.fifth_avenue import state as ST
+    state = api.new_game(seed=6)
+    rec = state.reshape(1)[0]
+    while rec["decision"] != ST.DEC_OPTION:
+        api.apply_action(state, int(api.legal_actions(state)[0]))
+    rec["turn"] = F.TURN_LIMIT - 1
+    while not api.is_terminal(state):
+        assert rec["turn"] == F.TURN_LIMIT - 1
+        api.apply_action(state, int(api.legal_actions(state)[-1]))
+    assert rec["turn"] == F.TURN_LIMIT and api.winners(state) and api.final_scores(state).sum() > 0

@@ -10,6 +10,7 @@ import numpy as np
 from .jit import jit
 
 MOVE_SEAT, MOVE_ACTION = 0, 1
+AGENT_SEAT = 0  # a record's ``bot_kind`` of a seat the agents play, in every game
 
 
 @jit
@@ -45,7 +46,7 @@ def move_log_problem(rec: np.void, num_players: int, num_actions: int, max_count
                 return f"bot_moves[{i}] is not zero beyond bot_move_count {count}"
         elif not 0 <= action < num_actions:
             return f"bot_moves[{i}] action is {int(action)}, allowed 0..{num_actions - 1}"
-        elif not (0 <= seat < num_players and rec["bot_kind"][seat] != 0):
+        elif not (0 <= seat < num_players and rec["bot_kind"][seat] != AGENT_SEAT):
             return f"bot_moves[{i}] names seat {int(seat)}, which is not a bot's"
     return None
 

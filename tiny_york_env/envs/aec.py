@@ -445,7 +445,7 @@ class ConstructionYardAECEnv(GameAECEnv):
 
 
 class FifthAvenueAECEnv(GameAECEnv):
-    """5th Avenue for 2-4 players: random ``bots`` in the last seats, agents in the others, Alea
+    """5th Avenue for 2-4 players: ``bots`` ("random"/"greedy") in the last seats, agents in the others, Alea
     bidding in two-player games (see the module's table)."""
 
     metadata = {**GameAECEnv.metadata, "name": "fifth_avenue_v0"}

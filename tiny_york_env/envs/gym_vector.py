@@ -358,14 +358,14 @@ class ConstructionYardVectorEnv(GameVectorEnv):
 
 
 class FifthAvenueVectorEnv(GameVectorEnv):
-    """``num_envs`` 5th Avenue games of one agent against random ``bots`` (and Alea with two
+    """``num_envs`` 5th Avenue games of one agent against ``bots`` (and Alea with two
     players), a native Gymnasium vector env."""
 
-    def __init__(self, num_envs: int, num_players: int = 2, bots: Sequence[str] = ("random",),
+    def __init__(self, num_envs: int, num_players: int = 2, bots: Sequence[str] = ("greedy",),
                  reward: str = "win", illegal_action: str = "terminate",
                  illegal_reward: float = DEFAULT_ILLEGAL_REWARD, render_mode: str | None = None,
                  opponents: Sequence = (), seat: int = 0, num_threads: int | None = None) -> None:
-        """One learning seat (0); ``bots`` ("random") take the other ``num_players - 1``."""
+        """One learning seat (0); ``bots`` ("random"/"greedy") take the other ``num_players - 1``."""
         super().__init__(num_envs, game="fifth_avenue",
                          config=fifth_avenue_config(1, num_players, bots), reward=reward,
                          illegal_action=illegal_action, illegal_reward=illegal_reward,

@@ -400,17 +400,17 @@ class ConstructionYardEnv(GameEnv):
 
 
 class FifthAvenueEnv(GameEnv):
-    """One learning seat of a 5th Avenue game against the engine's random bots and/or fixed
+    """One learning seat of a 5th Avenue game against the engine's bots ("random", "greedy") and/or fixed
     opponents, with Alea bidding in two-player games (see module doc)."""
 
     game_name = "fifth_avenue"
     reset_options = CONSTRUCTION_YARD_RESET_OPTIONS
 
-    def __init__(self, num_players: int = 2, bots: Sequence[str] = ("random",),
+    def __init__(self, num_players: int = 2, bots: Sequence[str] = ("greedy",),
                  opponents: Sequence[Any] = (), seat: int = 0, reward: str = "win",
                  render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION,
                  illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
-        """``num_players`` (2-4) with ``bots`` ("random") in the last seats and ``opponents`` in
+        """``num_players`` (2-4) with ``bots`` ("random", "greedy") in the last seats and ``opponents`` in
         the other agent seats; a bad argument is a ValueError naming what is allowed."""
         super().__init__({"num_players": num_players, "bots": tuple(bots)}, opponents=opponents,
                          seat=seat, reward=reward, render_mode=render_mode,

@@ -18,8 +18,10 @@ decision by decision:
   ``AUCTION_HAND``; else forward to the district whose best plot for the seat is worth most.
 - **Bid.** The plot the bid is for (the one allowed colour where the seat builds already, else
   the most valuable allowed plot), worth its VP per skyscraper times what the seat can build;
-  cards added lowest first (value-4 cards picture the most skyscrapers) while the bid stays
-  within ``CARDS_PER_VP`` times that worth; finish once above the high bid, else pass.
+  cards added while the bid stays within ``CARDS_PER_VP`` times that worth, the colour's lowest
+  first, then black cards lowest first; finish once above the high bid, else pass. (A 6 caps
+  the building at one skyscraper: adding black 4s before the colour's 6 would often build more.
+  Left as it is: the shipped agents were trained against this bot.)
 - **Build.** As many as allowed; a building stop instead when the district's skyscrapers
   (1 VP each for the declarer) beat what building would score.
 
@@ -95,6 +97,7 @@ from .state import (
     NO_BUSINESS,
     NO_CARD,
     NO_PLAYER,
+    NUM_ROWS,
 )
 
 SCORE_THRESHOLD = 6  # VP from scoring one district that makes option D worth a turn
@@ -102,7 +105,7 @@ LOW_SUPPLY = 3  # take skyscrapers (A) while fewer wait on the summary card
 AUCTION_HAND = 20  # the best bid total that makes the seat send a commissioner to City Hall
 CARDS_PER_VP = 2.5  # the most card value the seat bids per VP it expects to build
 PARK_VP = VP_BY_BUSINESS_TYPES[2]  # the VP a Central Park skyscraper is assumed to make
-HURRY_TURN = 40  # greedy-only games end by turn 36 (3 players, 1,500 seeds); later, end the game
+HURRY_TURN = 40  # greedy-only games ended by turn 36 (3 players, 1,499 of 1,500 seeds; one looped)
 NO_ACTION = -1
 
 
@@ -125,7 +128,7 @@ def value_with_business(st, plot, business):
 def business_gain(st, seat, plot, business):
     """VP the seat's skyscrapers next to ``plot`` gain from ``business`` there, less the best
     other seat's gain."""
-    gains = np.zeros(st["plot_owner"].shape[0] + 1, np.int64)
+    gains = np.zeros(NUM_ROWS, np.int64)
     for q in range(NUM_PLOTS):
         owner = st["plot_owner"][q]
         if PLOT_ADJACENT[plot, q] and owner != NO_PLAYER:
@@ -410,7 +413,8 @@ def greedy_decision(st, mask):
 
 @jit
 def greedy_action(st, mask):
-    """The greedy heuristic's action (module doc); always one ``mask`` allows."""
+    """The greedy heuristic's action (module doc): one ``mask`` allows, NO_ACTION only for an
+    empty mask (never in a live game)."""
     a = greedy_decision(st, mask)
     if a < 0 or a >= NUM_ACTIONS or not mask[a]:
         return first_legal(mask)
@@ -419,8 +423,11 @@ def greedy_action(st, mask):
 
 @jit
 def random_action(st, mask):
-    """A uniformly random legal action, from the record's generator."""
-    k = randbelow(st["rng"], np.sum(mask))
+    """A uniformly random legal action, from the record's generator; NO_ACTION for an empty mask."""
+    legal = np.sum(mask)
+    if legal == 0:
+        return NO_ACTION
+    k = randbelow(st["rng"], legal)
     for a in range(NUM_ACTIONS):
         if mask[a]:
             if k == 0:

@@ -42,6 +42,6 @@ def fifth_avenue_game() -> Game:
             actor_of=kernels.actor_of, encode_record=observation.encode_record),
         batch_module="tiny_york_env.fifth_avenue.batch",
         score_scale=SCORE_SCALE, greedy_action=api.greedy_choice,
-        env_defaults={"num_players": 2},
+        env_defaults={"num_players": 2, "bots": ("greedy",)},
         docs=("docs/fifth-avenue.md",),
     )

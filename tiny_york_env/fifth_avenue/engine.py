@@ -9,7 +9,7 @@ from ..core.move_log import clear_moves, record_move
 from .actions import NUM_ACTIONS
 from .bots import bot_action
 from .config import BOT_NONE
-from .rules import apply_unchecked, fill_legal_mask
+from .rules import apply_unchecked, end_game, fill_legal_mask
 from .state import DEC_GAME_OVER
 
 ILLEGAL = 1  # apply's status for an action the pending decision does not allow
@@ -17,11 +17,15 @@ ILLEGAL = 1  # apply's status for an action the pending decision does not allow
 
 @jit
 def advance(st):
-    """Let the engine's bots decide until an agent's seat must, or the game is over."""
+    """Let the engine's bots decide until an agent's seat must, or the game is over. A bot with
+    no legal action (no live game has one: validate.py refuses such records) ends the game."""
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     while st["decision"] != DEC_GAME_OVER and st["bot_kind"][st["actor"]] != BOT_NONE:
         fill_legal_mask(st, mask)
         a = bot_action(st, mask)
+        if a < 0:
+            end_game(st)
+            return
         record_move(st, st["actor"], a)
         apply_unchecked(st, a)
 

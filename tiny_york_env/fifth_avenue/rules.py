@@ -77,6 +77,7 @@ from .state import (
     NO_CARD,
     NO_OPTION,
     NO_PLAYER,
+    NO_PLOT,
     NUM_HAND_COLOURS,
     NUM_ROWS,
 )
@@ -233,6 +234,17 @@ def can_take_business_plot(st, plot):
     with skyscrapers; not in a stopped district."""
     return (not st["stopped"][PLOT_DISTRICT[plot]] and st["plot_owner"][plot] == NO_PLAYER
             and business_count(st, plot) < MAX_BUSINESSES_PER_PLOT)
+
+
+@jit
+def any_business_plot(st):
+    """Some plot can take a business (option B needs one: "on any empty building plot or any
+    building plot that has but one ... business"; with every plot built on or full, it cannot be
+    done)."""
+    for p in range(NUM_PLOTS):
+        if can_take_business_plot(st, p):
+            return True
+    return False
 
 
 @jit
@@ -601,11 +613,14 @@ def finish_auction(st):
         return
     return_cards(st, winner)
     st["build_limit"] = st["bid_min_pictured"][winner]
-    plot = -1
+    plot = NO_PLOT
     if place < NUM_DISTRICTS:
         for p in range(place * PLOTS_PER_DISTRICT, (place + 1) * PLOTS_PER_DISTRICT):
             if PLOT_COLOUR[p] == st["bid_colour"][winner]:
                 plot = p
+    if place < NUM_DISTRICTS and plot == NO_PLOT:  # no colour bid: nothing to build (validate.py)
+        next_auction(st)
+        return
     st["build_plot"] = plot
     st["actor"] = winner
     st["decision"] = DEC_BUILD
@@ -668,7 +683,7 @@ def fill_legal_mask(st, mask):
             mask[PLACE_START + p] = start_plot_ok(st, seat, p)
     elif d == DEC_OPTION:
         mask[OPTION_A] = st["general"][seat] > 0
-        mask[OPTION_B] = not supply_row_empty(st)
+        mask[OPTION_B] = not supply_row_empty(st) and any_business_plot(st)
         mask[OPTION_C] = True
         for c in range(NUM_COMMISSIONERS):
             dist = commissioner_district(st, c)

@@ -57,6 +57,7 @@ from .data import (
     SKYSCRAPERS_PER_COLOUR,
     START_ON_BOARD,
     START_SCORING_MARKER,
+    START_SUPPLY,
     SUPPLY_SETS,
     TURN_LIMIT,
     alea_bid_range,
@@ -97,7 +98,8 @@ START_BUSINESSES = NUM_DISTRICTS  # one on a plot of each district at setup
 
 def _districts_before():
     """The most districts a commissioner can have left behind on reaching each place (its
-    markers' limit): 0 at City Hall, 1 in a 34th Street district, ..., 3 in Central Park."""
+    markers' limit): 0 at City Hall and in a 34th Street district, 1 in 42nd Street or Times
+    Square, 2 in 52nd Street, 3 in Central Park."""
     depth = {CITY_HALL: 0}
     for _ in range(NUM_DISTRICTS + 1):
         for place, nxt in NEXT_PLACES.items():
@@ -403,6 +405,9 @@ def _check_auction(rec, n, index):
             colour = int(rec["bid_colour"][row])
             if colour != NO_CARD and not first_colour_allowed(rec, row, colour):
                 _fail(index, f"seat {row} bids colour {colour}, which this auction does not allow it")
+            if rec["passed"][row] and (bids[row].any() or rec["bid_total"][row]):
+                _fail(index, f"seat {row} passed but still has cards on the table (a pass takes them back)")
+        _check_high_bid(rec, index)
         if rec["has_alea"]:
             low, high = 0, alea_bid_range()[1]
             _in_range(rec["bid_total"][ALEA_ROW], low, high, "Alea's bid_total", index)
@@ -417,6 +422,42 @@ def _check_auction(rec, n, index):
                   and first_colour_allowed(rec, winner, int(PLOT_COLOUR[plot]))):
             _fail(index, f"build_plot {plot} is not a plot of the bid colour in district {place} the winner "
                          f"may have bid for")
+
+
+def _check_high_bid(rec, index):
+    """During the bidding: the high bid is the bid of the high bidder, who has not passed (a
+    seat's finished bid or Alea's standing one), or nothing (0 and no bidder)."""
+    high, bidder = int(rec["high_bid"]), int(rec["high_bidder"])
+    if (bidder == NO_PLAYER) != (high == 0):
+        _fail(index, f"high_bid {high} and high_bidder {bidder}: a high bid has a bidder, and only then")
+    if bool(rec["alea_in"]) != (bidder == ALEA_ROW):
+        _fail(index, "alea_in is set exactly while Alea holds the high bid")
+    if bidder == NO_PLAYER:
+        return
+    if int(rec["bid_total"][bidder]) != high:
+        _fail(index, f"high_bid is {high} but the high bidder's bid is {int(rec['bid_total'][bidder])}")
+    if bidder != ALEA_ROW and (rec["passed"][bidder] or rec["bid_colour"][bidder] == NO_CARD):
+        _fail(index, f"the high bidder, seat {bidder}, has passed or bid no colour")
+
+
+def _check_placing(rec, n, index):
+    """While the starting skyscrapers are placed nothing else has happened: each seat's placed
+    ones on the board, its supply and general supply as dealt, no turn, business, marker or VP."""
+    if rec["decision"] != DEC_START_SKYSCRAPER:
+        return
+    owners = rec["plot_owner"]
+    for seat in range(n):
+        placed = START_ON_BOARD - _unplaced(rec, n, seat)
+        if int(rec["plot_skyscrapers"][owners == seat].sum()) != placed:
+            _fail(index, f"seat {seat} has placed {placed} starting skyscrapers, the board shows others")
+        if int(rec["supply"][seat]) != START_SUPPLY:
+            _fail(index, f"seat {seat}'s summary card holds {int(rec['supply'][seat])} while placing, "
+                         f"not the {START_SUPPLY} dealt")
+    if (rec["turn"] or rec["businesses_placed"] or rec["score"].any() or rec["building_stops"]
+            or np.any(rec["commissioner_place"] != CITY_HALL) or rec["markers_placed"].any()
+            or np.any(owners == ALEA_ROW)):
+        _fail(index, "while the starting skyscrapers are placed, no turn, business, building stop, "
+                     "commissioner move, VP or Alea skyscraper can have happened")
 
 
 def _check_decision(rec, n, index):
@@ -458,6 +499,7 @@ def validate_record(rec: np.void, index: int | None = None) -> None:
     _check_skyscrapers(rec, n, index)
     _check_commissioners(rec, index)
     _check_auction(rec, n, index)
+    _check_placing(rec, n, index)
     problem = move_log_problem(rec, n, NUM_ACTIONS, MAX_LOGGED)
     if problem:
         _fail(index, problem)
