@@ -7,7 +7,7 @@
 #
 # For each player count, as for Construction Yard's shipped agents:
 # 1. behaviour cloning of the greedy policy (fifth_avenue/bots.py) in the agent seat against
-#    greedy bots in every other seat (4,000 games);
+#    greedy bots in every other seat (3,000 games);
 # 2. MaskablePPO from the clone against the same bots, reward "score" (the final margin / 50),
 #    a low learning rate and entropy bonus so that it improves on the clone instead of leaving
 #    it; STEPS_2P / STEPS_3P steps (120 rollouts of 16,384), what one session's time allowed;

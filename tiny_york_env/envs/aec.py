@@ -446,9 +446,10 @@ class ConstructionYardAECEnv(GameAECEnv):
 
 class FifthAvenueAECEnv(GameAECEnv):
     """5th Avenue for 2-4 players: ``bots`` ("random"/"greedy") in the last seats, agents in the others, Alea
-    bidding in two-player games (see the module's table)."""
+    bidding in two-player games (see the module's table); "rgb_array" draws the public table
+    (``tiny_york_env.fifth_avenue_render``, 600 x 900 x 3 uint8)."""
 
-    metadata = {**GameAECEnv.metadata, "name": "fifth_avenue_v0"}
+    metadata = {**GameAECEnv.metadata, "render_modes": list(RENDER_MODES), "name": "fifth_avenue_v0"}
 
     def __init__(self, num_players: int = 3, bots: Sequence[str] = (), reward: str = "win",
                  render_mode: str | None = None, seed: int | None = None,

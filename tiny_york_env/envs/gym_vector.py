@@ -72,6 +72,7 @@ from .rewards import (
 )
 from .single import (
     DEFAULT_TOMS,
+    FIFTH_AVENUE_RENDER_MODULE,
     RENDER_MODULE,
     check_reset_options,
     construction_yard_config,
@@ -359,7 +360,10 @@ class ConstructionYardVectorEnv(GameVectorEnv):
 
 class FifthAvenueVectorEnv(GameVectorEnv):
     """``num_envs`` 5th Avenue games of one agent against ``bots`` (and Alea with two
-    players), a native Gymnasium vector env."""
+    players), a native Gymnasium vector env; ``"rgb_array"`` gives one picture per game."""
+
+    metadata = {**GameVectorEnv.metadata, "render_modes": ["ansi"] + (
+        ["rgb_array"] if importlib.util.find_spec(FIFTH_AVENUE_RENDER_MODULE) else [])}
 
     def __init__(self, num_envs: int, num_players: int = 2, bots: Sequence[str] = ("greedy",),
                  reward: str = "win", illegal_action: str = "terminate",

@@ -77,6 +77,7 @@ from .rewards import (
 ENV_ID = "TinyYork-v0"
 DEFAULT_TOMS = (5,)
 RENDER_MODULE = "tiny_york_env.render"
+FIFTH_AVENUE_RENDER_MODULE = "tiny_york_env.fifth_avenue_render"
 RESET_OPTIONS = ("toms", "seat")
 CONSTRUCTION_YARD_RESET_OPTIONS = ("num_players", "bots", "seat")
 DEFAULT_BOTS = ("greedy",)
@@ -401,8 +402,14 @@ class ConstructionYardEnv(GameEnv):
 
 class FifthAvenueEnv(GameEnv):
     """One learning seat of a 5th Avenue game against the engine's bots ("random", "greedy") and/or fixed
-    opponents, with Alea bidding in two-player games (see module doc)."""
+    opponents, with Alea bidding in two-player games (see module doc); ``"rgb_array"`` draws the public
+    table (``tiny_york_env.fifth_avenue_render``)."""
 
+    metadata = {
+        **GameEnv.metadata,
+        "render_modes": [*GameEnv.metadata["render_modes"]]
+        + (["rgb_array"] if importlib.util.find_spec(FIFTH_AVENUE_RENDER_MODULE) else []),
+    }
     game_name = "fifth_avenue"
     reset_options = CONSTRUCTION_YARD_RESET_OPTIONS
 

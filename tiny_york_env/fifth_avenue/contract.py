@@ -15,6 +15,13 @@ from .validate import validate_state
 SCORE_SCALE = 50.0  # the "score" reward: margin to the best other seat / 50 VP
 
 
+def render_rgb(state):
+    """The public table as a picture (``tiny_york_env.fifth_avenue_render``, imported on first use)."""
+    from ..fifth_avenue_render import render_rgb as draw  # needs pillow; lives outside this package
+
+    return draw(state)
+
+
 def fifth_avenue_game() -> Game:
     """The record the adapters read (docs/games.md)."""
     return Game(
@@ -41,7 +48,7 @@ def fifth_avenue_game() -> Game:
             apply_checked=apply, apply_unchecked=play, is_over=kernels.is_over,
             actor_of=kernels.actor_of, encode_record=observation.encode_record),
         batch_module="tiny_york_env.fifth_avenue.batch",
-        score_scale=SCORE_SCALE, greedy_action=api.greedy_choice,
+        score_scale=SCORE_SCALE, greedy_action=api.greedy_choice, render_rgb=render_rgb,
         env_defaults={"num_players": 2, "bots": ("greedy",)},
         docs=("docs/fifth-avenue.md",),
     )
