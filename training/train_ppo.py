@@ -527,6 +527,12 @@ class TrainResult:
         return self.model.num_timesteps / self.seconds if self.seconds else 0.0
 
 
+def stage_env_seed(config: TrainConfig, stage: int) -> int:
+    """The game seed of a training stage's env: game i of the batch plays it + i, then its chain
+    (core/seeds.py), so stages and runs with other seeds never share a deal."""
+    return derive_seed(config.seed, STREAM_STAGE_ENV, stage)
+
+
 def make_vec_env(config: TrainConfig, toms: tuple, stage: int):
     """The monitored TinyYorkVecEnv of one training stage (its own game seeds). Illegal actions
     raise: the masked learner never plays one, so one would be a bug to stop at, not a penalty
@@ -534,7 +540,7 @@ def make_vec_env(config: TrainConfig, toms: tuple, stage: int):
     from stable_baselines3.common.vec_env import VecMonitor
 
     from tiny_york_env.envs.vector import GameVecEnv, TinyYorkVecEnv
-    seed = derive_seed(config.seed, STREAM_STAGE_ENV, stage)
+    seed = stage_env_seed(config, stage)
     if config.game != TINY_YORK:
         game = get_game(config.game)
         return VecMonitor(GameVecEnv(config.num_envs, game=game, config=game.make_config(**config.setup),
@@ -655,6 +661,7 @@ def train(progress: bool = True, verbose: int = 0, **options) -> TrainResult:
             env = make_vec_env(config, toms, stage)
             if model is None:
                 model = make_model(config, env, verbose)
+                env.seed(stage_env_seed(config, stage))  # MaskablePPO(seed=) re-seeded it to seed + i
                 model.set_logger(logger)
             else:
                 model.set_env(env)

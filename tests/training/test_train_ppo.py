@@ -303,3 +303,58 @@ def test_the_readme_curriculum_commands_reach_every_level():
 def test_a_finished_run_is_not_overwritten(trained):
     with pytest.raises(ValueError, match="already holds a trained model.zip"):
         train(total_steps=SMOKE_STEPS, out=trained.out_dir, **SMOKE)
+
+
+# ---------------------------------------------------------------- every stage plays its own deals
+
+CHAIN_GAMES = 200  # games per env slot compared (a stage of 16M steps plays about 250 per slot)
+
+
+def first_deals(config, stage):
+    """The game seeds of a stage's first games: its derived seed + i."""
+    return [(train_ppo.stage_env_seed(config, stage) + i) % 2 ** 63 for i in range(config.num_envs)]
+
+
+def test_training_plays_each_stage_on_its_own_seeds(tmp_path, monkeypatch):
+    """In ``train`` every stage's first games are its derived seeds, the first stage's too
+    (MaskablePPO(seed=s) used to re-seed that env to s + i)."""
+    made, first_seeds = [], []
+    make_vec_env = train_ppo.make_vec_env
+
+    def recording_make_vec_env(config, toms, stage):
+        env = make_vec_env(config, toms, stage)
+        reset = env.venv.reset
+
+        def recording_reset():
+            obs = reset()
+            if len(first_seeds) == len(made) - 1:
+                first_seeds.append(env.venv._game_seeds.tolist())
+            return obs
+        env.venv.reset = recording_reset
+        made.append(config)
+        return env
+    monkeypatch.setattr(train_ppo, "make_vec_env", recording_make_vec_env)
+    train(curriculum=(1, 12), curriculum_steps=512, total_steps=1024, out=tmp_path, **SMOKE)
+    config = made[0]
+    assert len(first_seeds) == 2
+    assert first_seeds == [first_deals(config, 0), first_deals(config, 1)]
+
+
+def stage_deals(config, stage):
+    """The game seeds a stage's env plays in its first CHAIN_GAMES games per slot."""
+    from tiny_york_env.core.seeds import next_seed
+    deals = set()
+    for seed in first_deals(config, stage):
+        for _ in range(CHAIN_GAMES):
+            deals.add(seed)
+            seed = next_seed(seed)
+    return deals
+
+
+def test_stages_and_seeds_never_share_a_deal():
+    """Three stages of two run seeds: six disjoint sets of deals."""
+    runs = [make_config(toms=(1,), num_envs=256, seed=seed, out="unused") for seed in (3, 4)]
+    deals = [stage_deals(config, stage) for config in runs for stage in range(3)]
+    for a in range(len(deals)):
+        for b in range(a + 1, len(deals)):
+            assert not deals[a] & deals[b], (a, b)
