@@ -216,11 +216,32 @@ def _batch_loss(policy, demos, index, value_weight):
     return cross_entropy + value_weight * value_loss, cross_entropy, value_loss, accuracy
 
 
+POLICY_PARTS = ("mlp_extractor.policy_net.", "action_net.")  # SB3's names of the policy's layers
+VALUE_PARTS = ("mlp_extractor.value_net.", "value_net.")  # and of the value function's
+
+
+def _copy_part(policy, prefixes):
+    return {name: tensor.detach().clone() for name, tensor in policy.state_dict().items()
+            if name.startswith(prefixes)}
+
+
+def kept_epochs(history):
+    """(epoch of the policy kept, epoch of the value function kept) by ``fit_policy``: each at its
+    lowest held-out loss (cross-entropy, value MSE); the last epoch without held-out games."""
+    if not history or "valid_cross_entropy" not in history[0]:
+        return (len(history), len(history))
+    best_policy = min(history, key=lambda row: row["valid_cross_entropy"])["epoch"]
+    best_value = min(history, key=lambda row: row["valid_value_loss"])["epoch"]
+    return best_policy, best_value
+
+
 def fit_policy(model, demos, epochs=DEFAULT_EPOCHS, batch_size=DEFAULT_BATCH_SIZE,
                learning_rate=DEFAULT_LEARNING_RATE, value_weight=DEFAULT_VALUE_WEIGHT, seed=0,
                progress=True):
     """Fit ``model.policy`` to ``demos`` in place; a list of per-epoch dicts (losses, accuracy
-    on the training and the held-out games)."""
+    on the training and the held-out games). The policy layers and the value layers end as they
+    were at their own best held-out epoch (``kept_epochs``): the value head overfits long before
+    the policy does (its held-out loss rises from the first epochs)."""
     import torch
     from tqdm.auto import tqdm
     policy = model.policy
@@ -228,6 +249,7 @@ def fit_policy(model, demos, epochs=DEFAULT_EPOCHS, batch_size=DEFAULT_BATCH_SIZ
     train_index, valid_index = split_by_game(demos, seed)
     rng = np.random.default_rng(derive_seed(seed, STREAM_SPLIT, 1))
     history = []
+    best = {"policy": (np.inf, None), "value": (np.inf, None)}
     for epoch in tqdm(range(positive_int(epochs, "epochs")), desc="imitation", unit="epoch",
                       disable=not progress):
         policy.set_training_mode(True)
@@ -244,6 +266,13 @@ def fit_policy(model, demos, epochs=DEFAULT_EPOCHS, batch_size=DEFAULT_BATCH_SIZ
                "train_value_loss": sums[1] / len(order), "train_accuracy": sums[2] / len(order)}
         row.update(_validation(policy, demos, valid_index, value_weight, batch_size))
         history.append(row)
+        for part, loss, prefixes in (("policy", "valid_cross_entropy", POLICY_PARTS),
+                                     ("value", "valid_value_loss", VALUE_PARTS)):
+            if loss in row and row[loss] < best[part][0]:
+                best[part] = (row[loss], _copy_part(policy, prefixes))
+    kept = {**(best["policy"][1] or {}), **(best["value"][1] or {})}
+    if kept:
+        policy.load_state_dict({**policy.state_dict(), **kept})
     policy.set_training_mode(False)
     return history
 
@@ -350,6 +379,7 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int] = DEFAULT_LEVE
     write_output_text(out_dir / HISTORY_FILE, json.dumps({
         "decisions": len(demos), "teacher_mean_reward": float(np.mean(demos.teacher_rewards)),
         "seconds": round(seconds, 1), "history": history,
+        "kept": dict(zip(("policy_epoch", "value_epoch"), kept_epochs(history), strict=True)),
         "evaluation": (evaluation if other_game else evaluation.outcomes()) if evaluation else None},
         indent=1) + "\n")
     return ImitationResult(model, model_path, policy_path, history, evaluation, len(demos), seconds)
@@ -408,6 +438,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     last = result.history[-1]
     print(f"{result.decisions} decisions; last epoch: " + ", ".join(
         f"{k} {v:.3f}" for k, v in last.items() if k != "epoch"))
+    policy_epoch, value_epoch = kept_epochs(result.history)
+    print(f"kept: the policy of epoch {policy_epoch}, the value function of epoch {value_epoch} "
+          f"(their lowest held-out losses)")
     if isinstance(result.evaluation, dict):
         from tiny_york_env.training.game_matches import format_match
         for match in result.evaluation.values():

@@ -91,6 +91,27 @@ def test_fitting_lowers_the_imitation_loss(demos):
     assert {"valid_cross_entropy", "valid_accuracy"} <= set(history[-1])
 
 
+def test_each_head_is_kept_at_its_best_held_out_epoch(demos):
+    """The policy layers end at the epoch of the lowest held-out cross-entropy and the value
+    layers at that of the lowest held-out value loss, whatever the last epoch did."""
+    from tiny_york_env.training.imitate import DEFAULT_VALUE_WEIGHT, _validation, kept_epochs
+    config = make_config(toms=(5,), net_arch=SMALL_NET, num_envs=1, n_steps=2, batch_size=2, seed=1)
+    env = make_vec_env(config, config.stages[0], 0)
+    model = make_model(config, env)
+    history = fit_policy(model, demos, epochs=8, batch_size=128, learning_rate=3e-3, progress=False)
+    env.close()
+    _, valid_index = split_by_game(demos, seed=0)
+    final = _validation(model.policy, demos, valid_index, DEFAULT_VALUE_WEIGHT, 128)
+    best_ce = min(row["valid_cross_entropy"] for row in history)
+    best_value = min(row["valid_value_loss"] for row in history)
+    assert final["valid_cross_entropy"] == pytest.approx(best_ce, rel=1e-5)
+    assert final["valid_value_loss"] == pytest.approx(best_value, rel=1e-5)
+    policy_epoch, value_epoch = kept_epochs(history)
+    assert history[policy_epoch - 1]["valid_cross_entropy"] == best_ce
+    assert history[value_epoch - 1]["valid_value_loss"] == best_value
+    assert value_epoch < len(history)  # the value head overfits: its best epoch is not the last
+
+
 def test_clone_is_a_playable_ppo_agent(cloned):
     assert cloned.model_path.name == "model.zip" and cloned.policy_path.name == "policy.zip"
     history = json.loads((cloned.model_path.parent / HISTORY_FILE).read_text())
