@@ -68,10 +68,11 @@ def game_ranks(record: GameRecord) -> list[int]:
     return ranks
 
 
-def rate_games(records: Iterable[GameRecord], num_players: int) -> list[PlackettLuceRating]:
-    """PlackettLuce ratings, one per player index, after every record in order."""
-    from openskill.models import PlackettLuce
-    model = PlackettLuce()
+RATING_ORDERS = 16  # shuffled orders of the games whose ratings are averaged
+RATING_SEED = 0
+
+
+def _rate_in_order(model, records, num_players):
     ratings = [model.rating() for _ in range(num_players)]
     for record in records:
         teams = [[ratings[p]] for p in record.seating]
@@ -81,6 +82,23 @@ def rate_games(records: Iterable[GameRecord], num_players: int) -> list[Plackett
         for p, (rating,) in zip(record.seating, rated, strict=True):
             ratings[p] = rating
     return ratings
+
+
+def rate_games(records: Iterable[GameRecord], num_players: int, orders: int = RATING_ORDERS,
+               seed: int = RATING_SEED) -> list[PlackettLuceRating]:
+    """PlackettLuce ratings, one per player index: OpenSkill rates game after game, so a rating
+    depends on the games' order; here the games are rated in ``orders`` orders shuffled with
+    ``seed`` and each player's mu and sigma are the means over them (the same games in another
+    order give the same ratings)."""
+    from openskill.models import PlackettLuce
+    model = PlackettLuce()
+    records = sorted(records, key=lambda r: (r.cell, r.index, r.game_seed))  # the input order drops out
+    rng = np.random.default_rng(seed)
+    runs = [_rate_in_order(model, [records[k] for k in rng.permutation(len(records))], num_players)
+            for _ in range(max(1, int(orders)))]
+    return [model.rating(mu=float(np.mean([run[p].mu for run in runs])),
+                         sigma=float(np.mean([run[p].sigma for run in runs])))
+            for p in range(num_players)]
 
 
 def pairwise_matrix(records: Iterable[GameRecord], num_players: int) -> list[list[float | None]]:

@@ -83,3 +83,23 @@ def test_tournament_rejects_bad_sizes():
         run_tournament(["random", "random"], games=3, game_size=3, progress=False)
     with pytest.raises(ValueError, match="game_size must be 2-4"):
         run_tournament(["random", "random"], games=2, game_size=5, progress=False)
+
+
+def test_ratings_do_not_depend_on_the_order_of_the_games():
+    """OpenSkill rates game after game; rate_games averages seeded shuffled orders, so the same
+    games in any order give the same ratings, and one order alone would differ."""
+    from tiny_york_env.training.evaluate import GameRecord
+    from tiny_york_env.training.tournament import _rate_in_order, rate_games
+    rng = np.random.default_rng(0)
+    records = []
+    for index in range(40):
+        seating = tuple(int(p) for p in rng.permutation(3)[:2])
+        scores = tuple(int(s) for s in rng.integers(50, 120, size=2))
+        records.append(GameRecord(0, index, index, seating, scores, int(np.argmax(scores)), 10, 0.1))
+    forward = rate_games(records, 3)
+    backward = rate_games(records[::-1], 3)
+    assert [(r.mu, r.sigma) for r in forward] == [(r.mu, r.sigma) for r in backward]
+    from openskill.models import PlackettLuce
+    one_way = _rate_in_order(PlackettLuce(), records, 3)
+    other_way = _rate_in_order(PlackettLuce(), records[::-1], 3)
+    assert [r.mu for r in one_way] != [r.mu for r in other_way]  # why the orders are averaged
