@@ -71,6 +71,12 @@ from tiny_york_env.training.evaluate import (
 )
 from tiny_york_env.training.export import save_policy
 from tiny_york_env.training.game_matches import act_policy, check_policy_name, evaluate_match, make_policy
+from tiny_york_env.training.train_ppo import (
+    DEFAULT_GAMMA,
+    DEFAULT_NET_ARCH,
+    load_initial_weights,
+    parse_int_list,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # agent seats in a self-play game (Toms come on top, up to 4 in all)
 DEFAULT_PLAYERS = 2
@@ -89,6 +95,7 @@ DEFAULT_ENT_COEF = 0.01  # a little entropy: self-play collapses easily onto one
 DEFAULT_TORCH_THREADS = 1  # the nets are small; one thread is fastest and shares the machine fairly
 DEFAULT_REWARD = "win"
 DEFAULT_EVAL_OPPONENTS = ("random",)
+SHIPPED_START = "ppo"  # init_from: the shipped policy of the game and player count
 TINY_YORK = "tiny_york"  # the game with Toms and the agent registry's baselines
 MODEL_FILE = "model.zip"
 CONFIG_FILE = "config.json"
@@ -443,6 +450,9 @@ class SelfPlayConfig:
     torch_threads: int = DEFAULT_TORCH_THREADS
     game: str = TINY_YORK
     bots: tuple = ()  # another game's engine players after the agent seats
+    gamma: float = DEFAULT_GAMMA  # train_ppo's defaults: a game pays only at its end
+    net_arch: tuple = DEFAULT_NET_ARCH
+    init_from: str | None = None  # a policy file or SB3 checkpoint, or "ppo" (the shipped policy)
 
     def check(self):
         """Validate and normalise the options; ValueError saying what is wrong and what is allowed."""
@@ -486,7 +496,29 @@ class SelfPlayConfig:
         for name in self.baselines + tuple(o for o in self.eval_opponents if o != OLDEST_SNAPSHOT):
             check_name(name)
         self.latest_prob = check_probability(self.latest_prob, "latest_prob")
+        if isinstance(self.gamma, bool) or not isinstance(self.gamma, (int, float)) \
+                or not 0 < self.gamma <= 1:
+            raise ValueError(f"gamma must be a number in (0, 1], got {self.gamma!r}")
+        self.net_arch = tuple(positive_int(width, "net_arch widths") for width in self.net_arch)
+        if not self.net_arch:
+            raise ValueError("net_arch needs at least one hidden layer width")
+        if self.init_from is not None and not isinstance(self.init_from, (str, Path)):
+            raise ValueError(f"init_from is a policy file, an SB3 checkpoint or {SHIPPED_START!r}, "
+                             f"got {self.init_from!r}")
+        if self.init_from is not None:
+            self.init_from = str(self.init_from)
         return self
+
+    def start_path(self):
+        """The weights to start from: None (fresh), ``init_from``'s path, or the shipped policy of
+        this game and player count for "ppo" (ValueError when none is shipped)."""
+        if self.init_from != SHIPPED_START:
+            return self.init_from
+        if self.game == TINY_YORK:
+            from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH
+            return str(DEFAULT_MODEL_PATH)
+        from tiny_york_env.training.game_matches import shipped_policy_path
+        return str(shipped_policy_path(get_game(self.game), self.players + len(self.bots)))
 
 
 @dataclass(frozen=True)
@@ -747,9 +779,12 @@ def selfplay(out: str | Path | None = None, progress: bool = True, **options) ->
     pool = build_pool(config)
     vec_env = build_vec_env(config, pool)
     model = MaskablePPO("MlpPolicy", vec_env, n_steps=config.n_steps, n_epochs=config.n_epochs,
-                        batch_size=config.batch_size,
+                        batch_size=config.batch_size, gamma=config.gamma,
                         learning_rate=config.learning_rate, ent_coef=config.ent_coef,
-                        seed=config.seed, device="cpu", verbose=0)
+                        seed=config.seed, device="cpu", verbose=0,
+                        policy_kwargs={"net_arch": list(config.net_arch)})
+    if config.init_from is not None:
+        load_initial_weights(model, config.start_path(), config.net_arch)
     run = SelfPlayRun(config, model, pool, out, progress)
     run.take_snapshot(0)  # the pool is never empty: the first games are against the initial policy
     run.next_snapshot = config.snapshot_every
@@ -820,6 +855,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="snapshot opponents play their most probable action instead of sampling")
     parser.add_argument("--torch-threads", type=int, default=DEFAULT_TORCH_THREADS,
                         help="torch intra-op threads")
+    parser.add_argument("--gamma", type=float, default=DEFAULT_GAMMA, help="discount factor (as train_ppo)")
+    parser.add_argument("--net-arch", type=lambda text: parse_int_list(text, "--net-arch"),
+                        default=DEFAULT_NET_ARCH, help="hidden layer widths (as train_ppo)")
+    parser.add_argument("--init-from", default=None,
+                        help=f"start from a policy file or SB3 checkpoint (imitate's clone, a train_ppo "
+                             f"run), or {SHIPPED_START!r}: the shipped policy of this game and player count")
     parser.add_argument("--out", default=None, help="output folder (policy.zip, model.zip, config.json, "
                         "log.csv, snapshots/); a symbolic link there is refused")
     parser.add_argument("--no-progress", action="store_false", dest="progress", help="no progress bar")

@@ -386,3 +386,43 @@ def test_command_line_options():
     assert options["out"] == "runs/x" and options["progress"] is False
     config = SelfPlayConfig(**{k: v for k, v in options.items() if k not in ("out", "progress")}).check()
     assert config.toms == GameConfig(num_agents=3, toms=(5,)).toms
+
+
+def test_gamma_and_network_default_to_train_ppo_and_can_be_set():
+    """Self-play used SB3's 0.99 and 64-64; now train_ppo's defaults, and options."""
+    from tiny_york_env.training.train_ppo import DEFAULT_GAMMA, DEFAULT_NET_ARCH
+    config = SelfPlayConfig().check()
+    assert (config.gamma, config.net_arch) == (DEFAULT_GAMMA, DEFAULT_NET_ARCH)
+    options = parse_args(["--gamma", "0.97", "--net-arch", "32,16", "--init-from", "ppo"])
+    assert (options["gamma"], options["net_arch"], options["init_from"]) == (0.97, (32, 16), "ppo")
+    result = selfplay(players=2, num_envs=2, total_steps=64, n_steps=32, batch_size=32, n_epochs=1,
+                      gamma=0.97, net_arch=(32, 16), eval_every=10_000, progress=False)
+    assert result.model.gamma == 0.97
+    widths = [layer.out_features for layer in result.model.policy.mlp_extractor.policy_net
+              if hasattr(layer, "out_features")]
+    assert widths == [32, 16]
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"gamma": 1.5}, "gamma must be a number in"),
+    ({"net_arch": (0,)}, "net_arch widths must be a positive int"),
+    ({"init_from": 3}, "init_from is a policy file"),
+])
+def test_bad_training_options_are_refused(options, message):
+    with pytest.raises(ValueError, match=message):
+        SelfPlayConfig(**options).check()
+
+
+def test_self_play_starts_from_the_shipped_policy():
+    """init_from="ppo": the first snapshot (the learner before any update) plays the shipped
+    policy's logits."""
+    from tiny_york_env.agents.ppo_agent import PPOAgent
+    from tiny_york_env.game import new_game
+    from tiny_york_env.observation import encode
+    result = selfplay(players=2, num_envs=2, total_steps=64, n_steps=32, batch_size=32, n_epochs=1,
+                      init_from="ppo", eval_every=10_000, progress=False)
+    first = result.pool.snapshots[0]  # taken at step 0, before the first update
+    assert first.step == 0
+    observation = encode(new_game(GameConfig(num_agents=2), seed=1), 0)
+    shipped = PPOAgent().action_logits(observation)
+    assert np.allclose(first.agent.action_logits(observation), shipped, atol=1e-4)
