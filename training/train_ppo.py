@@ -431,9 +431,12 @@ def _make_callback_classes():
             self.wins = self.games = 0
 
     class LadderEvalCallback(base):
-        """Every ``every`` steps: the policy against the Tom ladder, rows into ``eval.csv``,
-        win rates into the log; stops the current stage when its level's win rate reaches
-        ``promote_at`` (a curriculum stage with a next one)."""
+        """Every ``eval_every`` steps, between rollouts: the policy against the Tom ladder on
+        fresh games each time (the seed moves on with every evaluation), rows into ``eval.csv``,
+        win rates into the log. A curriculum stage with a next one is promoted when the lower
+        end of its level's 95% Wilson interval reaches ``promote_at`` (a lucky run of a few
+        games does not promote); the rollout just collected is still trained on, and the stage
+        stops at the next step (one vectorized step of the next rollout is left unused)."""
 
         def __init__(self, config, eval_path):
             super().__init__()
@@ -448,18 +451,21 @@ def _make_callback_classes():
             self.stage_toms, self.can_promote, self.promoted = toms, can_promote, False
 
         def _on_step(self):
+            return not self.promoted  # a promotion ends the stage before the next rollout
+
+        def _on_rollout_end(self):
             if self.num_timesteps < self.next_eval:
-                return True
+                return
             while self.next_eval <= self.num_timesteps:
                 self.next_eval += self.config.eval_every
-            return self.evaluate()
+            self.evaluate()
 
         def evaluate(self):
-            """Run one ladder evaluation now; False when the stage is promoted."""
+            """Run one evaluation now (fresh games); False when the stage is promoted."""
             config = self.config
+            seed = derive_seed(config.seed, STREAM_EVAL, self.evaluations)
             if config.game != TINY_YORK:
-                matches = evaluate_policy_in_matches(self.model, config, config.eval_games,
-                                                     derive_seed(config.seed, STREAM_EVAL))
+                matches = evaluate_policy_in_matches(self.model, config, config.eval_games, seed)
                 append_match_rows(self.eval_path, self.num_timesteps, matches)
                 self.evaluations += 1
                 for opponent, result in matches.items():
@@ -470,15 +476,14 @@ def _make_callback_classes():
             levels = tuple(config.eval_levels)
             if self.can_promote and stage_level not in levels:
                 levels += (stage_level,)
-            results = evaluate_policy_on_ladder(
-                self.model, levels, config.eval_games, derive_seed(config.seed, STREAM_EVAL),
-                label=f"ppo@{self.num_timesteps}")
+            results = evaluate_policy_on_ladder(self.model, levels, config.eval_games, seed,
+                                                label=f"ppo@{self.num_timesteps}")
             append_eval_rows(self.eval_path, self.num_timesteps, self.stage_toms, results)
             self.evaluations += 1
-            rates = {cell.level: cell.win_rate for cell in results.cells}
-            for level, rate in rates.items():
-                self.logger.record(f"eval/win_rate_tom{level}", rate)
-            if self.can_promote and rates[stage_level] >= config.promote_at:
+            for cell in results.cells:
+                self.logger.record(f"eval/win_rate_tom{cell.level}", cell.win_rate)
+            lower = {cell.level: cell.ci_low for cell in results.cells}
+            if self.can_promote and lower[stage_level] >= config.promote_at:
                 self.promoted = True
                 return False
             return True
@@ -714,8 +719,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--curriculum", help="Tom levels in order, e.g. '1,3,5' (instead of --tom)")
     p.add_argument("--curriculum-steps", type=int, help="steps per curriculum level; --total-steps "
                    "must let every level have them (refused otherwise, unless --promote-at)")
-    p.add_argument("--promote-at", type=float, help="move on when the evaluated win rate against "
-                   "the current level reaches this (needs --eval-every)")
+    p.add_argument("--promote-at", type=float, help="move on when the lower end of the 95%% interval "
+                   "of the evaluated win rate against the current level reaches this (fresh games "
+                   "each evaluation; needs --eval-every)")
     p.add_argument("--num-envs", type=int, default=DEFAULT_NUM_ENVS, help="games in the batched env")
     p.add_argument("--total-steps", type=int, default=DEFAULT_TOTAL_STEPS,
                    help="env steps (decisions over all games) to train for")

@@ -86,21 +86,40 @@ def test_curriculum_moves_on_after_its_steps(tmp_path):
 
 
 def test_curriculum_promotes_when_the_evaluated_win_rate_is_reached(tmp_path, monkeypatch):
-    evaluated = []
+    """Promotion when the win rate's lower bound reaches promote_at, judged between rollouts
+    (the promoting rollout is trained on; the stage stops one vectorized step later), each
+    evaluation on fresh games."""
+    evaluated, seeds = [], []
 
     def always_winning(model, levels, games, seed, label="ppo"):
         evaluated.append(tuple(levels))
-        cells = [train_ppo.CellResult(label, f"Tom {lv}", lv, games, games, 1.0, 0.5, 1.0, 0, 0, 0)
+        seeds.append(seed)
+        cells = [train_ppo.CellResult(label, f"Tom {lv}", lv, games, games, 1.0, 0.95, 1.0, 0, 0, 0)
                  for lv in levels]
         return EvalResults("ladder", cells)
 
     monkeypatch.setattr(train_ppo, "evaluate_policy_on_ladder", always_winning)
     result = train(curriculum=(2, 3, 4), promote_at=0.9, eval_every=256, eval_levels=(9,),
                    total_steps=1024, out=tmp_path, **SMOKE)
+    rollout, step = SMOKE["num_envs"] * SMOKE["n_steps"], SMOKE["num_envs"]
     assert [s["ended_by"] for s in result.stages] == ["promotion", "promotion", "steps"]
-    assert [s["end_step"] for s in result.stages] == [256, 512, 1024]
+    assert [s["end_step"] for s in result.stages][:2] == [rollout + step, 2 * (rollout + step)]
     assert evaluated[:2] == [(9, 2), (9, 3)]  # the stage's own level is added to be judged
     assert evaluated[-1] == (9,)  # the last stage cannot be promoted, so it is not added
+    assert len(set(seeds)) == len(seeds)  # fresh games every evaluation
+
+
+def test_a_lucky_evaluation_does_not_promote(tmp_path, monkeypatch):
+    """A win rate above promote_at whose 95% lower bound is below it keeps the stage going."""
+    def lucky(model, levels, games, seed, label="ppo"):
+        cells = [train_ppo.CellResult(label, f"Tom {lv}", lv, games, games, 1.0, 0.6, 1.0, 0, 0, 0)
+                 for lv in levels]
+        return EvalResults("ladder", cells)
+
+    monkeypatch.setattr(train_ppo, "evaluate_policy_on_ladder", lucky)
+    result = train(curriculum=(2, 3), promote_at=0.9, eval_every=256, eval_levels=(9,),
+                   total_steps=1024, out=tmp_path, **SMOKE)
+    assert [s["ended_by"] for s in result.stages] == ["steps"]
 
 
 # ---------------------------------------------------------------- PPOAgent
