@@ -4,8 +4,11 @@ The same search as Tiny York's compiled ``SearchAgent``, written against the gam
 (docs/games.md), so it plays every game: each decision runs ``simulations`` playouts. A playout
 redraws the seat's view with the game's ``determinize`` (everything the seat may not know
 resampled anew), plays one legal root action chosen by UCB1 (each action once first, in a random
-order), then plays uniformly random legal actions to the end inside the game's compiled batch
-loop (``core/batch_loops.play_random_batch``). Its result for the searching seat is
+order), then plays the game to its end in compiled code: uniformly random legal actions
+(``playout="random"``, ``core/batch_loops.play_random_batch``) or the game's greedy heuristic in
+every seat (``playout="greedy"``, the contract's ``greedy_playout``: Construction Yard's and 5th
+Avenue's engine bots), which judges a position by how good players would finish it. Its result
+for the searching seat is
 
     1 / (number of winners) when the seat is among the winners, else 0,
     + ``margin_weight`` * clip((own score - best other score) / Game.score_scale, -1, 1),
@@ -33,6 +36,7 @@ from tiny_york_env.registry import get_game
 DEFAULT_SIMULATIONS = 64
 DEFAULT_EXPLORATION = math.sqrt(2.0)  # UCB1's constant for results in [0, 1]
 DEFAULT_MARGIN_WEIGHT = 0.1
+PLAYOUTS = ("random", "greedy")
 MAX_PLAYOUT_DECISIONS = 5_000  # far above any real game of the project's games
 RNG_WORDS = 4  # the compiled generator's state: seed_rng fills four words (core/rng.py)
 
@@ -71,9 +75,15 @@ class GameSearchAgent:
 
     def __init__(self, game: str | Game = "construction_yard", simulations: int = DEFAULT_SIMULATIONS,
                  seed: int | None = None, exploration: float = DEFAULT_EXPLORATION,
-                 margin_weight: float = DEFAULT_MARGIN_WEIGHT) -> None:
+                 margin_weight: float = DEFAULT_MARGIN_WEIGHT, playout: str = PLAYOUTS[0]) -> None:
         check_search_options(simulations, exploration, margin_weight)
         self.game = get_game(game)
+        if playout not in PLAYOUTS:
+            raise ValueError(f"playout must be one of {PLAYOUTS}, got {playout!r}")
+        if playout == "greedy" and self.game.greedy_playout is None:
+            raise ValueError(f"{self.game.title} has no compiled greedy heuristic for playouts; "
+                             f"use playout='random'")
+        self.playout_kind = playout
         self.simulations = int(simulations)
         self.exploration = float(exploration)
         self.margin_weight = float(margin_weight)
@@ -88,13 +98,17 @@ class GameSearchAgent:
                          "does)")
 
     def playout(self, view: np.ndarray, seat: int, action: int) -> float:
-        """One playout: ``view`` redrawn for ``seat``, ``action`` played, random play to the end."""
+        """One playout: ``view`` redrawn for ``seat``, ``action`` played, then random or greedy
+        play to the end."""
         batch = self.game.determinize(view, seat, self.rng).reshape(1)
         if self._kernels.apply_at(batch, 0, action) == REFUSED:
             raise ValueError(f"action {action} is illegal in a redrawn view: the game's determinize "
                              f"changed what seat {seat} may do")
-        seed_rng(self._words, int(self.rng.integers(SEED_LIMIT)))
-        self._kernels.play_random_batch(batch, self._words, MAX_PLAYOUT_DECISIONS)
+        if self.playout_kind == "greedy":
+            self.game.greedy_playout(batch, 0)
+        else:
+            seed_rng(self._words, int(self.rng.integers(SEED_LIMIT)))
+            self._kernels.play_random_batch(batch, self._words, MAX_PLAYOUT_DECISIONS)
         return playout_value(self.game, batch.reshape(()), seat, self.margin_weight)
 
     def search(self, view: np.ndarray,

@@ -94,6 +94,9 @@ class Game:
     save_state: Callable[..., bytes] | None = None  # bytes with header and checksum
     load_state: Callable[..., np.ndarray] | None = None  # validated on the way in
     greedy_action: Callable[[np.ndarray], int] | None = None  # a heuristic for the seat to move
+    # (states, i): plays batch game i to its end with that heuristic in every seat, compiled
+    # (search playouts, agents/game_search.py); None when the game has no compiled heuristic
+    greedy_playout: Callable[[np.ndarray, int], None] | None = None
     # (seat, words) for each move the engine made for its own participants (Toms, bots) since the
     # last action, public facts only; None when the game keeps no such log
     automatic_moves: Callable[[np.ndarray], list[tuple[int, str]]] | None = None

@@ -26,8 +26,8 @@ from tiny_york_env.contract import Game
 from tiny_york_env.registry import get_game
 from tiny_york_env.training.evaluate import format_rows, output_dir, write_output_text
 
-POLICY_NAMES = ("random", "greedy", "ppo", "ppo:PATH", "search", "search:N")
-PPO_PREFIX, SEARCH_PREFIX = "ppo", "search"
+POLICY_NAMES = ("random", "greedy", "ppo", "ppo:PATH", "search", "search:N", "gsearch", "gsearch:N")
+PPO_PREFIX, SEARCH_PREFIX, GREEDY_SEARCH_PREFIX = "ppo", "search", "gsearch"  # gsearch: greedy playouts
 MODELS_DIR = Path(__file__).resolve().parents[1] / "agents" / "models"  # the same in the package
 # (game, players) -> the shipped policy file in agents/models (installed: tiny_york_env/agents/models)
 SHIPPED_POLICIES = {("construction_yard", 2): "construction_yard-2p.zip",
@@ -66,15 +66,16 @@ def ppo_policy(game: Game, name: str, config: Any, seed: int) -> Policy:
     return act_policy(game, PPOAgent(path, game=game, seed=seed))
 
 
-def search_policy(game: Game, name: str, seed: int) -> Policy:
-    """``search`` or ``search:N`` (N playouts per decision) as a state policy: the agent plans on
-    ``game.determinize`` of the state from the mover's seat, never on the state itself."""
+def search_policy(game: Game, name: str, seed: int, playout: str = "random") -> Policy:
+    """``search[:N]`` or ``gsearch[:N]`` (N playouts per decision; random or greedy playouts) as
+    a state policy: the agent plans on ``game.determinize`` of the state from the mover's seat,
+    never on the state itself."""
     from tiny_york_env.agents.game_search import DEFAULT_SIMULATIONS, GameSearchAgent
     budget = name.partition(":")[2] or str(DEFAULT_SIMULATIONS)
     if not budget.isdigit() or int(budget) < 1:
         raise ValueError(f"{name!r}: the search budget after the colon must be a positive int of "
                          f"playouts per decision, e.g. search:64")
-    agent = GameSearchAgent(game, simulations=int(budget), seed=seed)
+    agent = GameSearchAgent(game, simulations=int(budget), seed=seed, playout=playout)
     rng = np.random.default_rng(seed)
 
     def policy(state: np.ndarray) -> int:
@@ -104,6 +105,8 @@ def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
                           int(rng.integers(POLICY_SEED_BOUND)))
     if name == SEARCH_PREFIX or str(name).startswith(SEARCH_PREFIX + ":"):
         return search_policy(game, name, int(rng.integers(POLICY_SEED_BOUND)))
+    if name == GREEDY_SEARCH_PREFIX or str(name).startswith(GREEDY_SEARCH_PREFIX + ":"):
+        return search_policy(game, name, int(rng.integers(POLICY_SEED_BOUND)), playout="greedy")
     if name == "random":
         return lambda state: int(rng.choice(np.flatnonzero(game.legal_mask(state))))
     if name == "greedy":

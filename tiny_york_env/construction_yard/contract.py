@@ -44,6 +44,7 @@ def construction_yard_game() -> Game:
             actor_of=kernels.actor_of, encode_record=observation.encode_record),
         batch_module="tiny_york_env.construction_yard.batch",
         score_scale=SCORE_SCALE, greedy_action=api.greedy_choice,
+        greedy_playout=kernels.greedy_playout,
         env_defaults={"num_players": 2, "bots": ("greedy",)},
         docs=("docs/construction-yard.md", "docs/construction-yard-observation.md"),
     )

@@ -9,7 +9,7 @@ from .bots import greedy_action
 from .legal import fill_legal_mask, pick_legal
 from .rules import advance, apply, apply_unchecked
 from .setup import init_game
-from .state import DEC_GAME_OVER, NO_SEAT
+from .state import BOT_GREEDY, DEC_GAME_OVER, NO_SEAT
 
 __all__ = ["apply", "apply_unchecked", "fill_legal_mask"]
 
@@ -47,6 +47,15 @@ def apply_batch(states, actions, status):
     """Apply ``actions[i]`` to game ``i``; status codes (0 = applied) into ``status``."""
     for i in range(states.shape[0]):
         status[i] = apply(states[i], actions[i])
+
+
+@jit
+def greedy_playout(states, i):
+    """Play game ``i`` to its end with the engine's greedy bot in every seat (search playouts)."""
+    st = states[i]
+    for seat in range(st["num_players"]):
+        st["bot_kind"][seat] = BOT_GREEDY
+    advance(st)
 
 
 @jit

@@ -48,7 +48,8 @@ def fifth_avenue_game() -> Game:
             apply_checked=apply, apply_unchecked=play, is_over=kernels.is_over,
             actor_of=kernels.actor_of, encode_record=observation.encode_record),
         batch_module="tiny_york_env.fifth_avenue.batch",
-        score_scale=SCORE_SCALE, greedy_action=api.greedy_choice, render_rgb=render_rgb,
+        score_scale=SCORE_SCALE, greedy_action=api.greedy_choice, greedy_playout=kernels.greedy_playout,
+        render_rgb=render_rgb,
         env_defaults={"num_players": 2, "bots": ("greedy",)},
         docs=("docs/fifth-avenue.md",),
     )

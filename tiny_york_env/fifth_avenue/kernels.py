@@ -4,6 +4,7 @@ import numpy as np
 
 from ..core.jit import jit
 from .bots import greedy_action
+from .config import BOT_GREEDY
 from .data import MAX_PLAYERS
 from .engine import advance, apply, play
 from .rules import fill_legal_mask
@@ -46,6 +47,15 @@ def greedy_kernel(states, i, mask):
     """The greedy heuristic's action for game ``i``'s actor (``mask``: scratch for its legal actions)."""
     fill_legal_mask(states[i], mask)
     return greedy_action(states[i], mask)
+
+
+@jit
+def greedy_playout(states, i):
+    """Play game ``i`` to its end with the engine's greedy bot in every seat (search playouts)."""
+    st = states[i]
+    for seat in range(st["num_players"]):
+        st["bot_kind"][seat] = BOT_GREEDY
+    advance(st)
 
 
 @jit
