@@ -107,6 +107,8 @@ CARDS_PER_VP = 2.5  # the most card value the seat bids per VP it expects to bui
 PARK_VP = VP_BY_BUSINESS_TYPES[2]  # the VP a Central Park skyscraper is assumed to make
 HURRY_TURN = 40  # greedy-only games ended by turn 36 (3 players, 1,499 of 1,500 seeds; one looped)
 NO_ACTION = -1
+NO_GAIN = -(1 << 30)  # below any gain, so the first legal choice is taken
+FIRST_KEY_WEIGHT = 10  # two-part sort keys: the second part (a value index, businesses around) stays below it
 
 
 @jit
@@ -144,7 +146,7 @@ def business_gain(st, seat, plot, business):
 @jit
 def best_placement(st, seat, business, mask):
     """(gain, plot) of the best plot for ``business`` among ``mask``'s PLACE_BUSINESS actions."""
-    best, best_plot = -(1 << 30), -1
+    best, best_plot = NO_GAIN, -1
     for p in range(NUM_PLOTS):
         if mask[PLACE_BUSINESS + p]:
             gain = business_gain(st, seat, p, business)
@@ -165,7 +167,7 @@ def best_business(st, seat, spaces_mask):
     """(gain, space) of the best supply-row business among ``spaces_mask``'s spaces."""
     plots = np.zeros(NUM_ACTIONS, np.bool_)
     placement_mask(st, plots)
-    best, best_space = -(1 << 30), -1
+    best, best_space = NO_GAIN, -1
     for s in range(SUPPLY_ROW_SPACES):
         if spaces_mask[s]:
             gain, _ = best_placement(st, seat, st["supply_row"][s], plots)
@@ -327,7 +329,7 @@ def colour_key(st, seat, colour):
     """How much the seat wants a card of ``colour``: cards held (x10), then the top card's value."""
     count = st["coloured_count"][colour]
     top = st["coloured_stack"][colour, count - 1] if count > 0 else 0
-    return 10 * np.sum(st["hand"][seat, colour]) + top
+    return FIRST_KEY_WEIGHT * np.sum(st["hand"][seat, colour]) + top
 
 
 @jit
@@ -369,7 +371,7 @@ def choose_start(st, mask):
             for q in range(NUM_PLOTS):
                 if PLOT_ADJACENT[p, q]:
                     around += business_count(st, q)
-            key = 10 * plot_value(st, p) + around
+            key = FIRST_KEY_WEIGHT * plot_value(st, p) + around
             if key > best_key:
                 best, best_key = PLACE_START + p, key
     return best

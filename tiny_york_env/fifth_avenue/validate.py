@@ -63,7 +63,7 @@ from .data import (
     alea_bid_range,
 )
 from .kernels import legal_mask_kernel
-from .rules import district_is_full, first_colour_allowed
+from .rules import FIRST_ACTION, SECOND_ACTION, THIRD_ACTION, district_is_full, first_colour_allowed
 from .setup import placing_seat
 from .state import (
     ALEA_ROW,
@@ -89,7 +89,7 @@ from .state import (
 WORD_LIMIT = 2 ** 32  # the generator's words are 32-bit values (core/rng.py)
 MAX_SCORE = 30_000  # above any total TURN_LIMIT turns allow (real games stay below 200 VP)
 MAX_LOGGED = 10_000  # bot moves since the last agent decision: far above any real game
-TURN_STEPS = (1, 2, 3)  # rules.FIRST_ACTION .. THIRD_ACTION
+TURN_STEPS = (FIRST_ACTION, SECOND_ACTION, THIRD_ACTION)  # the turn's three actions
 MAX_BID = NUM_BLACK * max(CARD_VALUES) + CARDS_PER_COLOUR * max(CARD_VALUES)  # every card of a bid's kinds
 PLAYER_SKYSCRAPERS = SKYSCRAPERS_PER_COLOUR - START_SCORING_MARKER
 NUM_BUSINESSES = NUM_BUSINESS_TYPES * BUSINESSES_PER_TYPE
