@@ -39,6 +39,11 @@ AGENTS = {
     "search": AgentEntry("tiny_york_env.agents.search_agent", "SearchAgent",
                          "determinized tree search; 'search:N' sets N simulations",
                          budget_option="simulations"),
+    "psearch": AgentEntry("tiny_york_env.agents.policy_search", "PolicySearchAgent",
+                          "determinized search with the shipped policy as prior and playout policy; "
+                          "'psearch:N' sets N playouts per decision", budget_option="simulations"),
+    "champion": AgentEntry("tiny_york_env.agents.policy_search", "ChampionAgent",
+                           "the strongest shipped agent: psearch with its tuned budget (docs/champion.md)"),
     "ppo": AgentEntry("tiny_york_env.agents.ppo_agent", "PPOAgent",
                       "trained MaskablePPO policy; 'ppo:PATH' loads a policy file (a training run's "
                       "policy.zip or training.export's output), plain 'ppo' the shipped model",

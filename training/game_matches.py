@@ -26,8 +26,10 @@ from tiny_york_env.contract import Game
 from tiny_york_env.registry import get_game
 from tiny_york_env.training.evaluate import format_rows, output_dir, write_output_text
 
-POLICY_NAMES = ("random", "greedy", "ppo", "ppo:PATH", "search", "search:N", "gsearch", "gsearch:N")
+POLICY_NAMES = ("random", "greedy", "ppo", "ppo:PATH", "search", "search:N", "gsearch", "gsearch:N",
+                "psearch", "psearch:N")
 PPO_PREFIX, SEARCH_PREFIX, GREEDY_SEARCH_PREFIX = "ppo", "search", "gsearch"  # gsearch: greedy playouts
+POLICY_SEARCH_PREFIX = "psearch"  # the shipped policy as prior and playout policy
 MODELS_DIR = Path(__file__).resolve().parents[1] / "agents" / "models"  # the same in the package
 # (game, players) -> the shipped policy file in agents/models (installed: tiny_york_env/agents/models)
 SHIPPED_POLICIES = {("construction_yard", 2): "construction_yard-2p.zip",
@@ -84,11 +86,34 @@ def search_policy(game: Game, name: str, seed: int, playout: str = "random") -> 
     return policy
 
 
+def policy_search_policy(game: Game, name: str, config: Any, seed: int) -> Policy:
+    """``psearch[:N]`` (agents/policy_search.py, N playouts per decision, the shipped policy for
+    this setup as prior and playout policy) as a state policy on ``game.determinize`` views."""
+    from tiny_york_env.agents.policy_search import DEFAULT_SIMULATIONS, PolicySearchAgent
+    budget = name.partition(":")[2] or str(DEFAULT_SIMULATIONS)
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"{name!r}: the search budget after the colon must be a positive int of "
+                         f"playouts per decision, e.g. psearch:64")
+    network = shipped_policy_path(game, game.num_participants(config))
+    agent = PolicySearchAgent(game, simulations=int(budget), seed=seed, network=network)
+    rng = np.random.default_rng(seed)
+
+    def policy(state: np.ndarray) -> int:
+        seat = game.current_player(state)
+        return agent.act_state(game.determinize(state, seat, rng), seat)
+    return policy
+
+
 def check_policy_name(game: Game, name: object, config: Any = None) -> str:
     """``name`` when it names a policy of ``game`` (POLICY_NAMES); ValueError saying why not. A
     ``ppo`` file is only read when the policy is made."""
     if not isinstance(name, str):
         raise ValueError(f"a policy is named by a string {POLICY_NAMES}, got {name!r}")
+    if name.partition(":")[0] == POLICY_SEARCH_PREFIX:  # reads a policy file: checked when made
+        budget = name.partition(":")[2]
+        if name.partition(":")[1] and (not budget.isdigit() or int(budget) < 1):
+            raise ValueError(f"{name!r}: the search budget after the colon must be a positive int")
+        return name
     if name != PPO_PREFIX and not name.startswith(PPO_PREFIX + ":"):
         make_policy(game, name, np.random.default_rng(0), config)
     return name
@@ -103,6 +128,9 @@ def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
     if name == PPO_PREFIX or str(name).startswith(PPO_PREFIX + ":"):
         return ppo_policy(game, name, game.make_config() if config is None else config,
                           int(rng.integers(POLICY_SEED_BOUND)))
+    if name == POLICY_SEARCH_PREFIX or str(name).startswith(POLICY_SEARCH_PREFIX + ":"):
+        return policy_search_policy(game, name, game.make_config() if config is None else config,
+                                    int(rng.integers(POLICY_SEED_BOUND)))
     if name == SEARCH_PREFIX or str(name).startswith(SEARCH_PREFIX + ":"):
         return search_policy(game, name, int(rng.integers(POLICY_SEED_BOUND)))
     if name == GREEDY_SEARCH_PREFIX or str(name).startswith(GREEDY_SEARCH_PREFIX + ":"):

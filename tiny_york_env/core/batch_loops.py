@@ -267,3 +267,31 @@ def play_random_batch(states, rng_words, max_decisions):
             n += 1
         total += n
     return total
+
+
+@jit
+def rollout_observe(states, live, obs, masks, actors):
+    """For each ``live`` game: the seat to decide into ``actors``, its legal mask and its own
+    observation; a game that has ended leaves ``live``. The number of games still live (policy
+    playouts, agents/policy_search.py)."""
+    count = 0
+    for i in range(states.shape[0]):
+        if not live[i]:
+            continue
+        seat = actor_of(states[i])
+        actors[i] = seat
+        if seat < 0:
+            live[i] = False
+            continue
+        fill_legal_mask(states[i], masks[i])
+        encode_record(states[i], seat, obs[i])
+        count += 1
+    return count
+
+
+@jit
+def rollout_apply(states, live, actions):
+    """Apply ``actions[i]`` (legal: the caller chose it from the mask) to every ``live`` game."""
+    for i in range(states.shape[0]):
+        if live[i]:
+            apply_unchecked(states[i], actions[i])

@@ -1,0 +1,351 @@
+"""``PolicySearchAgent``: determinized search with a learned prior, policy playouts and a learned
+value, for any game of the registry (the game contract).
+
+Each decision, from the seat's view (the hidden parts redrawn for every playout with the game's
+``determinize``, R25 for Tiny York):
+
+1. **Prior and widening.** One network call gives the policy's probabilities over the legal
+   actions. Only the ``candidates(simulations)`` most probable are searched (progressive
+   widening: ``ceil(widening * sqrt(simulations))``, so a bigger budget looks at more actions);
+   with ``prior=False`` the candidates are drawn at random.
+2. **Sequential halving** (Karnin, Koren and Somekh 2013; the root of Gumbel MuZero): in
+   ``ceil(log2 k)`` rounds every remaining candidate gets the same number of playouts, from the
+   same redrawn views (common random numbers: two candidates are compared on the same deals),
+   and the better half by mean result goes on. The last one standing is played.
+3. **Playouts**, all of a round in one batch: the candidate's action, then every agent seat
+   plays the policy's most probable legal action (``playout="policy"``; one batched network
+   call per step over every running game, the engine stepping the games in compiled code and
+   playing its own participants, Toms, Dirk, bots), or uniformly random actions
+   (``"random"``), or the game's compiled greedy heuristic (``"greedy"``, where the contract
+   has ``greedy_playout``). A playout's result for the searching seat is
+
+       1 / (number of winners) when the seat wins, else 0,
+       + ``margin_weight`` * clip((own score - best other score) / Game.score_scale, -1, 1).
+
+   With ``value_depth=D`` a policy playout stops after D decisions and the network's value of
+   the searching seat's observation stands for the rest: its estimate v of the margin reward
+   gives ``sigmoid(v * VALUE_WIN_SLOPE) + margin_weight * clip(v, -1, 1)``.
+
+Budgets: ``simulations`` playouts a decision, and ``time_limit`` seconds a decision: against the
+clock a round is played in batches that start at one redrawn view and double, and the search stops
+at the deadline (within one engine step), keeping every finished batch (each covers all the round's
+candidates alike); if none finished, the prior's most probable action is played. ``skip_above=T``
+plays the prior's choice without a search when its probability is at least T (most decisions of
+the shipped Tiny York policy are that sure: 74% at 0.9). Given its seed and a budget in
+simulations the agent is deterministic; a wall-time budget depends on the machine.
+
+Where the time goes: a policy playout of Tiny York costs about 1-2 ms (one network row a
+decision, batched up to ``MAX_BATCH`` games); ``benchmarks/`` and the ablation
+(``training/search_ablation.py``) measure it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tiny_york_env.contract import Game
+from tiny_york_env.core.batch_loops import REFUSED
+from tiny_york_env.core.rng import seed_rng
+from tiny_york_env.core.seeds import SEED_LIMIT
+from tiny_york_env.envs.batch import batch_kernels
+from tiny_york_env.registry import get_game
+
+TINY_YORK = "tiny_york"  # the game whose shipped policy is the default network
+PLAYOUTS = ("policy", "random", "greedy")
+DEFAULT_SIMULATIONS = 64
+DEFAULT_MARGIN_WEIGHT = 0.5  # the margin tells apart candidates that win equally often
+DEFAULT_WIDENING = 1.0  # candidates = ceil(widening * sqrt(simulations))
+VALUE_WIN_SLOPE = 4.0  # a margin estimate of +0.25 (12.5 points at scale 50) reads as a 73% win
+MAX_PLAYOUT_DECISIONS = 5_000  # far above any real game of the project's games
+RNG_WORDS = 4  # the compiled generator's state (core/rng.py)
+MAX_BATCH = 256  # games played out together (one network call a step for all of them)
+
+
+def _check_count(name, value, least):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+        raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
+
+
+def _check_number(name, value, least, strict=False):
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if not ok or not (value > least if strict else value >= least) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number {'>' if strict else '>='} {least}, got {value!r}")
+
+
+class PolicyNetwork:
+    """A policy file's network as batched numpy calls: logits and values of many observations
+    (``game`` is the game the file was trained on, from its card)."""
+
+    def __init__(self, path: str | Path | None = None, game: str | Game | None = None) -> None:
+        import torch  # noqa: F401  (a clear ImportError without the train extra)
+
+        from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH, card_game, load_policy
+
+        if path is None:
+            if game is not None and get_game(game).name != TINY_YORK:
+                raise ValueError(f"give the policy file for {get_game(game).title} (network=PATH; "
+                                 f"training.game_matches.shipped_policy_path(game, players) names the "
+                                 f"shipped ones): it depends on the number of players")
+            path = DEFAULT_MODEL_PATH
+        loaded = load_policy(path)
+        self.source = str(path)
+        self.game = card_game(loaded.card)
+        if game is not None and get_game(game).name != self.game.name:
+            raise ValueError(f"{self.source} plays {self.game.title}, not {get_game(game).title}")
+        self.network, self.index = loaded.network, loaded.index
+
+    def evaluate(self, observations: NDArray[np.float32],
+                 with_value: bool = False) -> tuple[NDArray[np.float32], NDArray[np.float32] | None]:
+        """(logits float32[N, num_actions], values float32[N] or None) of N current observations."""
+        import torch
+        if self.index is not None:
+            observations = observations[:, self.index]
+        with torch.no_grad():
+            x = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
+            body = self.network["mlp_extractor"]
+            logits = self.network["action_net"](body["policy_net"](x)).numpy()
+            values = None
+            if with_value:
+                values = self.network["value_net"](body["value_net"](x))[:, 0].numpy()
+        return logits, values
+
+
+def masked_argmax(logits: NDArray[np.float32], masks: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """Each row's most probable legal action (the first of ties)."""
+    return np.argmax(np.where(masks, logits, -np.inf), axis=1)
+
+
+def halving_schedule(candidates: int, simulations: int) -> list[tuple[int, int]]:
+    """Sequential halving's rounds as (candidates in the round, playouts each): ceil(log2 k)
+    rounds sharing ``simulations`` equally, at least one playout each; one round for k <= 2."""
+    rounds = max(1, math.ceil(math.log2(candidates)))
+    schedule, remaining = [], candidates
+    for _ in range(rounds):
+        schedule.append((remaining, max(1, simulations // (rounds * remaining))))
+        remaining = max(1, math.ceil(remaining / 2))
+    return schedule
+
+
+class PolicySearchAgent:
+    """Sequential-halving search over determinized views with a network prior and policy playouts
+    (module doc); plays through ``act_state(view, seat)``."""
+
+    def __init__(self, game: str | Game = TINY_YORK, simulations: int = DEFAULT_SIMULATIONS,
+                 seed: int | None = None, playout: str = "policy", prior: bool = True,
+                 value_depth: int | None = None, time_limit: float | None = None,
+                 margin_weight: float = DEFAULT_MARGIN_WEIGHT, widening: float = DEFAULT_WIDENING,
+                 network: str | Path | PolicyNetwork | None = None, skip_above: float | None = None) -> None:
+        self.game = get_game(game)
+        _check_count("simulations", simulations, 1)
+        if playout not in PLAYOUTS:
+            raise ValueError(f"playout must be one of {PLAYOUTS}, got {playout!r}")
+        if playout == "greedy" and self.game.greedy_playout is None:
+            raise ValueError(f"{self.game.title} has no compiled greedy heuristic for playouts; use "
+                             f"playout='policy' or 'random'")
+        if value_depth is not None:
+            _check_count("value_depth", value_depth, 0)
+            if playout != "policy":
+                raise ValueError("value_depth cuts policy playouts: it needs playout='policy'")
+        if time_limit is not None:
+            _check_number("time_limit", time_limit, 0.0, strict=True)
+        if skip_above is not None:
+            _check_number("skip_above", skip_above, 0.0, strict=True)
+            if skip_above > 1 or not prior:
+                raise ValueError(f"skip_above is a prior probability in (0, 1] and needs prior=True, "
+                                 f"got {skip_above!r}")
+        self.skip_above = None if skip_above is None else float(skip_above)
+        _check_number("margin_weight", margin_weight, 0.0)
+        _check_number("widening", widening, 0.0, strict=True)
+        self.simulations, self.playout_kind, self.prior = int(simulations), playout, bool(prior)
+        self.value_depth = None if value_depth is None else int(value_depth)
+        self.time_limit = None if time_limit is None else float(time_limit)
+        self.margin_weight, self.widening = float(margin_weight), float(widening)
+        needs_network = prior or playout == "policy"
+        if isinstance(network, PolicyNetwork):
+            self.network = network
+        else:
+            self.network = PolicyNetwork(network, self.game) if needs_network else None
+        if self.network is not None and self.network.game.name != self.game.name:
+            raise ValueError(f"the network plays {self.network.game.title}, not {self.game.title}")
+        self.rng = np.random.default_rng(seed)
+        self._kernels = batch_kernels(self.game)
+        self._words = np.zeros(RNG_WORDS, dtype=np.int64)
+        self.last_search: dict | None = None  # what the last search did (for tests and tables)
+
+    def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.bool_]) -> int:
+        """Refused: a search needs the engine view, not the observation vector."""
+        raise ValueError("PolicySearchAgent plans on the engine's view, not on an observation: give it "
+                         "act_state(game.determinize(state, seat, rng), seat) (agents.base.choose_action "
+                         "does)")
+
+    def candidates(self, simulations: int) -> int:
+        """How many actions a search of ``simulations`` playouts looks at (progressive widening)."""
+        return max(2, math.ceil(self.widening * math.sqrt(simulations)))
+
+    # ------------------------------------------------------------------ playouts
+
+    def _value(self, state: np.ndarray, seat: int) -> float:
+        game = self.game
+        winners = game.winners(state)
+        won = 1.0 / len(winners) if seat in winners else 0.0
+        scores = np.asarray(game.final_scores(state), dtype=np.float64)
+        others = np.delete(scores, seat)
+        margin = (scores[seat] - others.max()) / game.score_scale if others.size else 0.0
+        return won + self.margin_weight * min(1.0, max(-1.0, margin))
+
+    def _policy_playouts(self, states: np.ndarray, seat: int, deadline: float | None) -> NDArray | None:
+        """Play every game of ``states`` with the policy (cut at ``value_depth``); the values of
+        games cut early for ``seat`` (NaN for finished ones), or None past the deadline."""
+        n, game = states.shape[0], self.game
+        live = np.ones(n, dtype=np.bool_)
+        obs = np.zeros((n, game.obs_size), dtype=np.float32)
+        masks = np.zeros((n, game.num_actions), dtype=np.bool_)
+        actors = np.zeros(n, dtype=np.int64)
+        actions = np.zeros(n, dtype=np.int64)
+        leaf = np.full(n, np.nan)
+        for step in range(MAX_PLAYOUT_DECISIONS):
+            if self._kernels.rollout_observe(states, live, obs, masks, actors) == 0:
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
+            rows = np.flatnonzero(live)
+            if self.value_depth is not None and step >= self.value_depth:
+                own = np.zeros((rows.size, game.obs_size), dtype=np.float32)
+                for j, i in enumerate(rows):
+                    self._kernels.encode_at(states, i, seat, own[j])
+                _, values = self.network.evaluate(own, with_value=True)
+                margin = np.clip(values.astype(np.float64), -1.0, 1.0)
+                leaf[rows] = 1.0 / (1.0 + np.exp(-VALUE_WIN_SLOPE * values)) + self.margin_weight * margin
+                break
+            logits, _ = self.network.evaluate(obs[rows])
+            actions[rows] = masked_argmax(logits, masks[rows])
+            self._kernels.rollout_apply(states, live, actions)
+        return leaf
+
+    def _playouts(self, states: np.ndarray, seat: int, deadline: float | None) -> NDArray | None:
+        """Each game of ``states`` played out: its result for ``seat`` (None past the deadline)."""
+        leaf = np.full(states.shape[0], np.nan)
+        if self.playout_kind == "policy":
+            leaf = self._policy_playouts(states, seat, deadline)
+            if leaf is None:
+                return None
+        elif self.playout_kind == "greedy":
+            for i in range(states.shape[0]):
+                self.game.greedy_playout(states, i)
+        else:
+            seed_rng(self._words, int(self.rng.integers(SEED_LIMIT)))
+            self._kernels.play_random_batch(states, self._words, MAX_PLAYOUT_DECISIONS)
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+        return np.array([leaf[i] if not np.isnan(leaf[i]) else self._value(states[i:i + 1].reshape(()), seat)
+                         for i in range(states.shape[0])])
+
+    # ------------------------------------------------------------------ the search
+
+    def _root(self, view: np.ndarray, seat: int, legal: NDArray[np.int64]) -> NDArray[np.float64]:
+        """The prior over ``legal`` (uniform without a network prior)."""
+        if not self.prior:
+            return np.full(legal.size, 1.0 / legal.size)
+        logits, _ = self.network.evaluate(self.game.encode(view, seat).reshape(1, -1))
+        chosen = logits[0, legal].astype(np.float64)
+        weights = np.exp(chosen - chosen.max())
+        return weights / weights.sum()
+
+    def search(self, view: np.ndarray, seat: int) -> dict:
+        """One search from ``view`` for ``seat``: a dict with the ``legal`` actions, their
+        ``prior``, the searched ``candidates``, their ``visits`` and ``means``, the ``action``
+        chosen, the ``playouts`` run and the ``seconds`` taken."""
+        start = time.perf_counter()
+        deadline = None if self.time_limit is None else start + self.time_limit
+        legal = np.flatnonzero(self.game.legal_mask(view)).astype(np.int64)
+        prior = self._root(view, seat, legal)
+        order = (np.lexsort((np.arange(legal.size), -prior)) if self.prior
+                 else self.rng.permutation(legal.size))
+        k = min(legal.size, self.candidates(self.simulations))
+        if self.skip_above is not None and prior.max() >= self.skip_above:
+            k = 1  # the prior is sure enough: its choice without a search
+        alive = list(order[:k])  # indices into legal, best prior first
+        visits = np.zeros(legal.size, dtype=np.int64)
+        totals = np.zeros(legal.size, dtype=np.float64)
+        playouts, out_of_time = 0, False
+        for remaining, per in halving_schedule(k, self.simulations) if k > 1 else ():
+            alive = alive[:remaining]
+            most = max(1, MAX_BATCH // remaining)  # redrawn views a batch: every candidate on each
+            chunk = 1 if deadline is not None else most  # against the clock: small batches first
+            done = 0
+            while done < per:
+                results = self._chunk(view, seat, legal[alive], min(chunk, per - done), deadline)
+                if results is None:
+                    out_of_time = True
+                    break
+                totals[alive] += results.sum(axis=1)
+                visits[alive] += results.shape[1]
+                playouts += results.size
+                done += results.shape[1]
+                chunk = min(most, 2 * chunk)
+            if out_of_time:
+                break
+            means = totals / np.maximum(visits, 1)
+            alive.sort(key=lambda i: (-means[i], -prior[i]))  # best mean first, then the prior
+        means = totals / np.maximum(visits, 1)
+        searched = [i for i in order[:k] if visits[i] > 0]
+        if searched:
+            best = min(searched, key=lambda i: (-visits[i], -means[i], -prior[i]))
+        else:
+            best = int(order[0])  # no round finished in time: the prior's choice
+        self.last_search = {"legal": legal, "prior": prior, "candidates": legal[order[:k]],
+                            "visits": visits, "means": means, "action": int(legal[best]),
+                            "playouts": playouts, "seconds": time.perf_counter() - start}
+        return self.last_search
+
+    def _chunk(self, view: np.ndarray, seat: int, actions: NDArray[np.int64], views: int,
+               deadline: float | None) -> NDArray[np.float64] | None:
+        """Results float[len(actions), views]: ``views`` redrawn views, each played out after
+        every one of ``actions`` (common random numbers); None past the deadline."""
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+        redrawn = [self.game.determinize(view, seat, self.rng) for _ in range(views)]
+        states = np.empty(actions.size * views, dtype=self.game.state_dtype)
+        for c, action in enumerate(actions):
+            for d in range(views):
+                states[c * views + d] = redrawn[d]
+                if self._kernels.apply_at(states, c * views + d, int(action)) == REFUSED:
+                    raise ValueError(f"action {action} is illegal in a redrawn view: the game's "
+                                     f"determinize changed what seat {seat} may do")
+        results = self._playouts(states, seat, deadline)
+        return None if results is None else results.reshape(actions.size, views)
+
+    def act_state(self, view: np.ndarray, seat: int) -> int:
+        """The action for ``seat``, the seat to move in ``view`` (a determinized game)."""
+        game = self.game
+        if not isinstance(view, np.ndarray) or view.dtype != game.state_dtype or view.shape != ():
+            raise ValueError(f"view must be a single {game.title} record "
+                             f"(game.determinize(state, seat, rng))")
+        mover = game.current_player(view)
+        if mover < 0:
+            raise ValueError("the game is over: there is no action to choose")
+        if seat != mover:
+            raise ValueError(f"seat {seat} is not to move in this view: seat {mover} is")
+        legal = np.flatnonzero(game.legal_mask(view))
+        if legal.size == 1:
+            return int(legal[0])
+        return self.search(view, int(seat))["action"]
+
+
+CHAMPION_SIMULATIONS = 256  # playouts a decision (docs/champion.md: the budget measured)
+CHAMPION_TIME_LIMIT = 1.0  # seconds a decision, the most the champion may take on one core
+
+
+class ChampionAgent(PolicySearchAgent):
+    """The strongest shipped Tiny York agent: ``PolicySearchAgent`` with the shipped policy and
+    ``CHAMPION_SIMULATIONS`` playouts, stopped at ``CHAMPION_TIME_LIMIT`` s a decision
+    (docs/champion.md is its model card)."""
+
+    def __init__(self, seed: int | None = None, simulations: int = CHAMPION_SIMULATIONS,
+                 time_limit: float | None = CHAMPION_TIME_LIMIT, **options) -> None:
+        super().__init__(TINY_YORK, simulations=simulations, seed=seed, time_limit=time_limit, **options)

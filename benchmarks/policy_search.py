@@ -1,0 +1,70 @@
+"""Time per decision of ``PolicySearchAgent`` (psearch) by budget, on one core.
+
+Plays Tiny York solo games against Tom 12 with the shipped policy and times every searched
+decision (a decision with one legal action costs nothing and is left out) at each budget of
+playouts; prints ms per decision (mean and 95th percentile), playouts per second, and the same
+with ``skip_above=0.9`` (the prior's choice when it is that sure).
+Usage:
+    python benchmarks/policy_search.py [--budgets 16 64 256 1024] [--games 2] [--playout policy]
+"""
+
+import argparse
+import platform
+import time
+
+import numpy as np
+import torch
+
+from tiny_york_env.agents.policy_search import PolicyNetwork, PolicySearchAgent
+from tiny_york_env.game import GameConfig, apply_action, determinize, is_terminal, legal_actions, new_game
+
+SKIP = 0.9
+PERCENTILE = 95
+MS = 1000.0
+
+
+def time_budget(network, budget, games, playout, skip_above):
+    """(mean ms, p95 ms, playouts/s, searched decisions) over ``games`` solo games vs Tom 12."""
+    agent = PolicySearchAgent(simulations=budget, seed=0, network=network, playout=playout,
+                              prior=playout == "policy" or skip_above is not None, skip_above=skip_above)
+    seconds, playouts = [], 0
+    for g in range(games):
+        state = new_game(GameConfig(num_agents=1, toms=(12,)), seed=g)
+        rng = np.random.default_rng(g)
+        while not is_terminal(state):
+            if legal_actions(state).size == 1:
+                apply_action(state, int(legal_actions(state)[0]))
+                continue
+            view = determinize(state, 0, rng)
+            started = time.perf_counter()
+            result = agent.search(view, 0)
+            seconds.append(time.perf_counter() - started)
+            playouts += result["playouts"]
+            apply_action(state, result["action"])
+    seconds = np.array(seconds)
+    rate = playouts / seconds.sum()
+    return MS * seconds.mean(), MS * np.percentile(seconds, PERCENTILE), rate, seconds.size
+
+
+def main():
+    """Print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--budgets", type=int, nargs="+", default=[16, 64, 256, 1024])
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--playout", default="policy", choices=("policy", "random"))
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    network = PolicyNetwork()
+    time_budget(network, 4, 1, args.playout, None)  # compile and warm up
+    print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, one core, "
+          f"{args.playout} playouts, solo vs Tom 12, {args.games} games per row")
+    print("| playouts | skip_above | ms / decision | p95 ms | playouts / s | decisions |")
+    print("|---|---|---|---|---|---|")
+    for budget in args.budgets:
+        for skip in (None, SKIP):
+            mean, p95, rate, n = time_budget(network, budget, args.games, args.playout, skip)
+            print(f"| {budget} | {skip or '-'} | {mean:.1f} | {p95:.1f} | {rate:,.0f} | {n} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,254 @@
+"""``PolicySearchAgent`` (psearch) and ``ChampionAgent``: legal, reproducible, blind to hidden
+parts, within its time budget, and stronger with policy playouts than with random ones."""
+
+import math
+import time
+
+import numpy as np
+import pytest
+
+from tiny_york_env.agents.base import choose_action
+from tiny_york_env.agents.policy_search import (
+    CHAMPION_SIMULATIONS,
+    ChampionAgent,
+    PolicyNetwork,
+    PolicySearchAgent,
+    halving_schedule,
+)
+from tiny_york_env.agents.registry import make_agent
+from tiny_york_env.core.jit import JIT_ENABLED
+from tiny_york_env.game import (
+    GameConfig,
+    apply_action,
+    current_player,
+    determinize,
+    is_terminal,
+    legal_actions,
+    legal_mask,
+    new_game,
+    winner,
+)
+from tiny_york_env.registry import get_game
+from tiny_york_env.training.game_matches import make_policy, shipped_policy_path
+
+compiled_only = pytest.mark.skipif(not JIT_ENABLED, reason="hundreds of plain-Python playouts")
+CHEAP = 4  # playouts a decision where only legality or reproducibility matters
+STRENGTH_GAMES = 10
+STRENGTH_LEVEL = 2  # Tom 2 (B3): the shipped policy wins most games, random play none
+STRENGTH_BUDGET = 16
+SIGNIFICANCE = 0.05
+
+
+@pytest.fixture(scope="module")
+def network():
+    return PolicyNetwork()
+
+
+def open_position(config, seed, decisions, least=3):
+    """A random game about ``decisions`` decisions in, at a decision of ``least`` or more legal
+    actions."""
+    state = new_game(config, seed=seed)
+    rng = np.random.default_rng(seed)
+    for n in range(10 ** 4):
+        if n >= decisions and legal_actions(state).size >= least:
+            return state
+        apply_action(state, int(rng.choice(legal_actions(state))))
+    raise AssertionError("no open position")
+
+
+def fisher_greater_p(wins_a, wins_b, games):
+    """One-sided Fisher exact test: the chance of at least ``wins_a`` of the ``wins_a + wins_b``
+    wins falling to A when both sides of ``games`` games each are equally strong."""
+    total = wins_a + wins_b
+    return sum(math.comb(games, k) * math.comb(games, total - k)
+               for k in range(wins_a, min(games, total) + 1)) / math.comb(2 * games, total)
+
+
+def solo_win(agent, level, seed):
+    """Whether ``agent`` wins one solo game against Tom ``level``."""
+    state = new_game(GameConfig(num_agents=1, toms=(level,)), seed=seed)
+    rng = np.random.default_rng(seed)
+    while not is_terminal(state):
+        action = choose_action(agent, state, rng)
+        assert legal_mask(state)[action]
+        apply_action(state, action)
+    return winner(state) == 0
+
+
+def test_the_fisher_test_itself():
+    assert fisher_greater_p(5, 5, 10) > 0.5
+    assert fisher_greater_p(10, 0, 10) == pytest.approx(1 / math.comb(20, 10))
+    assert fisher_greater_p(7, 1, 10) < SIGNIFICANCE < fisher_greater_p(6, 2, 10)
+
+
+def test_halving_schedule_halves_and_stays_in_budget():
+    assert halving_schedule(8, 64) == [(8, 2), (4, 5), (2, 10)]
+    assert halving_schedule(2, 10) == [(2, 5)]
+    for k in (2, 3, 5, 16, 33):
+        for budget in (1, 16, 100, 1024):
+            rounds = halving_schedule(k, budget)
+            assert rounds[0][0] == k and rounds[-1][0] in (1, 2)
+            assert all(n >= 1 for _, n in rounds)
+            if budget >= k * len(rounds):
+                assert sum(c * n for c, n in rounds) <= budget
+
+
+@pytest.mark.parametrize("config", [GameConfig(num_agents=1, toms=(12,)), GameConfig(num_agents=2, toms=(5,)),
+                                    GameConfig(num_agents=3)], ids=["solo", "2agents-tom", "3agents"])
+def test_only_legal_actions_to_the_end(config, network):
+    state = new_game(config, seed=3)
+    agents = [PolicySearchAgent(simulations=CHEAP, seed=k, network=network) for k in range(config.num_agents)]
+    rng = np.random.default_rng(0)
+    decisions = 0
+    while not is_terminal(state):
+        action = choose_action(agents[current_player(state)], state, rng)
+        assert legal_mask(state)[action], f"illegal action {action}"
+        apply_action(state, action)
+        decisions += 1
+    assert decisions > 50
+
+
+def test_the_search_never_reads_hidden_parts(network):
+    # Two views that differ only in what the seat cannot know (the Toms' and other seats' cards,
+    # the stacks' order): the same agent seed gives the same search, playout for playout.
+    for seed in range(3):
+        state = open_position(GameConfig(num_agents=2, toms=(12,)), seed, 30 + 11 * seed)
+        seat = current_player(state)
+        view_a, view_b = determinize(state, seat, 1), determinize(state, seat, 2)
+        assert view_a.tobytes() != view_b.tobytes()
+        a = PolicySearchAgent(simulations=16, seed=5, network=network).search(view_a, seat)
+        b = PolicySearchAgent(simulations=16, seed=5, network=network).search(view_b, seat)
+        assert a["action"] == b["action"] and a["playouts"] == b["playouts"] > 0
+        for key in ("legal", "prior", "candidates", "visits", "means"):
+            assert np.array_equal(a[key], b[key]), key
+
+
+def test_the_same_seed_gives_the_same_search_and_the_view_is_unchanged(network):
+    state = open_position(GameConfig(num_agents=1, toms=(7,)), 4, 25)
+    view = determinize(state, 0, 0)
+    before = view.tobytes()
+    first = PolicySearchAgent(simulations=32, seed=9, network=network).search(view, 0)
+    second = PolicySearchAgent(simulations=32, seed=9, network=network).search(view, 0)
+    assert view.tobytes() == before
+    assert first["action"] == second["action"] and np.array_equal(first["means"], second["means"])
+
+
+def test_the_search_follows_its_schedule(network):
+    state = open_position(GameConfig(num_agents=1, toms=(12,)), 6, 20)
+    view = determinize(state, 0, 0)
+    agent = PolicySearchAgent(simulations=64, seed=0, network=network)
+    result = agent.search(view, 0)
+    k = min(legal_actions(state).size, agent.candidates(64))
+    assert result["candidates"].size == k
+    expected = sum(c * n for c, n in halving_schedule(k, 64))
+    assert result["playouts"] == expected == result["visits"].sum()
+    assert result["action"] in result["candidates"]
+    searched = result["visits"] > 0
+    assert np.array_equal(np.sort(result["legal"][searched]), np.sort(result["candidates"]))
+    # the candidates are the prior's most probable actions, and the played one is the most visited
+    top = result["legal"][np.argsort(-result["prior"], kind="stable")[:k]]
+    assert set(top) == set(result["candidates"])
+    played = np.flatnonzero(result["legal"] == result["action"])[0]
+    assert result["visits"][played] == result["visits"].max()
+
+
+def test_the_time_budget_is_kept(network):
+    state = open_position(GameConfig(num_agents=1, toms=(12,)), 2, 5)
+    view = determinize(state, 0, 0)
+    limit = 0.2
+    plan = 4096  # far more playouts than fit in the limit
+    agent = PolicySearchAgent(simulations=plan, seed=0, time_limit=limit, network=network)
+    agent.search(view, 0)  # compiles what is left to compile
+    for _ in range(3):
+        started = time.perf_counter()
+        result = agent.search(view, 0)
+        elapsed = time.perf_counter() - started
+        assert elapsed < limit + 0.1, elapsed  # one engine step of slack after the deadline
+        assert 0 < result["playouts"] < plan
+        assert result["action"] in legal_actions(state)
+
+
+def test_a_budget_too_short_for_one_batch_plays_the_prior(network):
+    state = open_position(GameConfig(num_agents=1, toms=(12,)), 2, 5)
+    view = determinize(state, 0, 0)
+    result = PolicySearchAgent(simulations=64, seed=0, time_limit=1e-9, network=network).search(view, 0)
+    assert result["playouts"] == 0
+    assert result["action"] == result["legal"][np.argmax(result["prior"])]
+
+
+@pytest.mark.parametrize("options", [dict(playout="random"), dict(playout="random", prior=False),
+                                     dict(prior=False), dict(value_depth=3), dict(value_depth=0)])
+def test_every_ingredient_plays_legal_actions(options, network):
+    state = open_position(GameConfig(num_agents=1, toms=(9,)), 8, 40)
+    view = determinize(state, 0, 0)
+    result = PolicySearchAgent(simulations=24, seed=1, network=network, **options).search(view, 0)
+    assert result["action"] in legal_actions(state)
+    assert result["playouts"] > 0
+    assert np.isfinite(result["means"]).all()
+
+
+@compiled_only
+def test_policy_playouts_beat_random_playouts_at_the_same_budget(network):
+    # Search from the same seeds against Tom 2: the policy's playouts (and prior) judge actions
+    # by how a strong player finishes the game, random playouts by how a random one does. A
+    # one-sided Fisher exact test at 5% over 10 games each.
+    policy = PolicySearchAgent(simulations=STRENGTH_BUDGET, seed=0, network=network)
+    blind = PolicySearchAgent(simulations=STRENGTH_BUDGET, seed=0, playout="random", prior=False)
+    policy_wins = sum(solo_win(policy, STRENGTH_LEVEL, 100 + g) for g in range(STRENGTH_GAMES))
+    blind_wins = sum(solo_win(blind, STRENGTH_LEVEL, 100 + g) for g in range(STRENGTH_GAMES))
+    assert fisher_greater_p(policy_wins, blind_wins, STRENGTH_GAMES) < SIGNIFICANCE, (policy_wins, blind_wins)
+
+
+def test_bad_options_and_calls_are_refused(network):
+    with pytest.raises(ValueError, match="simulations"):
+        PolicySearchAgent(simulations=0, network=network)
+    with pytest.raises(ValueError, match="playout"):
+        PolicySearchAgent(playout="smart", network=network)
+    with pytest.raises(ValueError, match="greedy heuristic"):
+        PolicySearchAgent(playout="greedy", network=network)  # Tiny York has none compiled
+    with pytest.raises(ValueError, match="value_depth"):
+        PolicySearchAgent(playout="random", value_depth=4, network=network)
+    with pytest.raises(ValueError, match="time_limit"):
+        PolicySearchAgent(time_limit=0, network=network)
+    with pytest.raises(ValueError, match="widening"):
+        PolicySearchAgent(widening=float("nan"), network=network)
+    with pytest.raises(ValueError, match="policy file"):
+        PolicySearchAgent("construction_yard")  # its shipped network depends on the players
+    with pytest.raises(ValueError, match="plays Tiny York"):
+        PolicySearchAgent("fifth_avenue", network=network)
+    agent = PolicySearchAgent(simulations=CHEAP, network=network)
+    state = new_game(GameConfig(num_agents=2), seed=1)
+    with pytest.raises(ValueError, match="engine's view"):
+        agent.act(np.zeros(3, np.float32), np.ones(3, bool))
+    with pytest.raises(ValueError, match="not to move"):
+        agent.act_state(determinize(state, 1, 0), 1)
+    with pytest.raises(ValueError, match="single"):
+        agent.act_state(np.zeros(2), 0)
+
+
+def test_registry_names():
+    agent = make_agent("psearch:12", seed=1)
+    assert isinstance(agent, PolicySearchAgent) and agent.simulations == 12
+    champion = make_agent("champion", seed=1)
+    assert isinstance(champion, ChampionAgent)
+    assert champion.simulations == CHAMPION_SIMULATIONS and champion.time_limit is not None
+
+
+@pytest.mark.parametrize("game_name", ["construction_yard", "fifth_avenue"])
+def test_the_contract_games_play_psearch(game_name):
+    game = get_game(game_name)
+    config = game.make_config()
+    policy = make_policy(game, "psearch:4", np.random.default_rng(0), config)
+    state = game.new_game(config, 2)
+    for _ in range(20):
+        if game.is_terminal(state):
+            break
+        action = policy(state)
+        assert game.legal_mask(state)[action]
+        game.apply_action(state, action)
+    agent = PolicySearchAgent(game, simulations=8, seed=0, playout="greedy",
+                              network=shipped_policy_path(game, game.num_participants(config)))
+    seat = game.current_player(state)
+    if seat >= 0:
+        result = agent.search(game.determinize(state, seat, 0), seat)
+        assert game.legal_mask(state)[result["action"]]

@@ -1,0 +1,53 @@
+"""Expert iteration (training/expert_iteration.py): one tiny generation end to end."""
+
+import json
+
+import numpy as np
+import pytest
+
+from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH, PPOAgent
+from tiny_york_env.observation import OBS_SIZE
+from tiny_york_env.training.expert_iteration import (
+    DECISIONS_FILE,
+    RESULTS_FILE,
+    ExpertIterationSettings,
+    game_config,
+    run,
+)
+from tiny_york_env.training.imitate import Demonstrations
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_one_tiny_generation_end_to_end(tmp_path):
+    settings = ExpertIterationSettings(out=str(tmp_path / "exit"), generations=1, games=3, simulations=4,
+                                       levels=(5,), selfplay_every=3, epochs=1, eval_levels=(5,),
+                                       eval_games=2)
+    results = run(settings, progress=False)
+    written = json.loads((tmp_path / "exit" / RESULTS_FILE).read_text())
+    assert written["best"] == results["best"] and written["best"]["generation"] == 1
+    (row,) = written["generations"]
+    assert row["trained_from"] == str(DEFAULT_MODEL_PATH)
+    assert row["ladder"]["5"]["games"] == 2 and 0 <= row["ladder"]["5"]["win_rate"] <= 1
+    assert 0 <= row["search_win_rate_vs_toms"] <= 1  # the two solo games (the third is self-play)
+    demos = Demonstrations.load(tmp_path / "exit" / "gen-1" / DECISIONS_FILE)
+    assert len(demos) == row["decisions"] > 100
+    assert set(np.unique(demos.games)) == {0, 1, 2}
+    assert demos.observations.shape == (len(demos), OBS_SIZE)
+    assert demos.masks[np.arange(len(demos)), demos.actions].all()  # every target is legal
+    # the new network is a policy file that plays, and the fit changed the shipped one's choices
+    new, old = PPOAgent(row["network"]), PPOAgent()
+    differs = [not np.allclose(new.action_logits(o), old.action_logits(o)) for o in demos.observations[:20]]
+    assert any(differs)
+
+
+def test_settings_are_checked_and_self_play_comes_in_turn(tmp_path):
+    settings = ExpertIterationSettings(out=str(tmp_path), levels=(1, 12), selfplay_every=3)
+    kinds = [(game_config(settings, i).num_agents, game_config(settings, i).toms) for i in range(6)]
+    assert kinds[2][0] == 2 and kinds[5][0] == 2 and not kinds[2][1]
+    assert kinds[0] == (1, ("A6",)) and kinds[1] == (1, ("C5",))
+    with pytest.raises(ValueError, match="games"):
+        ExpertIterationSettings(out=str(tmp_path), games=0)
+    with pytest.raises(ValueError, match="selfplay_every"):
+        ExpertIterationSettings(out=str(tmp_path), selfplay_every=-1)
+    with pytest.raises(ValueError, match="levels"):
+        ExpertIterationSettings(out=str(tmp_path), levels=(13,))
