@@ -6,8 +6,9 @@ Each decision, from the seat's view (the hidden parts redrawn for every playout 
 
 1. **Prior and widening.** One network call gives the policy's probabilities over the legal
    actions. Only the ``candidates(simulations)`` most probable are searched (progressive
-   widening: ``ceil(widening * sqrt(simulations))``, so a bigger budget looks at more actions);
-   with ``prior=False`` the candidates are drawn at random.
+   widening: ``max(2, ceil(widening * sqrt(simulations)))``, so a bigger budget looks at more
+   actions); with ``prior=False`` the candidates are drawn at random. Every candidate gets at
+   least one playout, so a very small budget with a wide search plays a few more playouts.
 2. **Sequential halving** (Karnin, Koren and Somekh 2013; the root of Gumbel MuZero): in
    ``ceil(log2 k)`` rounds every remaining candidate gets the same number of playouts, from the
    same redrawn views (common random numbers: two candidates are compared on the same deals),
@@ -22,14 +23,18 @@ Each decision, from the seat's view (the hidden parts redrawn for every playout 
        1 / (number of winners) when the seat wins, else 0,
        + ``margin_weight`` * clip((own score - best other score) / Game.score_scale, -1, 1).
 
-   With ``value_depth=D`` a policy playout stops after D decisions and the network's value of
-   the searching seat's observation stands for the rest: its estimate v of the margin reward
-   gives ``sigmoid(v * VALUE_WIN_SLOPE) + margin_weight * clip(v, -1, 1)``.
+   With ``value_depth=D`` a policy playout stops after D decisions (of any agent seat) and the
+   network's value of the searching seat's observation stands for the rest. The shipped networks
+   learned it on the "score" reward discounted by 0.995, so v is a discounted margin estimate
+   (smaller than the final margin the earlier in the game); it counts as
+   ``sigmoid(v * VALUE_WIN_SLOPE) + margin_weight * clip(v, -1, 1)``, a hand-set reading of v
+   as a chance to win (not calibrated; the ablation measures what it buys).
 
 Budgets: ``simulations`` playouts a decision, and ``time_limit`` seconds a decision: against the
 clock a round is played in batches that start at one redrawn view and double, and the search stops
-at the deadline (within one engine step), keeping every finished batch (each covers all the round's
-candidates alike); if none finished, the prior's most probable action is played. ``skip_above=T``
+at the deadline (within one engine step for policy playouts, one playout for the others), keeping
+every finished batch (each covers all the round's candidates alike); if none finished, the first
+candidate is played (the prior's most probable action; a random one with ``prior=False``). ``skip_above=T``
 plays the prior's choice without a search when its probability is at least T (most decisions of
 the shipped Tiny York policy are that sure: 74% at 0.9). Given its seed and a budget in
 simulations the agent is deterministic; a wall-time budget depends on the machine.
@@ -48,6 +53,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from tiny_york_env.agents.game_search import RNG_WORDS, playout_value
 from tiny_york_env.contract import Game
 from tiny_york_env.core.batch_loops import REFUSED
 from tiny_york_env.core.rng import seed_rng
@@ -60,9 +66,9 @@ PLAYOUTS = ("policy", "random", "greedy")
 DEFAULT_SIMULATIONS = 64
 DEFAULT_MARGIN_WEIGHT = 0.5  # the margin tells apart candidates that win equally often
 DEFAULT_WIDENING = 1.0  # candidates = ceil(widening * sqrt(simulations))
+MIN_CANDIDATES = 2  # a search compares at least two actions
 VALUE_WIN_SLOPE = 4.0  # a margin estimate of +0.25 (12.5 points at scale 50) reads as a 73% win
 MAX_PLAYOUT_DECISIONS = 5_000  # far above any real game of the project's games
-RNG_WORDS = 4  # the compiled generator's state (core/rng.py)
 MAX_BATCH = 256  # games played out together (one network call a step for all of them)
 
 
@@ -75,6 +81,31 @@ def _check_number(name, value, least, strict=False):
     ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
     if not ok or not (value > least if strict else value >= least) or not math.isfinite(value):
         raise ValueError(f"{name} must be a finite number {'>' if strict else '>='} {least}, got {value!r}")
+
+
+def check_search_settings(game: Game, simulations: object, playout: object, prior: object,
+                          value_depth: object, time_limit: object, margin_weight: object,
+                          widening: object, skip_above: object) -> None:
+    """ValueError naming the first bad PolicySearchAgent option and what it may be."""
+    _check_count("simulations", simulations, 1)
+    if playout not in PLAYOUTS:
+        raise ValueError(f"playout must be one of {PLAYOUTS}, got {playout!r}")
+    if playout == "greedy" and game.greedy_playout is None:
+        raise ValueError(f"{game.title} has no compiled greedy heuristic for playouts; use "
+                         f"playout='policy' or 'random'")
+    if value_depth is not None:
+        _check_count("value_depth", value_depth, 0)
+        if playout != "policy":
+            raise ValueError("value_depth cuts policy playouts: it needs playout='policy'")
+    if time_limit is not None:
+        _check_number("time_limit", time_limit, 0.0, strict=True)
+    if skip_above is not None:
+        _check_number("skip_above", skip_above, 0.0, strict=True)
+        if skip_above > 1 or not prior:
+            raise ValueError(f"skip_above is a prior probability in (0, 1] and needs prior=True, "
+                             f"got {skip_above!r} with prior={prior!r}")
+    _check_number("margin_weight", margin_weight, 0.0)
+    _check_number("widening", widening, 0.0, strict=True)
 
 
 class PolicyNetwork:
@@ -141,26 +172,9 @@ class PolicySearchAgent:
                  margin_weight: float = DEFAULT_MARGIN_WEIGHT, widening: float = DEFAULT_WIDENING,
                  network: str | Path | PolicyNetwork | None = None, skip_above: float | None = None) -> None:
         self.game = get_game(game)
-        _check_count("simulations", simulations, 1)
-        if playout not in PLAYOUTS:
-            raise ValueError(f"playout must be one of {PLAYOUTS}, got {playout!r}")
-        if playout == "greedy" and self.game.greedy_playout is None:
-            raise ValueError(f"{self.game.title} has no compiled greedy heuristic for playouts; use "
-                             f"playout='policy' or 'random'")
-        if value_depth is not None:
-            _check_count("value_depth", value_depth, 0)
-            if playout != "policy":
-                raise ValueError("value_depth cuts policy playouts: it needs playout='policy'")
-        if time_limit is not None:
-            _check_number("time_limit", time_limit, 0.0, strict=True)
-        if skip_above is not None:
-            _check_number("skip_above", skip_above, 0.0, strict=True)
-            if skip_above > 1 or not prior:
-                raise ValueError(f"skip_above is a prior probability in (0, 1] and needs prior=True, "
-                                 f"got {skip_above!r}")
+        check_search_settings(self.game, simulations, playout, prior, value_depth, time_limit,
+                              margin_weight, widening, skip_above)
         self.skip_above = None if skip_above is None else float(skip_above)
-        _check_number("margin_weight", margin_weight, 0.0)
-        _check_number("widening", widening, 0.0, strict=True)
         self.simulations, self.playout_kind, self.prior = int(simulations), playout, bool(prior)
         self.value_depth = None if value_depth is None else int(value_depth)
         self.time_limit = None if time_limit is None else float(time_limit)
@@ -185,18 +199,9 @@ class PolicySearchAgent:
 
     def candidates(self, simulations: int) -> int:
         """How many actions a search of ``simulations`` playouts looks at (progressive widening)."""
-        return max(2, math.ceil(self.widening * math.sqrt(simulations)))
+        return max(MIN_CANDIDATES, math.ceil(self.widening * math.sqrt(simulations)))
 
     # ------------------------------------------------------------------ playouts
-
-    def _value(self, state: np.ndarray, seat: int) -> float:
-        game = self.game
-        winners = game.winners(state)
-        won = 1.0 / len(winners) if seat in winners else 0.0
-        scores = np.asarray(game.final_scores(state), dtype=np.float64)
-        others = np.delete(scores, seat)
-        margin = (scores[seat] - others.max()) / game.score_scale if others.size else 0.0
-        return won + self.margin_weight * min(1.0, max(-1.0, margin))
 
     def _policy_playouts(self, states: np.ndarray, seat: int, deadline: float | None) -> NDArray | None:
         """Play every game of ``states`` with the policy (cut at ``value_depth``); the values of
@@ -205,11 +210,10 @@ class PolicySearchAgent:
         live = np.ones(n, dtype=np.bool_)
         obs = np.zeros((n, game.obs_size), dtype=np.float32)
         masks = np.zeros((n, game.num_actions), dtype=np.bool_)
-        actors = np.zeros(n, dtype=np.int64)
         actions = np.zeros(n, dtype=np.int64)
         leaf = np.full(n, np.nan)
         for step in range(MAX_PLAYOUT_DECISIONS):
-            if self._kernels.rollout_observe(states, live, obs, masks, actors) == 0:
+            if self._kernels.rollout_observe(states, live, obs, masks) == 0:
                 break
             if deadline is not None and time.perf_counter() > deadline:
                 return None
@@ -228,21 +232,24 @@ class PolicySearchAgent:
         return leaf
 
     def _playouts(self, states: np.ndarray, seat: int, deadline: float | None) -> NDArray | None:
-        """Each game of ``states`` played out: its result for ``seat`` (None past the deadline)."""
+        """Each game of ``states`` played out: its result for ``seat``; None when the deadline
+        passes before every game has finished (checked each policy step, each other playout)."""
         leaf = np.full(states.shape[0], np.nan)
         if self.playout_kind == "policy":
             leaf = self._policy_playouts(states, seat, deadline)
             if leaf is None:
                 return None
-        elif self.playout_kind == "greedy":
-            for i in range(states.shape[0]):
-                self.game.greedy_playout(states, i)
         else:
             seed_rng(self._words, int(self.rng.integers(SEED_LIMIT)))
-            self._kernels.play_random_batch(states, self._words, MAX_PLAYOUT_DECISIONS)
-        if deadline is not None and time.perf_counter() > deadline:
-            return None
-        return np.array([leaf[i] if not np.isnan(leaf[i]) else self._value(states[i:i + 1].reshape(()), seat)
+            for i in range(states.shape[0]):
+                if deadline is not None and time.perf_counter() > deadline:
+                    return None
+                if self.playout_kind == "greedy":
+                    self.game.greedy_playout(states, i)
+                else:
+                    self._kernels.play_random_batch(states[i:i + 1], self._words, MAX_PLAYOUT_DECISIONS)
+        return np.array([leaf[i] if not np.isnan(leaf[i])
+                         else playout_value(self.game, states[i:i + 1].reshape(()), seat, self.margin_weight)
                          for i in range(states.shape[0])])
 
     # ------------------------------------------------------------------ the search
@@ -257,9 +264,10 @@ class PolicySearchAgent:
         return weights / weights.sum()
 
     def search(self, view: np.ndarray, seat: int) -> dict:
-        """One search from ``view`` for ``seat``: a dict with the ``legal`` actions, their
-        ``prior``, the searched ``candidates``, their ``visits`` and ``means``, the ``action``
-        chosen, the ``playouts`` run and the ``seconds`` taken."""
+        """One search from ``view`` for ``seat`` (the seat to move): a dict of the ``legal``
+        actions, their ``prior``, the searched ``candidates``, their ``visits`` and ``means``, the
+        ``action`` chosen, the ``playouts`` run and the ``seconds`` taken."""
+        self._check_view(view, seat)
         start = time.perf_counter()
         deadline = None if self.time_limit is None else start + self.time_limit
         legal = np.flatnonzero(self.game.legal_mask(view)).astype(np.int64)
@@ -269,11 +277,23 @@ class PolicySearchAgent:
         k = min(legal.size, self.candidates(self.simulations))
         if self.skip_above is not None and prior.max() >= self.skip_above:
             k = 1  # the prior is sure enough: its choice without a search
-        alive = list(order[:k])  # indices into legal, best prior first
         visits = np.zeros(legal.size, dtype=np.int64)
         totals = np.zeros(legal.size, dtype=np.float64)
-        playouts, out_of_time = 0, False
-        for remaining, per in halving_schedule(k, self.simulations) if k > 1 else ():
+        playouts = self._halving(view, seat, legal, prior, list(order[:k]), visits, totals, deadline)
+        means = totals / np.maximum(visits, 1)
+        searched = [i for i in order[:k] if visits[i] > 0]
+        best = (min(searched, key=lambda i: (-visits[i], -means[i], -prior[i])) if searched
+                else int(order[0]))  # nothing finished in time: the first candidate
+        self.last_search = {"legal": legal, "prior": prior, "candidates": legal[order[:k]],
+                            "visits": visits, "means": means, "action": int(legal[best]),
+                            "playouts": playouts, "seconds": time.perf_counter() - start}
+        return self.last_search
+
+    def _halving(self, view, seat, legal, prior, alive, visits, totals, deadline) -> int:
+        """Sequential halving over ``alive`` (indices into ``legal``, best prior first), adding
+        each candidate's playouts to ``visits`` and ``totals``; the number of playouts run."""
+        playouts = 0
+        for remaining, per in halving_schedule(len(alive), self.simulations) if len(alive) > 1 else ():
             alive = alive[:remaining]
             most = max(1, MAX_BATCH // remaining)  # redrawn views a batch: every candidate on each
             chunk = 1 if deadline is not None else most  # against the clock: small batches first
@@ -281,27 +301,15 @@ class PolicySearchAgent:
             while done < per:
                 results = self._chunk(view, seat, legal[alive], min(chunk, per - done), deadline)
                 if results is None:
-                    out_of_time = True
-                    break
+                    return playouts
                 totals[alive] += results.sum(axis=1)
                 visits[alive] += results.shape[1]
                 playouts += results.size
                 done += results.shape[1]
                 chunk = min(most, 2 * chunk)
-            if out_of_time:
-                break
             means = totals / np.maximum(visits, 1)
             alive.sort(key=lambda i: (-means[i], -prior[i]))  # best mean first, then the prior
-        means = totals / np.maximum(visits, 1)
-        searched = [i for i in order[:k] if visits[i] > 0]
-        if searched:
-            best = min(searched, key=lambda i: (-visits[i], -means[i], -prior[i]))
-        else:
-            best = int(order[0])  # no round finished in time: the prior's choice
-        self.last_search = {"legal": legal, "prior": prior, "candidates": legal[order[:k]],
-                            "visits": visits, "means": means, "action": int(legal[best]),
-                            "playouts": playouts, "seconds": time.perf_counter() - start}
-        return self.last_search
+        return playouts
 
     def _chunk(self, view: np.ndarray, seat: int, actions: NDArray[np.int64], views: int,
                deadline: float | None) -> NDArray[np.float64] | None:
@@ -320,8 +328,8 @@ class PolicySearchAgent:
         results = self._playouts(states, seat, deadline)
         return None if results is None else results.reshape(actions.size, views)
 
-    def act_state(self, view: np.ndarray, seat: int) -> int:
-        """The action for ``seat``, the seat to move in ``view`` (a determinized game)."""
+    def _check_view(self, view: np.ndarray, seat: int) -> None:
+        """ValueError unless ``view`` is one live record of this game with ``seat`` to move."""
         game = self.game
         if not isinstance(view, np.ndarray) or view.dtype != game.state_dtype or view.shape != ():
             raise ValueError(f"view must be a single {game.title} record "
@@ -331,7 +339,11 @@ class PolicySearchAgent:
             raise ValueError("the game is over: there is no action to choose")
         if seat != mover:
             raise ValueError(f"seat {seat} is not to move in this view: seat {mover} is")
-        legal = np.flatnonzero(game.legal_mask(view))
+
+    def act_state(self, view: np.ndarray, seat: int) -> int:
+        """The action for ``seat``, the seat to move in ``view`` (a determinized game)."""
+        self._check_view(view, seat)
+        legal = np.flatnonzero(self.game.legal_mask(view))
         if legal.size == 1:
             return int(legal[0])
         return self.search(view, int(seat))["action"]

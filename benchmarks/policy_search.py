@@ -21,12 +21,13 @@ from tiny_york_env.game import GameConfig, apply_action, determinize, is_termina
 SKIP = 0.9
 PERCENTILE = 95
 MS = 1000.0
+WARM_UP_BUDGET = 4
 
 
 def time_budget(network, budget, games, playout, skip_above):
     """(mean ms, p95 ms, playouts/s, searched decisions) over ``games`` solo games vs Tom 12."""
     agent = PolicySearchAgent(simulations=budget, seed=0, network=network, playout=playout,
-                              prior=playout == "policy" or skip_above is not None, skip_above=skip_above)
+                              skip_above=skip_above)  # the prior chooses the candidates in every row
     seconds, playouts = [], 0
     for g in range(games):
         state = new_game(GameConfig(num_agents=1, toms=(12,)), seed=g)
@@ -55,7 +56,7 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(1)
     network = PolicyNetwork()
-    time_budget(network, 4, 1, args.playout, None)  # compile and warm up
+    time_budget(network, WARM_UP_BUDGET, 1, args.playout, None)  # compile and warm up
     print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, one core, "
           f"{args.playout} playouts, solo vs Tom 12, {args.games} games per row")
     print("| playouts | skip_above | ms / decision | p95 ms | playouts / s | decisions |")

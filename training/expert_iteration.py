@@ -47,6 +47,7 @@ from tiny_york_env.game import (
 from tiny_york_env.game.actions import NUM_ACTIONS
 from tiny_york_env.observation import OBS_SIZE, encode
 from tiny_york_env.training.evaluate import (
+    check_seed,
     derive_seed,
     open_output,
     output_dir,
@@ -111,16 +112,22 @@ class ExpertIterationSettings:
                 or self.selfplay_every < 0:
             raise ValueError(f"selfplay_every must be an int >= 0 (0: no self-play), "
                              f"got {self.selfplay_every!r}")
+        check_seed(self.seed)
+        if self.start is not None and not Path(self.start).is_file():
+            raise ValueError(f"start must be a policy file (e.g. runs/exit/gen-1/policy.zip), "
+                             f"got {self.start!r}")
         object.__setattr__(self, "levels", tuple(check_levels(self.levels, "levels")))
         object.__setattr__(self, "eval_levels", tuple(check_levels(self.eval_levels, "eval_levels")))
 
 
 def game_config(settings: ExpertIterationSettings, index: int) -> GameConfig:
     """Game ``index``'s setup: a self-play game every ``selfplay_every``-th, else solo against the
-    next Tom of ``levels``."""
-    if settings.selfplay_every and (index + 1) % settings.selfplay_every == 0:
+    next Tom of ``levels`` (counting solo games only, so every level comes in turn)."""
+    every = settings.selfplay_every
+    if every and (index + 1) % every == 0:
         return GameConfig(num_agents=SELFPLAY_AGENTS)
-    return GameConfig(num_agents=1, toms=(settings.levels[index % len(settings.levels)],))
+    solo_index = index - index // every if every else index
+    return GameConfig(num_agents=1, toms=(settings.levels[solo_index % len(settings.levels)],))
 
 
 def play_search_games(settings: ExpertIterationSettings, network_path: str | Path, generation: int,

@@ -8,7 +8,9 @@ Yard's engine bot); ``ppo`` (the shipped trained policy of the game and player c
 shipped: ``SHIPPED_POLICIES``) and ``ppo:PATH`` (a policy file trained for the game, e.g. by
 ``python -m tiny_york_env.training.train_ppo --game NAME``); ``search`` and ``search:N`` (flat Monte
 Carlo search over the game's determinized views with N playouts per decision, default 64,
-``agents/game_search.py``). In Python an agent may also be a
+``agents/game_search.py``; ``gsearch[:N]`` the same with greedy playouts); ``psearch[:N]`` (the
+shipped policy of the setup as prior and playout policy, sequential halving over its most probable
+actions, ``agents/policy_search.py``). In Python an agent may also be a
 function of the state returning the action of the seat to move, or an ``act(observation,
 mask)`` agent wrapped by ``act_policy``. A shared win counts 1/k to each of the k winners.
 """
@@ -95,8 +97,9 @@ def policy_search_policy(game: Game, name: str, config: Any, seed: int) -> Polic
         raise ValueError(f"{name!r}: the search budget after the colon must be a positive int of "
                          f"playouts per decision, e.g. psearch:64")
     network = shipped_policy_path(game, game.num_participants(config))
-    agent = PolicySearchAgent(game, simulations=int(budget), seed=seed, network=network)
-    rng = np.random.default_rng(seed)
+    search_seed, view_seed = np.random.SeedSequence(seed).generate_state(2)
+    agent = PolicySearchAgent(game, simulations=int(budget), seed=int(search_seed), network=network)
+    rng = np.random.default_rng(int(view_seed))
 
     def policy(state: np.ndarray) -> int:
         seat = game.current_player(state)
@@ -112,7 +115,8 @@ def check_policy_name(game: Game, name: object, config: Any = None) -> str:
     if name.partition(":")[0] == POLICY_SEARCH_PREFIX:  # reads a policy file: checked when made
         budget = name.partition(":")[2]
         if name.partition(":")[1] and (not budget.isdigit() or int(budget) < 1):
-            raise ValueError(f"{name!r}: the search budget after the colon must be a positive int")
+            raise ValueError(f"{name!r}: the search budget after the colon must be a positive int of "
+                             f"playouts per decision, e.g. psearch:64")
         return name
     if name != PPO_PREFIX and not name.startswith(PPO_PREFIX + ":"):
         make_policy(game, name, np.random.default_rng(0), config)

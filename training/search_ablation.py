@@ -9,8 +9,10 @@ A cell is ``ppo`` (the shipped policy without search) or ``PLAYOUT-PRIOR-N[-vD][
 ``policy`` or ``random``, ``prior`` (the network's most probable actions searched) or ``blind``
 (random candidates), N playouts a decision, ``vD`` cuts policy playouts after D decisions for the
 network's value, ``sT`` plays the prior's choice without a search when its probability is at
-least T percent. Writes ``ablation.json`` and ``ablation.md`` (win rate with its 95% Wilson
-interval, mean margin, ms and playouts a decision).
+least T percent. Writes ``ablation.json`` (every row run under that folder, all levels) and
+``ablation-tomL.md`` per level (win rate with its 95% Wilson interval, mean margin, ms a
+decision: all the agent's decisions, forced ones included, so less than
+``benchmarks/policy_search.py``'s searched decisions).
 """
 
 from __future__ import annotations
@@ -23,10 +25,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tiny_york_env.training.evaluate import evaluate_vs_toms, wilson_interval
+from tiny_york_env.agents.policy_search import (
+    DEFAULT_MARGIN_WEIGHT,
+    DEFAULT_WIDENING,
+    TINY_YORK,
+    check_search_settings,
+)
+from tiny_york_env.registry import get_game
+from tiny_york_env.training.evaluate import (
+    evaluate_vs_toms,
+    output_dir,
+    refuse_symlink,
+    wilson_interval,
+    write_output_text,
+)
 
 CELL_PATTERN = re.compile(r"^(policy|random)-(prior|blind)-(\d+)(?:-v(\d+))?(?:-s(\d+))?$")
 PERCENT = 100.0
+DEFAULT_LEVEL, DEFAULT_GAMES, DEFAULT_WORKERS = 12, 40, 2
 DEFAULT_CELLS = ("ppo", "random-blind-64", "random-prior-64", "policy-blind-64", "policy-prior-16",
                  "policy-prior-64", "policy-prior-64-v10")
 
@@ -44,6 +60,9 @@ def cell_options(name: str) -> dict[str, Any]:
         options["value_depth"] = int(depth)
     if skip is not None:
         options["skip_above"] = int(skip) / PERCENT
+    check_search_settings(get_game(TINY_YORK), options["simulations"], playout, options["prior"],
+                          options.get("value_depth"), None, DEFAULT_MARGIN_WEIGHT, DEFAULT_WIDENING,
+                          options.get("skip_above"))
     return options
 
 
@@ -93,10 +112,10 @@ def markdown(rows: list[dict[str, Any]], level: int) -> str:
 def main(argv: list[str] | None = None) -> None:
     """Run the cells and write ablation.json / ablation.md under --out."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--level", type=int, default=12, help="the Tom level (1-12)")
-    parser.add_argument("--games", type=int, default=40, help="games per cell")
+    parser.add_argument("--level", type=int, default=DEFAULT_LEVEL, help="the Tom level (1-12)")
+    parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="games per cell")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS)
     parser.add_argument("--cells", nargs="+", default=list(DEFAULT_CELLS))
     parser.add_argument("--out", default="results/search_ablation")
     args = parser.parse_args(argv)
@@ -104,7 +123,8 @@ def main(argv: list[str] | None = None) -> None:
         if name != "ppo":
             cell_options(name)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    refuse_symlink(out)
+    output_dir(out)
     path = out / "ablation.json"
     rows = json.loads(path.read_text())["rows"] if path.exists() else []
     for name in args.cells:
@@ -112,10 +132,10 @@ def main(argv: list[str] | None = None) -> None:
         rows = [r for r in rows if not (r["cell"] == name and r.get("level") == args.level)]
         rows.append({**row, "level": args.level, "seed": args.seed})
         print(markdown([row], args.level).splitlines()[-1], flush=True)
-        path.write_text(json.dumps({"rows": rows}, indent=1))
+        write_output_text(path, json.dumps({"rows": rows}, indent=1) + "\n")
     for level in sorted({r["level"] for r in rows}):
         table = markdown([r for r in rows if r["level"] == level], level)
-        (out / f"ablation-tom{level}.md").write_text(table)
+        write_output_text(out / f"ablation-tom{level}.md", table)
 
 
 if __name__ == "__main__":

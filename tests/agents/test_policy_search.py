@@ -108,16 +108,25 @@ def test_only_legal_actions_to_the_end(config, network):
     assert decisions > 50
 
 
-def test_the_search_never_reads_hidden_parts(network):
+def hidden_parts_differ(view_a, view_b):
+    """Whether two views differ in more than the generator they carry."""
+    a, b = view_a.copy(), view_b.copy()
+    a["rng"], b["rng"] = 0, 0
+    return a.tobytes() != b.tobytes()
+
+
+@pytest.mark.parametrize("options", [{}, {"value_depth": 4}, {"playout": "random"}],
+                         ids=["policy", "value", "random"])
+def test_the_search_never_reads_hidden_parts(options, network):
     # Two views that differ only in what the seat cannot know (the Toms' and other seats' cards,
     # the stacks' order): the same agent seed gives the same search, playout for playout.
     for seed in range(3):
         state = open_position(GameConfig(num_agents=2, toms=(12,)), seed, 30 + 11 * seed)
         seat = current_player(state)
         view_a, view_b = determinize(state, seat, 1), determinize(state, seat, 2)
-        assert view_a.tobytes() != view_b.tobytes()
-        a = PolicySearchAgent(simulations=16, seed=5, network=network).search(view_a, seat)
-        b = PolicySearchAgent(simulations=16, seed=5, network=network).search(view_b, seat)
+        assert hidden_parts_differ(view_a, view_b)
+        a = PolicySearchAgent(simulations=16, seed=5, network=network, **options).search(view_a, seat)
+        b = PolicySearchAgent(simulations=16, seed=5, network=network, **options).search(view_b, seat)
         assert a["action"] == b["action"] and a["playouts"] == b["playouts"] > 0
         for key in ("legal", "prior", "candidates", "visits", "means"):
             assert np.array_equal(a[key], b[key]), key
@@ -155,9 +164,9 @@ def test_the_search_follows_its_schedule(network):
 def test_the_time_budget_is_kept(network):
     state = open_position(GameConfig(num_agents=1, toms=(12,)), 2, 5)
     view = determinize(state, 0, 0)
-    limit = 0.2
-    plan = 4096  # far more playouts than fit in the limit
-    agent = PolicySearchAgent(simulations=plan, seed=0, time_limit=limit, network=network)
+    limit = 0.5
+    plan = 4096  # far more playouts than fit in the limit, over 7 candidates
+    agent = PolicySearchAgent(simulations=plan, seed=0, time_limit=limit, network=network, widening=0.1)
     agent.search(view, 0)  # compiles what is left to compile
     for _ in range(3):
         started = time.perf_counter()
@@ -189,14 +198,32 @@ def test_every_ingredient_plays_legal_actions(options, network):
 
 @compiled_only
 def test_policy_playouts_beat_random_playouts_at_the_same_budget(network):
-    # Search from the same seeds against Tom 2: the policy's playouts (and prior) judge actions
-    # by how a strong player finishes the game, random playouts by how a random one does. A
-    # one-sided Fisher exact test at 5% over 10 games each.
+    # The same prior and budget from the same seeds against Tom 2: the policy's playouts judge
+    # the candidates by how a strong player finishes the game, random playouts by how a random
+    # one does. A one-sided Fisher exact test at 5% over 10 games each.
     policy = PolicySearchAgent(simulations=STRENGTH_BUDGET, seed=0, network=network)
-    blind = PolicySearchAgent(simulations=STRENGTH_BUDGET, seed=0, playout="random", prior=False)
+    blind = PolicySearchAgent(simulations=STRENGTH_BUDGET, seed=0, playout="random", network=network)
     policy_wins = sum(solo_win(policy, STRENGTH_LEVEL, 100 + g) for g in range(STRENGTH_GAMES))
     blind_wins = sum(solo_win(blind, STRENGTH_LEVEL, 100 + g) for g in range(STRENGTH_GAMES))
     assert fisher_greater_p(policy_wins, blind_wins, STRENGTH_GAMES) < SIGNIFICANCE, (policy_wins, blind_wins)
+
+
+def test_a_sure_prior_skips_the_search(network):
+    state = open_position(GameConfig(num_agents=1, toms=(12,)), 2, 5)
+    view = determinize(state, 0, 0)
+    always = PolicySearchAgent(simulations=64, seed=0, network=network, skip_above=1e-9).search(view, 0)
+    assert always["playouts"] == 0 and always["candidates"].size == 1
+    assert always["action"] == always["legal"][np.argmax(always["prior"])]
+    never = PolicySearchAgent(simulations=64, seed=0, network=network, skip_above=1.0)
+    result = never.search(view, 0)
+    assert result["prior"].max() < 1.0 and result["playouts"] > 0
+
+
+def test_widening_sets_the_number_of_candidates(network):
+    narrow = PolicySearchAgent(simulations=64, network=network, widening=0.25)
+    wide = PolicySearchAgent(simulations=64, network=network, widening=4.0)
+    assert narrow.candidates(64) == 2 and wide.candidates(64) == 32
+    assert PolicySearchAgent(network=network).candidates(1024) == 32
 
 
 def test_bad_options_and_calls_are_refused(network):
@@ -212,6 +239,12 @@ def test_bad_options_and_calls_are_refused(network):
         PolicySearchAgent(time_limit=0, network=network)
     with pytest.raises(ValueError, match="widening"):
         PolicySearchAgent(widening=float("nan"), network=network)
+    with pytest.raises(ValueError, match="margin_weight"):
+        PolicySearchAgent(margin_weight=-1, network=network)
+    with pytest.raises(ValueError, match="skip_above"):
+        PolicySearchAgent(skip_above=1.5, network=network)
+    with pytest.raises(ValueError, match="needs prior=True"):
+        PolicySearchAgent(skip_above=0.9, prior=False, network=network)
     with pytest.raises(ValueError, match="policy file"):
         PolicySearchAgent("construction_yard")  # its shipped network depends on the players
     with pytest.raises(ValueError, match="plays Tiny York"):
@@ -222,6 +255,8 @@ def test_bad_options_and_calls_are_refused(network):
         agent.act(np.zeros(3, np.float32), np.ones(3, bool))
     with pytest.raises(ValueError, match="not to move"):
         agent.act_state(determinize(state, 1, 0), 1)
+    with pytest.raises(ValueError, match="not to move"):
+        agent.search(determinize(state, 1, 0), 1)
     with pytest.raises(ValueError, match="single"):
         agent.act_state(np.zeros(2), 0)
 

@@ -45,6 +45,14 @@ def test_settings_are_checked_and_self_play_comes_in_turn(tmp_path):
     kinds = [(game_config(settings, i).num_agents, game_config(settings, i).toms) for i in range(6)]
     assert kinds[2][0] == 2 and kinds[5][0] == 2 and not kinds[2][1]
     assert kinds[0] == (1, ("A6",)) and kinds[1] == (1, ("C5",))
+    defaults = ExpertIterationSettings(out=str(tmp_path))  # 5 levels, self-play every 5th game
+    solo = [game_config(defaults, i).toms for i in range(40) if game_config(defaults, i).toms]
+    assert {t for (t,) in solo} == {"A6", "A7", "A8", "A9", "C5"}  # every level, Tom 12 (C5) too
+    assert [t for (t,) in solo][:5] == ["A6", "A7", "A8", "A9", "C5"]
+    with pytest.raises(ValueError, match="seed"):
+        ExpertIterationSettings(out=str(tmp_path), seed=-1)
+    with pytest.raises(ValueError, match="policy file"):
+        ExpertIterationSettings(out=str(tmp_path), start=str(tmp_path / "missing.zip"))
     with pytest.raises(ValueError, match="games"):
         ExpertIterationSettings(out=str(tmp_path), games=0)
     with pytest.raises(ValueError, match="selfplay_every"):

@@ -270,16 +270,14 @@ def play_random_batch(states, rng_words, max_decisions):
 
 
 @jit
-def rollout_observe(states, live, obs, masks, actors):
-    """For each ``live`` game: the seat to decide into ``actors``, its legal mask and its own
-    observation; a game that has ended leaves ``live``. The number of games still live (policy
-    playouts, agents/policy_search.py)."""
+def rollout_observe(states, live, obs, masks):
+    """For each ``live`` game the legal mask and the observation of the seat to decide; a game
+    that has ended leaves ``live``. Returns how many are live (agents/policy_search.py)."""
     count = 0
     for i in range(states.shape[0]):
         if not live[i]:
             continue
         seat = actor_of(states[i])
-        actors[i] = seat
         if seat < 0:
             live[i] = False
             continue
