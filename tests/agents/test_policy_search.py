@@ -10,6 +10,7 @@ import pytest
 from tiny_york_env.agents.base import choose_action
 from tiny_york_env.agents.policy_search import (
     CHAMPION_SIMULATIONS,
+    CHAMPION_SKIP_ABOVE,
     ChampionAgent,
     PolicyNetwork,
     PolicySearchAgent,
@@ -267,6 +268,7 @@ def test_registry_names():
     champion = make_agent("champion", seed=1)
     assert isinstance(champion, ChampionAgent)
     assert champion.simulations == CHAMPION_SIMULATIONS and champion.time_limit is not None
+    assert champion.skip_above == CHAMPION_SKIP_ABOVE
 
 
 @pytest.mark.parametrize("game_name", ["construction_yard", "fifth_avenue"])
