@@ -69,6 +69,18 @@ def ucb1_index(visits: NDArray[np.int64], totals: NDArray[np.float64], played: i
     return int(np.argmax(values))
 
 
+def check_view(game: Game, view: object, seat: int) -> None:
+    """ValueError unless ``view`` is one live record of ``game`` with ``seat`` to move."""
+    if not isinstance(view, np.ndarray) or view.dtype != game.state_dtype or view.shape != ():
+        raise ValueError(f"view must be a single {game.title} record "
+                         f"(game.determinize(state, seat, rng))")
+    mover = game.current_player(view)
+    if mover < 0:
+        raise ValueError("the game is over: there is no action to choose")
+    if seat != mover:
+        raise ValueError(f"seat {seat} is not to move in this view: seat {mover} is")
+
+
 class GameSearchAgent:
     """Flat Monte Carlo search with UCB1 over determinized games of ``game`` (module doc); plays
     through ``act_state(view, seat)`` with a view from ``game.determinize``."""
@@ -127,16 +139,8 @@ class GameSearchAgent:
 
     def act_state(self, view: np.ndarray, seat: int) -> int:
         """The action for ``seat``, the seat to move in ``view`` (a determinized game)."""
-        game = self.game
-        if not isinstance(view, np.ndarray) or view.dtype != game.state_dtype or view.shape != ():
-            raise ValueError(f"view must be a single {game.title} record "
-                             f"(game.determinize(state, seat, rng))")
-        mover = game.current_player(view)
-        if mover < 0:
-            raise ValueError("the game is over: there is no action to choose")
-        if seat != mover:
-            raise ValueError(f"seat {seat} is not to move in this view: seat {mover} is")
-        legal = np.flatnonzero(game.legal_mask(view))
+        check_view(self.game, view, seat)
+        legal = np.flatnonzero(self.game.legal_mask(view))
         if legal.size == 1:
             return int(legal[0])
         legal, visits, means = self.search(view, int(seat))

@@ -53,7 +53,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from tiny_york_env.agents.game_search import RNG_WORDS, playout_value
+from tiny_york_env.agents.game_search import RNG_WORDS, check_view, playout_value
 from tiny_york_env.contract import Game
 from tiny_york_env.core.batch_loops import REFUSED
 from tiny_york_env.core.rng import seed_rng
@@ -267,7 +267,7 @@ class PolicySearchAgent:
         """One search from ``view`` for ``seat`` (the seat to move): a dict of the ``legal``
         actions, their ``prior``, the searched ``candidates``, their ``visits`` and ``means``, the
         ``action`` chosen, the ``playouts`` run and the ``seconds`` taken."""
-        self._check_view(view, seat)
+        check_view(self.game, view, seat)
         start = time.perf_counter()
         deadline = None if self.time_limit is None else start + self.time_limit
         legal = np.flatnonzero(self.game.legal_mask(view)).astype(np.int64)
@@ -328,21 +328,9 @@ class PolicySearchAgent:
         results = self._playouts(states, seat, deadline)
         return None if results is None else results.reshape(actions.size, views)
 
-    def _check_view(self, view: np.ndarray, seat: int) -> None:
-        """ValueError unless ``view`` is one live record of this game with ``seat`` to move."""
-        game = self.game
-        if not isinstance(view, np.ndarray) or view.dtype != game.state_dtype or view.shape != ():
-            raise ValueError(f"view must be a single {game.title} record "
-                             f"(game.determinize(state, seat, rng))")
-        mover = game.current_player(view)
-        if mover < 0:
-            raise ValueError("the game is over: there is no action to choose")
-        if seat != mover:
-            raise ValueError(f"seat {seat} is not to move in this view: seat {mover} is")
-
     def act_state(self, view: np.ndarray, seat: int) -> int:
         """The action for ``seat``, the seat to move in ``view`` (a determinized game)."""
-        self._check_view(view, seat)
+        check_view(self.game, view, seat)
         legal = np.flatnonzero(self.game.legal_mask(view))
         if legal.size == 1:
             return int(legal[0])
