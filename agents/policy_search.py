@@ -53,7 +53,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from tiny_york_env.agents.game_search import RNG_WORDS, check_view, playout_value
+from tiny_york_env.agents.game_search import MAX_PLAYOUT_DECISIONS, RNG_WORDS, check_view, playout_value
 from tiny_york_env.contract import Game
 from tiny_york_env.core.batch_loops import REFUSED
 from tiny_york_env.core.rng import seed_rng
@@ -68,7 +68,6 @@ DEFAULT_MARGIN_WEIGHT = 0.5  # the margin tells apart candidates that win equall
 DEFAULT_WIDENING = 1.0  # candidates = ceil(widening * sqrt(simulations))
 MIN_CANDIDATES = 2  # a search compares at least two actions
 VALUE_WIN_SLOPE = 4.0  # a margin estimate of +0.25 (12.5 points at scale 50) reads as a 73% win
-MAX_PLAYOUT_DECISIONS = 5_000  # far above any real game of the project's games
 MAX_BATCH = 256  # games played out together (one network call a step for all of them)
 
 
