@@ -5,14 +5,15 @@ deals for every cell (the ladder's seeds), one row per search setting.
         --cells ppo random-blind-64 random-prior-64 policy-blind-64 policy-prior-16 \\
         --out results/search_ablation
 
-A cell is ``ppo`` (the shipped policy without search) or ``PLAYOUT-PRIOR-N[-vD][-sT]``: playouts
-``policy`` or ``random``, ``prior`` (the network's most probable actions searched) or ``blind``
-(random candidates), N playouts a decision, ``vD`` cuts policy playouts after D decisions for the
-network's value, ``sT`` plays the prior's choice without a search when its probability is at
-least T percent. Writes ``ablation.json`` (every row run under that folder, all levels) and
-``ablation-tomL.md`` per level (win rate with its 95% Wilson interval, mean margin, ms a
-decision: all the agent's decisions, forced ones included, so less than
-``benchmarks/policy_search.py``'s searched decisions).
+A cell is ``ppo`` (the shipped policy without search) or ``PLAYOUT-PRIOR-N[-vD][-sT][-mM][-wW]``:
+playouts ``policy`` or ``random``, ``prior`` (the network's most probable actions searched) or
+``blind`` (random candidates), N playouts a decision, ``vD`` cuts policy playouts after D decisions
+for the network's value, ``sT`` plays the prior's choice without a search when its probability is
+at least T percent, ``mM`` weighs the margin M percent (default 50), ``wW`` widens to W percent of
+the default number of candidates (default 100). Writes ``ablation.json`` (every row run under
+that folder, all levels) and ``ablation-tomL.md`` per level (win rate with its 95% Wilson
+interval, mean margin, ms a decision: all the agent's decisions, forced ones included, so less
+than ``benchmarks/policy_search.py``'s searched decisions).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from tiny_york_env.training.evaluate import (
     write_output_text,
 )
 
-CELL_PATTERN = re.compile(r"^(policy|random)-(prior|blind)-(\d+)(?:-v(\d+))?(?:-s(\d+))?$")
+CELL_PATTERN = re.compile(r"^(policy|random)-(prior|blind)-(\d+)"
+                          r"(?:-v(\d+))?(?:-s(\d+))?(?:-m(\d+))?(?:-w(\d+))?$")
 PERCENT = 100.0
 DEFAULT_LEVEL, DEFAULT_GAMES, DEFAULT_WORKERS = 12, 40, 2
 DEFAULT_CELLS = ("ppo", "random-blind-64", "random-prior-64", "policy-blind-64", "policy-prior-16",
@@ -51,18 +53,23 @@ def cell_options(name: str) -> dict[str, Any]:
     """PolicySearchAgent options of cell ``name`` (module doc); ValueError for a bad name."""
     match = CELL_PATTERN.match(name)
     if match is None:
-        raise ValueError(f"bad cell {name!r}: give 'ppo' or PLAYOUT-PRIOR-N[-vD][-sT], e.g. "
-                         f"policy-prior-64, random-blind-64, policy-prior-256-v10-s90")
-    playout, prior, simulations, depth, skip = match.groups()
+        raise ValueError(f"bad cell {name!r}: give 'ppo' or PLAYOUT-PRIOR-N[-vD][-sT][-mM][-wW], e.g. "
+                         f"policy-prior-64, random-blind-64, policy-prior-256-v10-s90-m100-w200")
+    playout, prior, simulations, depth, skip, margin, widening = match.groups()
     options: dict[str, Any] = {"playout": playout, "prior": prior == "prior",
                                "simulations": int(simulations)}
     if depth is not None:
         options["value_depth"] = int(depth)
     if skip is not None:
         options["skip_above"] = int(skip) / PERCENT
+    if margin is not None:
+        options["margin_weight"] = int(margin) / PERCENT
+    if widening is not None:
+        options["widening"] = int(widening) / PERCENT
     check_search_settings(get_game(TINY_YORK), options["simulations"], playout, options["prior"],
-                          options.get("value_depth"), None, DEFAULT_MARGIN_WEIGHT, DEFAULT_WIDENING,
-                          options.get("skip_above"))
+                          options.get("value_depth"), None,
+                          options.get("margin_weight", DEFAULT_MARGIN_WEIGHT),
+                          options.get("widening", DEFAULT_WIDENING), options.get("skip_above"))
     return options
 
 
