@@ -31,6 +31,7 @@ from tiny_york_env.core.batch_loops import REFUSED
 from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.core.seeds import SEED_LIMIT
 from tiny_york_env.envs.batch import batch_kernels
+from tiny_york_env.options import check_int, check_number
 from tiny_york_env.registry import get_game
 
 DEFAULT_SIMULATIONS = 64
@@ -43,13 +44,9 @@ RNG_WORDS = 4  # the compiled generator's state: seed_rng fills four words (core
 
 def check_search_options(simulations: object, exploration: object, margin_weight: object) -> None:
     """ValueError naming the first bad search option."""
-    if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)) or simulations < 1:
-        raise ValueError(f"simulations must be an int >= 1 (playouts per decision), got {simulations!r}")
-    if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not exploration >= 0:
-        raise ValueError(f"exploration must be a number >= 0 (UCB1's constant), got {exploration!r}")
-    if (isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float))
-            or not margin_weight >= 0):
-        raise ValueError(f"margin_weight must be a number >= 0, got {margin_weight!r}")
+    check_int("simulations", simulations, 1, "playouts per decision")
+    check_number("exploration", exploration, 0.0, meaning="UCB1's constant")
+    check_number("margin_weight", margin_weight, 0.0)
 
 
 def playout_value(game: Game, state: np.ndarray, seat: int, margin_weight: float) -> float:

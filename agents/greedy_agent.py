@@ -63,6 +63,7 @@ from tiny_york_env.game.state import (
     DEC_PRESTIGE_VESSEL,
     STATE_DTYPE,
 )
+from tiny_york_env.options import check_int
 
 # Bid parts in the canonical order of the search (R10, docs/actions.md): a bid is a multiset of
 # parts, so only non-decreasing index sequences are tried.
@@ -254,9 +255,7 @@ class GreedyAgent:
     view: use ``act_state``."""
 
     def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES) -> None:
-        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-            raise ValueError(f"samples must be a positive int (redraws of the hidden cards per "
-                             f"decision), got {samples!r}")
+        check_int("samples", samples, 1, "redraws of the hidden cards per decision")
         self.rng = np.random.default_rng(seed)
         self.samples = int(samples)
         self._view = np.zeros(1, dtype=STATE_DTYPE)

@@ -59,6 +59,7 @@ from tiny_york_env.core.batch_loops import REFUSED
 from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.core.seeds import SEED_LIMIT
 from tiny_york_env.envs.batch import batch_kernels
+from tiny_york_env.options import check_int, check_number
 from tiny_york_env.registry import get_game
 
 TINY_YORK = "tiny_york"  # the game whose shipped policy is the default network
@@ -71,40 +72,29 @@ VALUE_WIN_SLOPE = 4.0  # a margin estimate of +0.25 (12.5 points at scale 50) re
 MAX_BATCH = 256  # games played out together (one network call a step for all of them)
 
 
-def _check_count(name, value, least):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
-        raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
-
-
-def _check_number(name, value, least, strict=False):
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if not ok or not (value > least if strict else value >= least) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number {'>' if strict else '>='} {least}, got {value!r}")
-
-
 def check_search_settings(game: Game, simulations: object, playout: object, prior: object,
                           value_depth: object, time_limit: object, margin_weight: object,
                           widening: object, skip_above: object) -> None:
     """ValueError naming the first bad PolicySearchAgent option and what it may be."""
-    _check_count("simulations", simulations, 1)
+    check_int("simulations", simulations, 1, "playouts per decision")
     if playout not in PLAYOUTS:
         raise ValueError(f"playout must be one of {PLAYOUTS}, got {playout!r}")
     if playout == "greedy" and game.greedy_playout is None:
         raise ValueError(f"{game.title} has no compiled greedy heuristic for playouts; use "
                          f"playout='policy' or 'random'")
     if value_depth is not None:
-        _check_count("value_depth", value_depth, 0)
+        check_int("value_depth", value_depth, 0, "decisions before the value cut-off")
         if playout != "policy":
             raise ValueError("value_depth cuts policy playouts: it needs playout='policy'")
     if time_limit is not None:
-        _check_number("time_limit", time_limit, 0.0, strict=True)
+        check_number("time_limit", time_limit, 0.0, strict=True, meaning="seconds per decision")
     if skip_above is not None:
-        _check_number("skip_above", skip_above, 0.0, strict=True)
+        check_number("skip_above", skip_above, 0.0, strict=True)
         if skip_above > 1 or not prior:
             raise ValueError(f"skip_above is a prior probability in (0, 1] and needs prior=True, "
                              f"got {skip_above!r} with prior={prior!r}")
-    _check_number("margin_weight", margin_weight, 0.0)
-    _check_number("widening", widening, 0.0, strict=True)
+    check_number("margin_weight", margin_weight, 0.0)
+    check_number("widening", widening, 0.0, strict=True)
 
 
 class PolicyNetwork:
@@ -114,7 +104,13 @@ class PolicyNetwork:
     def __init__(self, path: str | Path | None = None, game: str | Game | None = None) -> None:
         import torch  # noqa: F401  (a clear ImportError without the train extra)
 
-        from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH, card_game, load_policy
+        from tiny_york_env.agents.ppo_agent import (
+            DEFAULT_MODEL_PATH,
+            card_game,
+            file_actor,
+            file_critic,
+            load_policy,
+        )
 
         if path is None:
             if game is not None and get_game(game).name != TINY_YORK:
@@ -128,6 +124,7 @@ class PolicyNetwork:
         if game is not None and get_game(game).name != self.game.name:
             raise ValueError(f"{self.source} plays {self.game.title}, not {get_game(game).title}")
         self.network, self.index = loaded.network, loaded.index
+        self._logits, self._values = file_actor(loaded.network), file_critic(loaded.network)
 
     def evaluate(self, observations: NDArray[np.float32],
                  with_value: bool = False) -> tuple[NDArray[np.float32], NDArray[np.float32] | None]:
@@ -137,11 +134,8 @@ class PolicyNetwork:
             observations = observations[:, self.index]
         with torch.no_grad():
             x = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
-            body = self.network["mlp_extractor"]
-            logits = self.network["action_net"](body["policy_net"](x)).numpy()
-            values = None
-            if with_value:
-                values = self.network["value_net"](body["value_net"](x))[:, 0].numpy()
+            logits = self._logits(x).numpy()
+            values = self._values(x)[:, 0].numpy() if with_value else None
         return logits, values
 
 

@@ -524,6 +524,13 @@ def file_actor(network: torch.nn.Module) -> Logits:
     return logits
 
 
+def file_critic(network: torch.nn.Module) -> Logits:
+    """``values(observations)`` (shape [N, 1]) of a network built by ``build_network``."""
+    def values(observations):
+        return network["value_net"](network["mlp_extractor"]["value_net"](observations))
+    return values
+
+
 class PPOAgent:
     """Plays a MaskablePPO policy: from a policy file (path), or an in-memory model.
 

@@ -41,6 +41,7 @@ from tiny_york_env.game import (
     winner,
 )
 from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS, TOM_LEVEL_CODES
+from tiny_york_env.options import check_int
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
@@ -114,9 +115,7 @@ def build_agent(spec: AgentSpec, seed: int) -> Agent:
 
 def positive_int(value: int, what: str) -> int:
     """``value`` as an int; ValueError naming ``what`` unless it is a positive int."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{what} must be a positive int, got {value!r}")
-    return int(value)
+    return check_int(what, value, 1)
 
 
 def check_seed(value: int) -> int:

@@ -46,6 +46,7 @@ from tiny_york_env.game import (
 )
 from tiny_york_env.game.actions import NUM_ACTIONS
 from tiny_york_env.observation import OBS_SIZE, encode
+from tiny_york_env.options import check_int
 from tiny_york_env.training.evaluate import (
     check_seed,
     derive_seed,
@@ -108,10 +109,7 @@ class ExpertIterationSettings:
     def __post_init__(self) -> None:
         for name in ("generations", "games", "simulations", "epochs", "eval_games"):
             positive_int(getattr(self, name), name)
-        if isinstance(self.selfplay_every, bool) or not isinstance(self.selfplay_every, int) \
-                or self.selfplay_every < 0:
-            raise ValueError(f"selfplay_every must be an int >= 0 (0: no self-play), "
-                             f"got {self.selfplay_every!r}")
+        check_int("selfplay_every", self.selfplay_every, 0, "0: no self-play")
         check_seed(self.seed)
         if self.start is not None and not Path(self.start).is_file():
             raise ValueError(f"start must be a policy file (e.g. runs/exit/gen-1/policy.zip), "
@@ -156,11 +154,7 @@ def play_search_games(settings: ExpertIterationSettings, network_path: str | Pat
         rewards = final_rewards(state, DEFAULT_REWARD)
         for seat, log in enumerate(seats):
             log.end_game(index, float(rewards[seat]))
-            logs.observations += log.observations
-            logs.masks += log.masks
-            logs.actions += log.actions
-            logs.returns += log.returns
-            logs.game_ids += log.game_ids
+            logs.absorb(log)
         logs.teacher_rewards.append(float(rewards[0]))
         if config.toms:
             solo += 1

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from tiny_york_env.contract import Game
+from tiny_york_env.options import check_int
 from tiny_york_env.registry import get_game
 from tiny_york_env.training.evaluate import format_rows, output_dir, write_output_text
 
@@ -180,8 +181,7 @@ def evaluate_match(game_name: str, agents: Sequence[str | Policy], games: int, s
     (``training.evaluate.GameSaving``) writes the first agent's lost games, or all, as saved
     games ``DIR/game<k>.jsonl``."""
     game = get_game(game_name)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a positive int, got {games!r}")
+    check_int("games", games, 1)
     config = game.make_config(**setup)
     if game.num_agents(config) != len(agents):
         raise ValueError(f"the setup {setup} has {game.num_agents(config)} agent seats but "

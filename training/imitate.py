@@ -132,6 +132,17 @@ class DemonstrationLog:
         self.teacher_rewards.append(final)
         self._first = len(self.actions)
 
+    def absorb(self, other):
+        """Append the decisions and returns of ``other``'s finished games (not its teacher rewards)."""
+        if other._first != len(other.actions) or self._first != len(self.actions):
+            raise ValueError("absorb between games: both logs' games must have ended (end_game after "
+                             "the last decision)")
+        for mine, theirs in ((self.observations, other.observations), (self.masks, other.masks),
+                             (self.actions, other.actions), (self.returns, other.returns),
+                             (self.game_ids, other.game_ids)):
+            mine.extend(theirs)
+        self._first = len(self.actions)
+
     def demonstrations(self, obs_size, num_actions):
         """Everything played so far as Demonstrations."""
         return Demonstrations(np.asarray(self.observations, dtype=np.float32).reshape(-1, obs_size),

@@ -70,11 +70,11 @@ def test_works_for_tiny_york_too():
 
 
 def test_bad_options_and_calls_are_refused():
-    with pytest.raises(ValueError, match="simulations must be an int >= 1"):
+    with pytest.raises(ValueError, match="simulations must be a positive int"):
         GameSearchAgent(GAME, simulations=0)
-    with pytest.raises(ValueError, match="exploration must be a number >= 0"):
+    with pytest.raises(ValueError, match="exploration must be a finite number >= 0"):
         GameSearchAgent(GAME, exploration=-1.0)
-    with pytest.raises(ValueError, match="margin_weight must be a number >= 0"):
+    with pytest.raises(ValueError, match="margin_weight must be a finite number >= 0"):
         GameSearchAgent(GAME, margin_weight=float("nan"))
     with pytest.raises(ValueError, match="unknown game"):
         GameSearchAgent("chess")

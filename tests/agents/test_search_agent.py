@@ -151,11 +151,11 @@ def test_act_state_checks_its_view():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"simulations": 0}, "simulations must be an int >= 1"),
-    ({"simulations": 2.5}, "simulations must be an int >= 1"),
-    ({"simulations": True}, "simulations must be an int >= 1"),
-    ({"exploration": -1.0}, "exploration must be a number >= 0"),
-    ({"margin_weight": float("nan")}, "margin_weight must be a number >= 0"),
+    ({"simulations": 0}, "simulations must be a positive int"),
+    ({"simulations": 2.5}, "simulations must be a positive int"),
+    ({"simulations": True}, "simulations must be a positive int"),
+    ({"exploration": -1.0}, "exploration must be a finite number >= 0"),
+    ({"margin_weight": float("nan")}, "margin_weight must be a finite number >= 0"),
 ])
 def test_bad_settings_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):

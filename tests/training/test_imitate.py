@@ -14,6 +14,7 @@ from tiny_york_env.observation import OBS_SIZE  # noqa: E402
 from tiny_york_env.training.imitate import (  # noqa: E402
     DEMOS_FILE,
     HISTORY_FILE,
+    DemonstrationLog,
     Demonstrations,
     collect_demonstrations,
     fit_policy,
@@ -72,6 +73,25 @@ def test_the_teacher_replays_its_recorded_game(demos):
     for action in demos.actions[demos.games == 0]:
         apply_action(state, int(action))
     assert is_terminal(state)
+
+
+def test_a_log_absorbs_another_logs_finished_games():
+    first, second = DemonstrationLog(GAMMA), DemonstrationLog(GAMMA)
+    mask = np.ones(NUM_ACTIONS, dtype=np.bool_)
+    first.decide(np.zeros(OBS_SIZE), mask, 1)
+    first.end_game(0, 1.0)
+    second.decide(np.ones(OBS_SIZE), mask, 2)
+    second.decide(np.ones(OBS_SIZE), mask, 3)
+    with pytest.raises(ValueError, match="both logs' games must have ended"):
+        first.absorb(second)
+    second.end_game(1, -1.0)
+    first.absorb(second)
+    demos = first.demonstrations(OBS_SIZE, NUM_ACTIONS)
+    assert demos.actions.tolist() == [1, 2, 3] and demos.games.tolist() == [0, 1, 1]
+    assert np.allclose(demos.returns, [1.0, -GAMMA, -1.0]) and demos.teacher_rewards.tolist() == [1.0]
+    first.decide(np.zeros(OBS_SIZE), mask, 4)  # the next game starts after the absorbed ones
+    first.end_game(2, 2.0)
+    assert first.demonstrations(OBS_SIZE, NUM_ACTIONS).returns[-1] == 2.0
 
 
 def test_validation_split_keeps_whole_games_apart(demos):

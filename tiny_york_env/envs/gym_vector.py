@@ -59,6 +59,7 @@ from numpy.typing import NDArray
 
 from ..contract import Game
 from ..game.api import SEED_LIMIT, check_seed
+from ..options import check_int
 from ..registry import get_game
 from .batch import LEARNING_SEAT, BatchRunner, byte_view, check_num_threads
 from .rewards import (
@@ -123,8 +124,7 @@ class GameVectorEnv(VectorEnv):
                  num_threads: int | None = None) -> None:
         """``config``: the game's config with exactly one agent seat; the rest as the module says;
         ``num_threads``: the threads the games are stepped on (None: all of numba's)."""
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        check_int("num_envs", num_envs, 1)
         self.game = game = get_game(game)
         if not isinstance(opponents, (list, tuple)) or opponents or seat != 0:
             raise ValueError("the compiled vector env plays one learning seat (0) against the engine's "

@@ -54,6 +54,7 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from ..contract import Game
 from ..game.api import SEED_LIMIT, check_seed
+from ..options import check_int
 from ..registry import get_game
 from .batch import LEARNING_SEAT, BatchRunner, byte_view, check_num_threads
 from .rewards import (
@@ -81,8 +82,7 @@ class GameVecEnv(VecEnv):
                  illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
                  num_threads: int | None = None) -> None:
         """``config``: the game's config with exactly one agent seat; the rest as the module says."""
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        check_int("num_envs", num_envs, 1)
         num_envs = int(num_envs)
         self.game = game = get_game(game)
         if not isinstance(config, game.config_type) or game.num_agents(config) != 1:
