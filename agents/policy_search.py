@@ -97,18 +97,29 @@ def check_search_settings(game: Game, simulations: object, playout: object, prio
     check_number("widening", widening, 0.0, strict=True)
 
 
+Evaluation = tuple[NDArray[np.float32], NDArray[np.float32] | None]  # logits, values (or None)
+
+
 class PolicyNetwork:
     """A policy file's network as batched numpy calls: logits and values of many observations
-    (``game`` is the game the file was trained on, from its card)."""
+    (``game`` is the game the file was trained on, from its card).
+
+    Observations are mostly zeros (about 110 of Tiny York's 1,929 entries are set), so the first
+    layer multiplies only the columns that some row of the batch sets: the same result as the
+    dense layer (to float rounding) at a fraction of the work, the largest share of a playout's
+    time."""
 
     def __init__(self, path: str | Path | None = None, game: str | Game | None = None) -> None:
         import torch  # noqa: F401  (a clear ImportError without the train extra)
 
         from tiny_york_env.agents.ppo_agent import (
             DEFAULT_MODEL_PATH,
+            adapt_to_current_layout,
+            build_network,
             card_game,
             file_actor,
             file_critic,
+            load_into,
             load_policy,
         )
 
@@ -123,20 +134,67 @@ class PolicyNetwork:
         self.game = card_game(loaded.card)
         if game is not None and get_game(game).name != self.game.name:
             raise ValueError(f"{self.source} plays {self.game.title}, not {get_game(game).title}")
-        self.network, self.index = loaded.network, loaded.index
-        self._logits, self._values = file_actor(loaded.network), file_critic(loaded.network)
+        self.network = loaded.network
+        if loaded.index is not None:
+            # Read the current observation whole: the trained layout's columns are placed in
+            # zero-padded input weights, so no column gather a call (a copy of every batch).
+            wide = {**loaded.card, "observation_size": self.game.obs_size}
+            self.network = load_into(build_network(wide), adapt_to_current_layout(
+                loaded.card, loaded.network.state_dict()), self.source).requires_grad_(False)
+        self._logits, self._values = file_actor(self.network), file_critic(self.network)
+        body = self.network["mlp_extractor"]
+        self._policy_input = _input_layer(body["policy_net"])
+        self._value_input = _input_layer(body["value_net"])
+        head = self.network["action_net"]
+        self.num_actions = head.out_features
+        self._action_weights, self._action_bias = head.weight.detach().numpy(), head.bias.detach()
 
-    def evaluate(self, observations: NDArray[np.float32],
-                 with_value: bool = False) -> tuple[NDArray[np.float32], NDArray[np.float32] | None]:
-        """(logits float32[N, num_actions], values float32[N] or None) of N current observations."""
+    def evaluate(self, observations: NDArray[np.float32], with_value: bool = False,
+                 masks: NDArray[np.bool_] | None = None) -> Evaluation:
+        """(logits float32[N, num_actions], values float32[N] or None) of N current observations;
+        with ``masks`` only the logits of actions legal in some row are computed (the rest -inf)."""
         import torch
-        if self.index is not None:
-            observations = observations[:, self.index]
+        observations = np.asarray(observations, dtype=np.float32)
+        if self._policy_input is None or (with_value and self._value_input is None):
+            with torch.no_grad():  # a network without hidden layers: the dense path
+                x = torch.from_numpy(np.ascontiguousarray(observations))
+                return self._logits(x).numpy(), self._values(x)[:, 0].numpy() if with_value else None
+        columns = np.flatnonzero(observations.any(axis=0))
+        x = torch.from_numpy(np.ascontiguousarray(observations[:, columns]))
         with torch.no_grad():
-            x = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
-            logits = self._logits(x).numpy()
-            values = self._values(x)[:, 0].numpy() if with_value else None
+            features = self._policy_input(x, columns)
+            if masks is None:
+                logits = self.network["action_net"](features).numpy()
+            else:  # the action layer's rows of the actions some row may take
+                actions = np.flatnonzero(masks.any(axis=0))
+                logits = np.full((observations.shape[0], self.num_actions), -np.inf, dtype=np.float32)
+                logits[:, actions] = torch.addmm(self._action_bias[actions], features,
+                                                 torch.from_numpy(self._action_weights[actions]).T).numpy()
+            values = (self.network["value_net"](self._value_input(x, columns))[:, 0].numpy()
+                      if with_value else None)
         return logits, values
+
+
+class _SparseInputLayer:
+    """An MLP whose first layer reads only the given columns of its input (the others are zero)."""
+
+    def __init__(self, weights_by_input: NDArray[np.float32], bias, rest) -> None:
+        self.weights_by_input, self.bias, self.rest = weights_by_input, bias, rest
+
+    def __call__(self, x, columns: NDArray[np.int64]):
+        """The MLP's output for inputs whose nonzero entries are ``x``'s, at ``columns``."""
+        import torch
+        hidden = torch.addmm(self.bias, x, torch.from_numpy(self.weights_by_input[columns]))
+        return self.rest(hidden)
+
+
+def _input_layer(mlp) -> _SparseInputLayer | None:
+    """``mlp`` (a torch Sequential starting with a Linear) as a _SparseInputLayer; None if empty."""
+    if len(mlp) == 0:
+        return None
+    first = mlp[0]
+    return _SparseInputLayer(np.ascontiguousarray(first.weight.detach().numpy().T), first.bias.detach(),
+                             mlp[1:])
 
 
 def masked_argmax(logits: NDArray[np.float32], masks: NDArray[np.bool_]) -> NDArray[np.int64]:
@@ -219,7 +277,7 @@ class PolicySearchAgent:
                 margin = np.clip(values.astype(np.float64), -1.0, 1.0)
                 leaf[rows] = 1.0 / (1.0 + np.exp(-VALUE_WIN_SLOPE * values)) + self.margin_weight * margin
                 break
-            logits, _ = self.network.evaluate(obs[rows])
+            logits, _ = self.network.evaluate(obs[rows], masks=masks[rows])
             actions[rows] = masked_argmax(logits, masks[rows])
             self._kernels.rollout_apply(states, live, actions)
         return leaf
