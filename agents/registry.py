@@ -58,6 +58,13 @@ def _known_names() -> str:
     return ", ".join(sorted(AGENTS))
 
 
+def agent_name_forms() -> str:
+    """The registered names as typed, for help texts: ``search[:N]`` where a budget may follow,
+    ``ppo[:PATH]`` where a file may."""
+    return ", ".join(name + ("[:N]" if entry.budget_option else "[:PATH]" if entry.path_option else "")
+                     for name, entry in AGENTS.items())
+
+
 def parse_agent_name(spec: str) -> tuple[str, dict[str, int | str]]:
     """Split ``'search:64'`` into ``('search', {'simulations': 64})``; ValueError for an unknown
     name or a budget that is not a positive int or not accepted by that agent."""

@@ -210,3 +210,14 @@ def test_options_name_what_they_refer_to():
     assert re.search(r"\d+\. choose start-character stack 0 \(#\d+\(v\d,I+\*?\) \+ #\d+", text)
     assert re.search(r"\d+\. take card pair 0 \(\w+ \+ \w+\)", text)
     assert re.search(r"\d+\. bid one card of this round's type \(this round's type: \w+\)", text)
+
+
+def test_eval_help_names_every_agent_and_every_contract_policy():
+    from tiny_york_env.agents.registry import AGENTS
+    from tiny_york_env.training.game_matches import POLICY_NAMES
+    evaluation = next(p for name, p in every_parser() if name == "tiny-york eval")
+    text = " ".join(evaluation.format_help().split())
+    for name in AGENTS:
+        assert re.search(rf"\b{name}\b", text), f"--agent's help leaves out {name}"
+    for policy in {name.partition(":")[0] for name in POLICY_NAMES}:
+        assert re.search(rf"\b{policy}\b", text), f"--game's help leaves out {policy}"

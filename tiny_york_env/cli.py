@@ -11,8 +11,8 @@
     tiny-york --version
 
 Another ``--game`` than tiny_york plays the policies of ``training.game_matches`` (random,
-greedy, search[:N], ppo[:PATH]) in its agent seats, and the engine's own players (``--bots``,
-and Dirk in two-player Construction Yard) in the seats after them.
+greedy, search[:N], gsearch[:N], psearch[:N], ppo[:PATH]) in its agent seats, and the engine's own
+players (``--bots``, and Dirk in two-player Construction Yard) in the seats after them.
 
 ``ppo:PATH`` plays a policy file (``agents/ppo_agent.py``), loaded without running code from it;
 a stable-baselines3 checkpoint is refused unless ``--unsafe-unpickle`` is given. Output files
@@ -167,6 +167,8 @@ def _add_run_options(parser, games_help):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tiny-york`` and its subcommands."""
+    from tiny_york_env.agents.registry import agent_name_forms
+    from tiny_york_env.training.game_matches import POLICY_FORMS
     parser = argparse.ArgumentParser(prog="tiny-york", description="Tiny York: evaluate, compare, play.",
                                      formatter_class=DefaultsHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tiny-york {__version__}")
@@ -176,15 +178,14 @@ def build_parser() -> argparse.ArgumentParser:
     ev = commands.add_parser("eval", help="an agent against the Tom ladder, or agents against each other",
                              formatter_class=DefaultsHelpFormatter)
     ev.add_argument("--game", choices=game_names(), default="tiny_york",
-                    help="the game; for another than tiny_york: --vs with its policies (random, "
-                         "greedy, search[:N], ppo[:PATH]), --players and --bots")
+                    help=f"the game; for another than tiny_york: --vs with its policies ({POLICY_FORMS}), "
+                         "--players and --bots")
     ev.add_argument("--players", type=positive, help="another game: players in all (default: one per --vs)")
     ev.add_argument("--bots", nargs="+", default=[], metavar="BOT",
                     help="another game: the engine's players in the last seats (random, greedy)")
     who = ev.add_mutually_exclusive_group(required=True)
     who.add_argument("--agent", type=agent_name, action="append", metavar="NAME",
-                     help="agent for the Tom ladder (repeatable): random, tomrules, greedy, "
-                          "search[:N], ppo[:PATH]")
+                     help=f"agent for the Tom ladder (repeatable): {agent_name_forms()}")
     who.add_argument("--vs", type=agent_name, nargs="+", metavar="NAME",
                      help="2-4 agents that play each other, seats rotated")
     ev.add_argument("--levels", type=tom_levels, default=list(range(1, NUM_TOM_LEVELS + 1)),
@@ -201,8 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour = commands.add_parser("tournament", help="round robin with OpenSkill ratings",
                                formatter_class=DefaultsHelpFormatter)
     tour.add_argument("--game", choices=game_names(), default="tiny_york",
-                      help="the game; another than tiny_york takes its policies (random, greedy, "
-                           "search[:N], ppo[:PATH]) as --agents")
+                      help=f"the game; another than tiny_york takes its policies ({POLICY_FORMS}) "
+                           "as --agents")
     tour.add_argument("--bots", nargs="+", default=[], metavar="BOT",
                       help="another game: the engine's players joining every game (random, greedy)")
     tour.add_argument("--agents", type=agent_name, nargs="+", required=True, metavar="NAME")
@@ -212,8 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play a game yourself at the terminal",
                                formatter_class=DefaultsHelpFormatter)
     play.add_argument("--game", choices=game_names(), default="tiny_york",
-                      help="the game; another than tiny_york takes its policies as --vs (random, "
-                           "greedy, search[:N], ppo[:PATH]) and the engine's players as --bots")
+                      help=f"the game; another than tiny_york takes its policies as --vs ({POLICY_FORMS}) "
+                           "and the engine's players as --bots")
     play.add_argument("--bots", nargs="+", default=[], metavar="BOT",
                       help="another game: the engine's players in the last seats (random, greedy)")
     play.add_argument("--tom", type=tom_spec, action="append", default=[], metavar="TOM",
@@ -296,10 +297,10 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
 
 def run_game_match(args: argparse.Namespace, out: IO[str], saving: object = None) -> None:
     """``tiny-york eval --game NAME --vs A B ...``: a match through the game contract."""
-    from tiny_york_env.training.game_matches import evaluate_match, format_match, write_match
+    from tiny_york_env.training.game_matches import POLICY_FORMS, evaluate_match, format_match, write_match
     if not args.vs:
-        raise ValueError(f"--game {args.game} needs --vs with one policy per agent seat (random, "
-                         "greedy, search[:N], ppo[:PATH]), e.g. --vs ppo greedy")
+        raise ValueError(f"--game {args.game} needs --vs with one policy per agent seat ({POLICY_FORMS}), "
+                         "e.g. --vs ppo greedy")
     players = args.players or len(args.vs) + len(args.bots)
     results = evaluate_match(args.game, args.vs, games=args.games or MATCH_GAMES, seed=args.seed,
                              saving=saving, num_players=players, bots=tuple(args.bots))

@@ -33,6 +33,7 @@ POLICY_NAMES = ("random", "greedy", "ppo", "ppo:PATH", "search", "search:N", "gs
                 "psearch", "psearch:N")
 PPO_PREFIX, SEARCH_PREFIX, GREEDY_SEARCH_PREFIX = "ppo", "search", "gsearch"  # gsearch: greedy playouts
 POLICY_SEARCH_PREFIX = "psearch"  # the shipped policy as prior and playout policy
+POLICY_FORMS = "random, greedy, search[:N], gsearch[:N], psearch[:N], ppo[:PATH]"  # for help texts
 MODELS_DIR = Path(__file__).resolve().parents[1] / "agents" / "models"  # the same in the package
 # (game, players) -> the shipped policy file in agents/models (installed: tiny_york_env/agents/models)
 SHIPPED_POLICIES = {("construction_yard", 2): "construction_yard-2p.zip",
