@@ -10,6 +10,7 @@ import pytest
 from tiny_york_env.agents import policy_search
 from tiny_york_env.agents.base import choose_action
 from tiny_york_env.agents.policy_search import (
+    CHAMPION_MARGIN_WEIGHT,
     CHAMPION_SIMULATIONS,
     CHAMPION_SKIP_ABOVE,
     ChampionAgent,
@@ -304,7 +305,7 @@ def test_registry_names():
     champion = make_agent("champion", seed=1)
     assert isinstance(champion, ChampionAgent)
     assert champion.simulations == CHAMPION_SIMULATIONS and champion.time_limit is not None
-    assert champion.skip_above == CHAMPION_SKIP_ABOVE
+    assert champion.skip_above == CHAMPION_SKIP_ABOVE and champion.margin_weight == CHAMPION_MARGIN_WEIGHT
 
 
 @pytest.mark.parametrize("game_name", ["construction_yard", "fifth_avenue"])
