@@ -106,7 +106,7 @@ class PolicyNetwork:
     """A policy file's network as batched numpy calls: logits and values of many observations
     (``game`` is the game the file was trained on, from its card).
 
-    Observations are mostly zeros (about 110 of Tiny York's 1,929 entries are set), so the first
+    Observations are mostly zeros (about 110 of Tiny York's nearly 2,000 entries are set), so the first
     layer multiplies only the columns that some row of the batch sets: the same result as the
     dense layer (to float rounding) at a fraction of the work, the largest share of a playout's
     time."""
@@ -160,7 +160,10 @@ class PolicyNetwork:
         if self._policy_input is None or (with_value and self._value_input is None):
             with torch.no_grad():  # a network without hidden layers: the dense path
                 x = torch.from_numpy(np.ascontiguousarray(observations))
-                return self._logits(x).numpy(), self._values(x)[:, 0].numpy() if with_value else None
+                logits = self._logits(x).numpy()
+                if masks is not None:
+                    logits = np.where(masks.any(axis=0), logits, np.float32(-np.inf))
+                return logits, self._values(x)[:, 0].numpy() if with_value else None
         columns = np.flatnonzero(observations.any(axis=0))
         x = torch.from_numpy(np.ascontiguousarray(observations[:, columns]))
         with torch.no_grad():
@@ -393,7 +396,7 @@ class PolicySearchAgent:
 CHAMPION_SIMULATIONS = 256  # playouts a decision (docs/champion.md: the budget measured)
 CHAMPION_SKIP_ABOVE = 0.9  # the prior's choice when it is this sure: 4x faster, as strong (ablation)
 CHAMPION_TIME_LIMIT = 1.0  # seconds a decision, the most the champion may take on one core
-CHAMPION_MARGIN_WEIGHT = 2.0  # the margin counts more than the default 0.5: stronger vs Toms 10, 12
+CHAMPION_MARGIN_WEIGHT = 2.0  # more than DEFAULT_MARGIN_WEIGHT: chosen on the ablation (README)
 
 
 class ChampionAgent(PolicySearchAgent):

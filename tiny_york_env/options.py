@@ -9,6 +9,7 @@ import numpy as np
 
 
 def _explained(text: str, meaning: str) -> str:
+    """``text``, with ``meaning`` in brackets after it when there is one."""
     return f"{text} ({meaning})" if meaning else text
 
 
@@ -25,7 +26,11 @@ def check_number(name: str, value: object, least: float = 0.0, strict: bool = Fa
     """``value`` as a float; ValueError naming ``name`` unless it is a finite real number >=
     ``least`` (> ``least`` when ``strict``)."""
     real = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if not real or not math.isfinite(value) or not (value > least if strict else value >= least):
+    try:
+        finite = real and math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        finite = False
+    if not finite or not (value > least if strict else value >= least):
         kind = f"a finite number {'>' if strict else '>='} {least:g}"
         raise ValueError(f"{name} must be {_explained(kind, meaning)}, got {value!r}")
     return float(value)

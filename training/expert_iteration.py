@@ -108,8 +108,9 @@ class ExpertIterationSettings:
 
     def __post_init__(self) -> None:
         for name in ("generations", "games", "simulations", "epochs", "eval_games"):
-            positive_int(getattr(self, name), name)
-        check_int("selfplay_every", self.selfplay_every, 0, "0: no self-play")
+            object.__setattr__(self, name, positive_int(getattr(self, name), name))  # numpy ints as int
+        object.__setattr__(self, "selfplay_every", check_int("selfplay_every", self.selfplay_every, 0,
+                                                             "0: no self-play"))
         check_seed(self.seed)
         if self.start is not None and not Path(self.start).is_file():
             raise ValueError(f"start must be a policy file (e.g. runs/exit/gen-1/policy.zip), "

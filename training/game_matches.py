@@ -33,7 +33,15 @@ POLICY_NAMES = ("random", "greedy", "ppo", "ppo:PATH", "search", "search:N", "gs
                 "psearch", "psearch:N")
 PPO_PREFIX, SEARCH_PREFIX, GREEDY_SEARCH_PREFIX = "ppo", "search", "gsearch"  # gsearch: greedy playouts
 POLICY_SEARCH_PREFIX = "psearch"  # the shipped policy as prior and playout policy
-POLICY_FORMS = "random, greedy, search[:N], gsearch[:N], psearch[:N], ppo[:PATH]"  # for help texts
+
+
+def _name_forms(names: Sequence[str]) -> str:
+    """``("ppo", "ppo:PATH")`` as ``"ppo[:PATH]"``: each name once, what may follow it in brackets."""
+    arguments = {name: argument for name, _, argument in (n.partition(":") for n in names) if argument}
+    return ", ".join(n + (f"[:{arguments[n]}]" if n in arguments else "") for n in names if ":" not in n)
+
+
+POLICY_FORMS = _name_forms(POLICY_NAMES)  # for help texts: "random, greedy, ppo[:PATH], search[:N], ..."
 MODELS_DIR = Path(__file__).resolve().parents[1] / "agents" / "models"  # the same in the package
 # (game, players) -> the shipped policy file in agents/models (installed: tiny_york_env/agents/models)
 SHIPPED_POLICIES = {("construction_yard", 2): "construction_yard-2p.zip",
@@ -182,7 +190,7 @@ def evaluate_match(game_name: str, agents: Sequence[str | Policy], games: int, s
     (``training.evaluate.GameSaving``) writes the first agent's lost games, or all, as saved
     games ``DIR/game<k>.jsonl``."""
     game = get_game(game_name)
-    check_int("games", games, 1)
+    games = check_int("games", games, 1)
     config = game.make_config(**setup)
     if game.num_agents(config) != len(agents):
         raise ValueError(f"the setup {setup} has {game.num_agents(config)} agent seats but "

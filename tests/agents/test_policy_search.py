@@ -17,6 +17,7 @@ from tiny_york_env.agents.policy_search import (
     PolicyNetwork,
     PolicySearchAgent,
     halving_schedule,
+    masked_argmax,
 )
 from tiny_york_env.agents.registry import make_agent
 from tiny_york_env.core.jit import JIT_ENABLED
@@ -31,6 +32,7 @@ from tiny_york_env.game import (
     new_game,
     winner,
 )
+from tiny_york_env.observation import encode
 from tiny_york_env.registry import get_game
 from tiny_york_env.training.game_matches import make_policy, shipped_policy_path
 
@@ -179,6 +181,33 @@ def test_the_time_budget_is_kept(network):
         assert elapsed < limit + WALL_SLACK, elapsed
         assert 0 < result["playouts"] < plan
         assert result["action"] in legal_actions(state)
+
+
+def test_the_sparse_network_computes_what_the_dense_one_does(network):
+    import torch
+
+    from tiny_york_env.agents.ppo_agent import file_actor, file_critic
+    rng = np.random.default_rng(4)
+    observations, masks = [], []
+    for seed in range(2):
+        state = new_game(GameConfig(num_agents=2, toms=(10,)), seed=seed)
+        while not is_terminal(state):
+            observations.append(encode(state, current_player(state)))
+            masks.append(legal_mask(state))
+            apply_action(state, int(rng.choice(legal_actions(state))))
+    observations, masks = np.array(observations, dtype=np.float32), np.array(masks)
+    observations[0] = 0.0  # a row with nothing set
+    with torch.no_grad():
+        x = torch.from_numpy(observations)
+        dense_logits = file_actor(network.network)(x).numpy()
+        dense_values = file_critic(network.network)(x)[:, 0].numpy()
+    logits, values = network.evaluate(observations, with_value=True)
+    assert np.allclose(logits, dense_logits, atol=1e-4) and np.allclose(values, dense_values, atol=1e-4)
+    masked, _ = network.evaluate(observations[:64], masks=masks[:64])
+    some_row = masks[:64].any(axis=0)
+    assert np.isneginf(masked[:, ~some_row]).all()
+    assert np.allclose(masked[:, some_row], dense_logits[:64, some_row], atol=1e-4)
+    assert (masked_argmax(masked, masks[:64]) == masked_argmax(dense_logits[:64], masks[:64])).all()
 
 
 class TickingClock:

@@ -3,6 +3,7 @@
 import io
 import json
 
+import numpy as np
 import pytest
 
 from tiny_york_env.cli import main
@@ -20,6 +21,11 @@ def test_the_same_seed_gives_the_same_results():
     setup = {"games": 6, "seed": 1, "num_players": 3, "bots": ("greedy", "random")}
     assert evaluate_match("construction_yard", ["random"], **setup) == \
         evaluate_match("construction_yard", ["random"], **setup)
+
+
+def test_a_numpy_count_of_games_gives_a_json_result():
+    results = evaluate_match("construction_yard", ["random", "random"], games=np.int64(2), seed=0)
+    assert json.loads(json.dumps(results))["games"] == 2
 
 
 def test_bad_matches_are_refused_clearly():
