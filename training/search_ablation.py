@@ -9,11 +9,11 @@ A cell is ``ppo`` (the shipped policy without search) or ``PLAYOUT-PRIOR-N[-vD][
 playouts ``policy`` or ``random``, ``prior`` (the network's most probable actions searched) or
 ``blind`` (random candidates), N playouts a decision, ``vD`` cuts policy playouts after D decisions
 for the network's value, ``sT`` plays the prior's choice without a search when its probability is
-at least T percent, ``mM`` weighs the margin M percent (default 50), ``wW`` widens to W percent of
-the default number of candidates (default 100). Writes ``ablation.json`` (every row run under
-that folder, all levels) and ``ablation-tomL.md`` per level (win rate with its 95% Wilson
-interval, mean margin, ms a decision: all the agent's decisions, forced ones included, so less
-than ``benchmarks/policy_search.py``'s searched decisions).
+at least T percent, ``mM`` weighs the margin M percent (default 50), ``wW`` sets the widening to
+W percent (default 100: ``max(2, ceil(W/100 * sqrt(N)))`` candidates). Writes ``ablation.json``
+(every row run under that folder, all levels) and ``ablation-tomL.md`` per level (win rate with
+its 95% Wilson interval, mean margin, ms a decision: all the agent's decisions, forced ones
+included, so less than ``benchmarks/policy_search.py``'s searched decisions).
 """
 
 from __future__ import annotations
