@@ -400,14 +400,24 @@ CHAMPION_MARGIN_WEIGHT = 2.0  # more than DEFAULT_MARGIN_WEIGHT: chosen on the a
 
 
 class ChampionAgent(PolicySearchAgent):
-    """The strongest shipped Tiny York agent: ``PolicySearchAgent`` with the shipped policy,
+    """The strongest shipped agent of a game: ``PolicySearchAgent`` with the game's shipped policy,
     ``CHAMPION_SIMULATIONS`` playouts where the prior is below ``CHAMPION_SKIP_ABOVE``, a playout's
     margin weighted ``CHAMPION_MARGIN_WEIGHT``, stopped at ``CHAMPION_TIME_LIMIT`` s a decision
-    (docs/champion.md is its model card)."""
+    (docs/champion.md is its model card). Tiny York's is the default; another game gives its
+    ``network`` (the shipped one of the setup: ``training.game_matches.shipped_policy_path``).
+
+    The skip is what keeps the search no weaker than its policy where playouts are noisy: in
+    Construction Yard, plain psearch (every decision searched) loses to the policy it searches,
+    because a few playouts a candidate overturn choices the policy is sure of (README,
+    Construction Yard)."""
 
     def __init__(self, seed: int | None = None, simulations: int = CHAMPION_SIMULATIONS,
                  time_limit: float | None = CHAMPION_TIME_LIMIT,
                  skip_above: float | None = CHAMPION_SKIP_ABOVE,
-                 margin_weight: float = CHAMPION_MARGIN_WEIGHT, **options) -> None:
-        super().__init__(TINY_YORK, simulations=simulations, seed=seed, time_limit=time_limit,
+                 margin_weight: float = CHAMPION_MARGIN_WEIGHT, *, game: str | Game = TINY_YORK,
+                 **options) -> None:
+        if isinstance(seed, (str, Game)):
+            raise ValueError(f"ChampionAgent's first argument is the seed, got {seed!r}: give the "
+                             f"game as game=...")
+        super().__init__(game, simulations=simulations, seed=seed, time_limit=time_limit,
                          skip_above=skip_above, margin_weight=margin_weight, **options)

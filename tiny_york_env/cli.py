@@ -11,8 +11,8 @@
     tiny-york --version
 
 Another ``--game`` than tiny_york plays the policies of ``training.game_matches`` (random,
-greedy, search[:N], gsearch[:N], psearch[:N], ppo[:PATH]) in its agent seats, and the engine's own
-players (``--bots``, and Dirk in two-player Construction Yard) in the seats after them.
+greedy, search[:N], gsearch[:N], psearch[:N], champion, ppo[:PATH]) in its agent seats, and the
+engine's own players (``--bots``, and Dirk in two-player Construction Yard) in the seats after them.
 
 ``ppo:PATH`` plays a policy file (``agents/ppo_agent.py``), loaded without running code from it;
 a stable-baselines3 checkpoint is refused unless ``--unsafe-unpickle`` is given. Output files

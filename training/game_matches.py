@@ -10,9 +10,11 @@ shipped: ``SHIPPED_POLICIES``) and ``ppo:PATH`` (a policy file trained for the g
 Carlo search over the game's determinized views with N playouts per decision, default 64,
 ``agents/game_search.py``; ``gsearch[:N]`` the same with greedy playouts); ``psearch[:N]`` (the
 shipped policy of the setup as prior and playout policy, sequential halving over its most probable
-actions, ``agents/policy_search.py``). In Python an agent may also be a
-function of the state returning the action of the seat to move, or an ``act(observation,
-mask)`` agent wrapped by ``act_policy``. A shared win counts 1/k to each of the k winners.
+actions, ``agents/policy_search.py``); ``champion`` (the same search with the champion's settings,
+``agents.policy_search.ChampionAgent``: ``CHAMPION_SIMULATIONS`` playouts where the policy is less
+sure than ``CHAMPION_SKIP_ABOVE``, at most ``CHAMPION_TIME_LIMIT`` s a decision). In Python an
+agent may also be a function of the state returning the action of the seat to move, or an
+``act(observation, mask)`` agent wrapped by ``act_policy``. A shared win counts 1/k to each of the k winners.
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ from tiny_york_env.registry import get_game
 from tiny_york_env.training.evaluate import format_rows, output_dir, write_output_text
 
 POLICY_NAMES = ("random", "greedy", "ppo", "ppo:PATH", "search", "search:N", "gsearch", "gsearch:N",
-                "psearch", "psearch:N")
+                "psearch", "psearch:N", "champion")
 PPO_PREFIX, SEARCH_PREFIX, GREEDY_SEARCH_PREFIX = "ppo", "search", "gsearch"  # gsearch: greedy playouts
 POLICY_SEARCH_PREFIX = "psearch"  # the shipped policy as prior and playout policy
+CHAMPION = "champion"  # psearch with the champion's settings (agents.policy_search.ChampionAgent)
 
 
 def _name_forms(names: Sequence[str]) -> str:
@@ -100,49 +103,60 @@ def search_policy(game: Game, name: str, seed: int, playout: str = "random") -> 
 
 def policy_search_policy(game: Game, name: str, config: Any, seed: int) -> Policy:
     """``psearch[:N]`` (agents/policy_search.py, N playouts per decision, the shipped policy for
-    this setup as prior and playout policy) as a state policy on ``game.determinize`` views."""
-    from tiny_york_env.agents.policy_search import DEFAULT_SIMULATIONS, PolicySearchAgent
-    budget = name.partition(":")[2] or str(DEFAULT_SIMULATIONS)
-    if not budget.isdigit() or int(budget) < 1:
-        raise ValueError(f"{name!r}: the search budget after the colon must be a positive int of "
-                         f"playouts per decision, e.g. psearch:64")
+    this setup as prior and playout policy) or ``champion`` (``ChampionAgent`` with that policy) as
+    a state policy on ``game.determinize`` views."""
+    from tiny_york_env.agents.policy_search import DEFAULT_SIMULATIONS, ChampionAgent, PolicySearchAgent
     network = shipped_policy_path(game, game.num_participants(config))
     search_seed, view_seed = np.random.SeedSequence(seed).generate_state(2)
-    agent = PolicySearchAgent(game, simulations=int(budget), seed=int(search_seed), network=network)
+    if name == CHAMPION:
+        agent = ChampionAgent(seed=int(search_seed), game=game, network=network)
+    else:
+        budget = name.partition(":")[2] or str(DEFAULT_SIMULATIONS)
+        if not budget.isdigit() or int(budget) < 1:
+            raise ValueError(f"{name!r}: the search budget after the colon must be a positive int of "
+                             f"playouts per decision, e.g. psearch:64")
+        agent = PolicySearchAgent(game, simulations=int(budget), seed=int(search_seed), network=network)
     rng = np.random.default_rng(int(view_seed))
 
     def policy(state: np.ndarray) -> int:
         seat = game.current_player(state)
         return agent.act_state(game.determinize(state, seat, rng), seat)
+    policy.agent = agent  # the search behind it (for tests and tables)
     return policy
 
 
 def check_policy_name(game: Game, name: object, config: Any = None) -> str:
-    """``name`` when it names a policy of ``game`` (POLICY_NAMES); ValueError saying why not. A
-    ``ppo`` file is only read when the policy is made."""
+    """``name`` when it names a policy of ``game`` (POLICY_NAMES); ValueError saying why not. The
+    policy files of ``ppo``, ``psearch`` and ``champion`` are only read when the policy is made,
+    but with a ``config`` the shipped one must exist for its number of players."""
     if not isinstance(name, str):
         raise ValueError(f"a policy is named by a string {POLICY_NAMES}, got {name!r}")
-    if name.partition(":")[0] == POLICY_SEARCH_PREFIX:  # reads a policy file: checked when made
-        budget = name.partition(":")[2]
-        if name.partition(":")[1] and (not budget.isdigit() or int(budget) < 1):
-            raise ValueError(f"{name!r}: the search budget after the colon must be a positive int of "
-                             f"playouts per decision, e.g. psearch:64")
+    prefix, colon, argument = name.partition(":")
+    if prefix == CHAMPION and colon:
+        raise ValueError(f"{name!r}: the champion takes no budget (its own is fixed); psearch:N sets one")
+    if prefix == POLICY_SEARCH_PREFIX and colon and (not argument.isdigit() or int(argument) < 1):
+        raise ValueError(f"{name!r}: the search budget after the colon must be a positive int of "
+                         f"playouts per decision, e.g. psearch:64")
+    if name in (PPO_PREFIX, POLICY_SEARCH_PREFIX, CHAMPION) or prefix == POLICY_SEARCH_PREFIX:
+        if config is not None:  # the shipped policy of this setup (a ValueError naming the shipped ones)
+            shipped_policy_path(game, game.num_participants(config))
         return name
-    if name != PPO_PREFIX and not name.startswith(PPO_PREFIX + ":"):
+    if prefix != PPO_PREFIX:
         make_policy(game, name, np.random.default_rng(0), config)
     return name
 
 
 def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
                 config: Any = None) -> Policy:
-    """The policy ``name`` for ``game`` (``config``: the setup, for ``ppo``): a function of the
-    state (the seat to move decides); a function passes through."""
+    """The policy ``name`` for ``game`` (``config``: the setup, whose shipped policy ``ppo``,
+    ``psearch`` and ``champion`` play): a function of the state (the seat to move decides); a
+    function passes through."""
     if callable(name):
         return name
     if name == PPO_PREFIX or str(name).startswith(PPO_PREFIX + ":"):
         return ppo_policy(game, name, game.make_config() if config is None else config,
                           int(rng.integers(POLICY_SEED_BOUND)))
-    if name == POLICY_SEARCH_PREFIX or str(name).startswith(POLICY_SEARCH_PREFIX + ":"):
+    if name in (POLICY_SEARCH_PREFIX, CHAMPION) or str(name).startswith(POLICY_SEARCH_PREFIX + ":"):
         return policy_search_policy(game, name, game.make_config() if config is None else config,
                                     int(rng.integers(POLICY_SEED_BOUND)))
     if name == SEARCH_PREFIX or str(name).startswith(SEARCH_PREFIX + ":"):

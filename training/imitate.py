@@ -10,11 +10,10 @@ beside it: play that with ``PPOAgent`` (``ppo:runs/bc/policy.zip``) or go on wit
 learning, ``python -m tiny_york_env.training.train_ppo --init-from runs/bc/policy.zip``. A symbolic link in
 place of the output directory or one of its files is refused.
 
-**Other games** (``--game construction_yard --players 3 --bots greedy greedy``): the teacher is
-one of the game's policies (``training.game_matches``: greedy, search[:N], gsearch[:N], psearch[:N],
-ppo:PATH) in the one
-agent seat, against the engine's bots, and the clone is evaluated in matches against train_ppo's
-``--eval-opponents`` instead of the Tom ladder.
+**Other games** (``--game construction_yard --players 3 --bots greedy greedy``): the teacher is one
+of the game's policies (``training.game_matches``: greedy, search[:N], gsearch[:N], psearch[:N],
+champion, ppo:PATH) in the one agent seat, against the engine's bots, and the clone is evaluated in
+matches against train_ppo's ``--eval-opponents`` instead of the Tom ladder.
 
 Starting PPO from scratch against Tom, the learning seat almost never wins, so the "win" reward
 is all but silent; a cloned policy starts where the hand-written agents are.

@@ -73,7 +73,7 @@ from tiny_york_env.training.evaluate import (
     write_output_text,
 )
 from tiny_york_env.training.export import save_policy
-from tiny_york_env.training.game_matches import POLICY_NAMES, check_policy_name, evaluate_match
+from tiny_york_env.training.game_matches import POLICY_FORMS, POLICY_NAMES, check_policy_name, evaluate_match
 
 DEFAULT_TOMS = (5,)
 DEFAULT_NUM_ENVS = 256
@@ -711,8 +711,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", nargs="+", metavar="BOT", help="another --game: the engine's bots in "
                    "the other seats, e.g. greedy random (when not given, as the game's env)")
     p.add_argument("--eval-opponents", default=",".join(DEFAULT_EVAL_OPPONENTS),
-                   help="another --game: the periodic evaluation's opponents (game_matches "
-                        "policies: random, greedy, ppo:PATH)")
+                   help=f"another --game: the periodic evaluation's opponents, comma-separated "
+                        f"(game_matches policies: {POLICY_FORMS})")
     p.add_argument("--tom", action="append", type=parse_tom, metavar="LEVEL",
                    help=f"a Tom in every game: level 1-{NUM_TOM_LEVELS} or code like B4; repeat for "
                         f"several Toms (default: {','.join(map(str, DEFAULT_TOMS))})")
