@@ -101,6 +101,18 @@ def search_policy(game: Game, name: str, seed: int, playout: str = "random") -> 
     return policy
 
 
+def psearch_budget(name: str) -> int | None:
+    """N of ``psearch:N`` (None for plain ``psearch``); ValueError when what follows the colon is
+    not a positive int."""
+    _, colon, argument = name.partition(":")
+    if not colon:
+        return None
+    if not argument.isdigit() or int(argument) < 1:
+        raise ValueError(f"{name!r}: the search budget after the colon must be a positive int of "
+                         f"playouts per decision, e.g. psearch:64")
+    return int(argument)
+
+
 def policy_search_policy(game: Game, name: str, config: Any, seed: int) -> Policy:
     """``psearch[:N]`` (agents/policy_search.py, N playouts per decision, the shipped policy for
     this setup as prior and playout policy) or ``champion`` (``ChampionAgent`` with that policy) as
@@ -111,11 +123,8 @@ def policy_search_policy(game: Game, name: str, config: Any, seed: int) -> Polic
     if name == CHAMPION:
         agent = ChampionAgent(seed=int(search_seed), game=game, network=network)
     else:
-        budget = name.partition(":")[2] or str(DEFAULT_SIMULATIONS)
-        if not budget.isdigit() or int(budget) < 1:
-            raise ValueError(f"{name!r}: the search budget after the colon must be a positive int of "
-                             f"playouts per decision, e.g. psearch:64")
-        agent = PolicySearchAgent(game, simulations=int(budget), seed=int(search_seed), network=network)
+        agent = PolicySearchAgent(game, simulations=psearch_budget(name) or DEFAULT_SIMULATIONS,
+                                  seed=int(search_seed), network=network)
     rng = np.random.default_rng(int(view_seed))
 
     def policy(state: np.ndarray) -> int:
@@ -131,12 +140,11 @@ def check_policy_name(game: Game, name: object, config: Any = None) -> str:
     but with a ``config`` the shipped one must exist for its number of players."""
     if not isinstance(name, str):
         raise ValueError(f"a policy is named by a string {POLICY_NAMES}, got {name!r}")
-    prefix, colon, argument = name.partition(":")
+    prefix, colon, _ = name.partition(":")
     if prefix == CHAMPION and colon:
         raise ValueError(f"{name!r}: the champion takes no budget (its own is fixed); psearch:N sets one")
-    if prefix == POLICY_SEARCH_PREFIX and colon and (not argument.isdigit() or int(argument) < 1):
-        raise ValueError(f"{name!r}: the search budget after the colon must be a positive int of "
-                         f"playouts per decision, e.g. psearch:64")
+    if prefix == POLICY_SEARCH_PREFIX:
+        psearch_budget(name)
     if name in (PPO_PREFIX, POLICY_SEARCH_PREFIX, CHAMPION) or prefix == POLICY_SEARCH_PREFIX:
         if config is not None:  # the shipped policy of this setup (a ValueError naming the shipped ones)
             shipped_policy_path(game, game.num_participants(config))
