@@ -156,7 +156,7 @@ class PolicyNetwork:
         """(logits float32[N, num_actions], values float32[N] or None) of N current observations;
         with ``masks`` only the logits of actions legal in some row are computed (the rest -inf)."""
         import torch
-        observations = np.asarray(observations, dtype=np.float32)
+        observations = self._batch(observations)
         if self._policy_input is None or (with_value and self._value_input is None):
             with torch.no_grad():  # a network without hidden layers: the dense path
                 x = torch.from_numpy(np.ascontiguousarray(observations))
@@ -178,6 +178,26 @@ class PolicyNetwork:
             values = (self.network["value_net"](self._value_input(x, columns))[:, 0].numpy()
                       if with_value else None)
         return logits, values
+
+    def values(self, observations: NDArray[np.float32]) -> NDArray[np.float32]:
+        """The value head alone, float32[N], of N current observations (no logits computed)."""
+        import torch
+        observations = self._batch(observations)
+        with torch.no_grad():
+            if self._value_input is None:
+                return self._values(torch.from_numpy(np.ascontiguousarray(observations)))[:, 0].numpy()
+            columns = np.flatnonzero(observations.any(axis=0))
+            x = torch.from_numpy(np.ascontiguousarray(observations[:, columns]))
+            return self.network["value_net"](self._value_input(x, columns))[:, 0].numpy()
+
+    def _batch(self, observations) -> NDArray[np.float32]:
+        """``observations`` as float32[N, obs_size]; ValueError for any other shape."""
+        batch = np.asarray(observations, dtype=np.float32)
+        if batch.ndim != 2 or batch.shape[1] != self.game.obs_size:
+            raise ValueError(f"give a batch of {self.game.title} observations, shape "
+                             f"(N, {self.game.obs_size}) (one observation: obs[None]), "
+                             f"got shape {batch.shape}")
+        return batch
 
 
 class _SparseInputLayer:
@@ -278,7 +298,7 @@ class PolicySearchAgent:
                 own = np.zeros((rows.size, game.obs_size), dtype=np.float32)
                 for j, i in enumerate(rows):
                     self._kernels.encode_at(states, i, seat, own[j])
-                _, values = self.network.evaluate(own, with_value=True)
+                values = self.network.values(own)
                 margin = np.clip(values.astype(np.float64), -1.0, 1.0)
                 leaf[rows] = 1.0 / (1.0 + np.exp(-VALUE_WIN_SLOPE * values)) + self.margin_weight * margin
                 break

@@ -1,7 +1,8 @@
 """The agents by name, for the evaluation harness, the tournament and the ``tiny-york`` command.
 
 A name may carry a budget after a colon: ``"search:64"`` is ``SearchAgent(simulations=64)``;
-``"ppo:PATH"`` is ``PPOAgent("PATH")`` (plain ``"ppo"`` plays the shipped model). Only the name is
+``"ppo:PATH"`` is ``PPOAgent("PATH")`` (plain ``"ppo"`` plays the shipped model) and
+``"champion:PATH"`` the champion's search with that policy file. Only the name is
 case-insensitive: a budget or path after the colon is kept as typed. Agent modules are imported
 only when an agent is made, so a missing one breaks only its name.
 """
@@ -43,7 +44,9 @@ AGENTS = {
                           "determinized search with the shipped policy as prior and playout policy; "
                           "'psearch:N' sets N playouts per decision", budget_option="simulations"),
     "champion": AgentEntry("tiny_york_env.agents.policy_search", "ChampionAgent",
-                           "the strongest shipped agent: psearch with its tuned budget (docs/champion.md)"),
+                           "the strongest shipped agent: psearch with its tuned budget (docs/champion.md); "
+                           "'champion:PATH' searches with the policy file PATH instead of the shipped one "
+                           "(an expert-iteration generation)", path_option="network"),
     "ppo": AgentEntry("tiny_york_env.agents.ppo_agent", "PPOAgent",
                       "trained MaskablePPO policy; 'ppo:PATH' loads a policy file (a training run's "
                       "policy.zip or training.export's output), plain 'ppo' the shipped model",

@@ -261,8 +261,9 @@ def _run_in_worker(job: GameJob) -> GameRecord:
     return play_job(players, labels, job, saving)
 
 
-def _pool_context() -> BaseContext:
-    # fork passes factories (even lambdas) to workers without pickling and keeps compiled code.
+def pool_context() -> BaseContext:
+    """The process start method for worker pools: fork where there is one (it passes factories,
+    even lambdas, without pickling and keeps compiled code), else the platform's default."""
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else None)
 
@@ -306,7 +307,7 @@ def run_jobs(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence
                 bar.update()
         else:
             chunk = max(1, len(jobs) // (workers * PROGRESS_CHUNKS_PER_WORKER))
-            with _pool_context().Pool(workers, _install_players, (players, labels, saving)) as pool:
+            with pool_context().Pool(workers, _install_players, (players, labels, saving)) as pool:
                 for record in pool.imap_unordered(_run_in_worker, jobs, chunksize=chunk):
                     records.append(record)
                     bar.update()

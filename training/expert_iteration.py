@@ -5,17 +5,21 @@
 
 Each generation, starting from the shipped policy (or ``--start PATH``):
 
-1. **Games**: ``PolicySearchAgent`` with the current network (``--simulations`` playouts a decision)
-   plays ``--games`` solo games against the Toms of ``--levels`` in turn; every
-   ``--selfplay-every``-th game is instead a two-agent game of the search against itself. Every
-   decision of a searching seat is recorded: its observation, legal mask, the action the search
-   chose (the policy target: the search's improvement on the prior), and the discounted final
-   margin reward of that seat (the value target, as ``training.imitate``).
+1. **Games**: ``PolicySearchAgent`` with the current network plays ``--games`` solo games against
+   the Toms of ``--levels`` in turn; every ``--selfplay-every``-th game is instead a two-agent
+   game of the search against itself. The search is the champion's by default (``--simulations``
+   256 playouts, ``--skip-above`` 0.9: the prior's choice where it is that sure, ``--margin-weight``
+   2.0; no time limit, so a seed gives the same games on any machine). Every decision of a
+   searching seat is recorded: its observation, legal mask, the action the search chose (the
+   policy target: the search's improvement on the prior), and the discounted final margin reward
+   of that seat (the value target, as ``training.imitate``). ``--workers`` plays the games in
+   that many processes; each game is seeded by its index, so the records are the same.
 2. **Fit**: the current network goes on learning from these decisions (``imitate.fit_policy``:
    masked cross-entropy and value MSE, each part kept at its best held-out epoch).
 3. **Ladder**: the new network, played without search (deterministic), against ``--eval-levels``
    (``--eval-games`` each); the generation's row goes to ``generations.json`` with its teacher's
-   win rate and its fit, and the best generation so far (mean ladder win rate) is named there.
+   win rate, how often the search chose other than the prior's first choice, and its fit; the
+   best generation so far (mean ladder win rate) is named there.
 
 Writes ``gen-K/policy.zip`` (a policy file: ``psearch`` takes it as ``network=``, ``ppo:PATH``
 plays it alone), ``gen-K/decisions.npz`` and ``generations.json`` under ``--out``.
@@ -32,6 +36,13 @@ from pathlib import Path
 
 import numpy as np
 
+from tiny_york_env.agents.policy_search import (
+    CHAMPION_MARGIN_WEIGHT,
+    CHAMPION_SIMULATIONS,
+    CHAMPION_SKIP_ABOVE,
+    DEFAULT_WIDENING,
+    check_search_settings,
+)
 from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH, POLICY_FILE
 from tiny_york_env.envs.rewards import final_rewards
 from tiny_york_env.game import (
@@ -47,11 +58,13 @@ from tiny_york_env.game import (
 from tiny_york_env.game.actions import NUM_ACTIONS
 from tiny_york_env.observation import OBS_SIZE, encode
 from tiny_york_env.options import check_int
+from tiny_york_env.registry import get_game
 from tiny_york_env.training.evaluate import (
     check_seed,
     derive_seed,
     open_output,
     output_dir,
+    pool_context,
     positive_int,
     refuse_symlink,
     write_output_text,
@@ -82,7 +95,7 @@ STREAM_GAME, STREAM_SEARCH, STREAM_VIEW, STREAM_FIT, STREAM_EVAL = 31, 32, 33, 3
 SELFPLAY_AGENTS = 2  # a self-play game: the search in two seats, no Tom
 DEFAULT_GENERATIONS = 1
 DEFAULT_GAMES = 200
-DEFAULT_SIMULATIONS = 64
+DEFAULT_SIMULATIONS = CHAMPION_SIMULATIONS  # the teacher is the champion's search by default
 DEFAULT_LEVELS = (1, 4, 7, 10, 12)
 DEFAULT_SELFPLAY_EVERY = 5
 DEFAULT_EPOCHS = 4
@@ -98,6 +111,8 @@ class ExpertIterationSettings:
     generations: int = DEFAULT_GENERATIONS
     games: int = DEFAULT_GAMES
     simulations: int = DEFAULT_SIMULATIONS
+    skip_above: float | None = CHAMPION_SKIP_ABOVE  # None: search every decision
+    margin_weight: float = CHAMPION_MARGIN_WEIGHT
     levels: tuple[int, ...] = DEFAULT_LEVELS
     selfplay_every: int = DEFAULT_SELFPLAY_EVERY  # 0: no self-play games
     epochs: int = DEFAULT_EPOCHS
@@ -105,13 +120,16 @@ class ExpertIterationSettings:
     eval_games: int = DEFAULT_EVAL_GAMES
     start: str | None = None  # the first generation's network; None: the shipped policy
     seed: int = 0
+    workers: int = 1  # processes playing the games; the records do not depend on it
 
     def __post_init__(self) -> None:
-        for name in ("generations", "games", "simulations", "epochs", "eval_games"):
+        for name in ("generations", "games", "simulations", "epochs", "eval_games", "workers"):
             object.__setattr__(self, name, positive_int(getattr(self, name), name))  # numpy ints as int
         object.__setattr__(self, "selfplay_every", check_int("selfplay_every", self.selfplay_every, 0,
                                                              "0: no self-play"))
         check_seed(self.seed)
+        check_search_settings(get_game("tiny_york"), self.simulations, "policy", True, None, None,
+                              self.margin_weight, DEFAULT_WIDENING, self.skip_above)
         if self.start is not None and not Path(self.start).is_file():
             raise ValueError(f"start must be a policy file (e.g. runs/exit/gen-1/policy.zip), "
                              f"got {self.start!r}")
@@ -129,38 +147,105 @@ def game_config(settings: ExpertIterationSettings, index: int) -> GameConfig:
     return GameConfig(num_agents=1, toms=(settings.levels[solo_index % len(settings.levels)],))
 
 
-def play_search_games(settings: ExpertIterationSettings, network_path: str | Path, generation: int,
-                      progress: bool = True):
-    """(Demonstrations of every searching decision, the search's win rate against the Toms)."""
+@dataclass
+class SearchGame:
+    """One finished game of the search: each agent seat's decisions (ended), the seats' final
+    rewards, whether seat 0 won (None in self-play) and how many decisions were searched and
+    how many of those the search decided otherwise than the prior's first choice."""
+
+    seats: list[DemonstrationLog]
+    rewards: list[float]
+    solo_win: bool | None
+    searched: int
+    changed: int
+
+
+def play_search_game(settings: ExpertIterationSettings, network, generation: int, index: int) -> SearchGame:
+    """Game ``index`` of ``generation``, every agent seat played by the search on ``network`` (a
+    PolicyNetwork); seeded by the indices alone."""
+    from tiny_york_env.agents.policy_search import PolicySearchAgent
+    config = game_config(settings, index)
+    state = new_game(config, seed=derive_seed(settings.seed, STREAM_GAME, generation, index))
+    agent = PolicySearchAgent(simulations=settings.simulations, network=network,
+                              margin_weight=settings.margin_weight, skip_above=settings.skip_above,
+                              seed=derive_seed(settings.seed, STREAM_SEARCH, generation, index))
+    rng = np.random.default_rng(derive_seed(settings.seed, STREAM_VIEW, generation, index))
+    seats = [DemonstrationLog(DEFAULT_GAMMA) for _ in range(config.num_agents)]
+    searched = changed = 0
+    while not is_terminal(state):
+        seat = current_player(state)
+        observation, mask = encode(state, seat), legal_mask(state)
+        agent.last_search = None  # a forced move runs no search
+        action = agent.act_state(determinize(state, seat, rng), seat)
+        seats[seat].decide(observation, mask, action)
+        search = agent.last_search
+        if search is not None and search["playouts"] > 0:
+            searched += 1
+            changed += int(action != int(search["legal"][np.argmax(search["prior"])]))
+        apply_action(state, action)
+    rewards = [float(r) for r in final_rewards(state, DEFAULT_REWARD)]
+    for seat, log in enumerate(seats):
+        log.end_game(index, rewards[seat])
+    return SearchGame(seats, rewards, bool(winner(state) == 0) if config.toms else None, searched, changed)
+
+
+_WORKER_GAMES: tuple | None = None  # (settings, network, generation) in a pool worker
+
+
+def _install_search(settings: ExpertIterationSettings, network_path: str, generation: int) -> None:
+    global _WORKER_GAMES
+    import torch
+
+    from tiny_york_env.agents.policy_search import PolicyNetwork
+    torch.set_num_threads(1)  # the pool is the parallelism (and a forked OpenMP pool can hang)
+    _WORKER_GAMES = (settings, PolicyNetwork(network_path), generation)
+
+
+def _play_in_worker(index: int) -> tuple[int, SearchGame]:
+    assert _WORKER_GAMES is not None, "the pool initializer sets the search"
+    settings, network, generation = _WORKER_GAMES
+    return index, play_search_game(settings, network, generation, index)
+
+
+def search_games(settings: ExpertIterationSettings, network_path: str | Path, generation: int,
+                 progress: bool = True):
+    """Every game of a generation (in ``settings.workers`` processes), in game order."""
     from tqdm.auto import tqdm
 
-    from tiny_york_env.agents.policy_search import PolicyNetwork, PolicySearchAgent
-    network = PolicyNetwork(network_path)
+    from tiny_york_env.agents.policy_search import PolicyNetwork
+    bar = tqdm(total=settings.games, desc=f"generation {generation} games", unit="game", disable=not progress)
+    games: dict[int, SearchGame] = {}
+    with bar:
+        if settings.workers == 1:
+            network = PolicyNetwork(network_path)
+            for index in range(settings.games):
+                games[index] = play_search_game(settings, network, generation, index)
+                bar.update()
+        else:
+            with pool_context().Pool(settings.workers, _install_search,
+                                     (settings, str(network_path), generation)) as pool:
+                for index, game in pool.imap_unordered(_play_in_worker, range(settings.games)):
+                    games[index] = game
+                    bar.update()
+    return [games[index] for index in range(settings.games)]
+
+
+def play_search_games(settings: ExpertIterationSettings, network_path: str | Path, generation: int,
+                      progress: bool = True):
+    """(Demonstrations of every searching decision, the search's win rate against the Toms, the
+    share of searched decisions where the search overruled the prior's first choice)."""
     logs = DemonstrationLog(DEFAULT_GAMMA)
-    wins = solo = 0
-    for index in tqdm(range(settings.games), desc=f"generation {generation} games", unit="game",
-                      disable=not progress):
-        config = game_config(settings, index)
-        state = new_game(config, seed=derive_seed(settings.seed, STREAM_GAME, generation, index))
-        agent = PolicySearchAgent(simulations=settings.simulations, network=network,
-                                  seed=derive_seed(settings.seed, STREAM_SEARCH, generation, index))
-        rng = np.random.default_rng(derive_seed(settings.seed, STREAM_VIEW, generation, index))
-        seats: list[DemonstrationLog] = [DemonstrationLog(DEFAULT_GAMMA) for _ in range(config.num_agents)]
-        while not is_terminal(state):
-            seat = current_player(state)
-            observation, mask = encode(state, seat), legal_mask(state)
-            action = agent.act_state(determinize(state, seat, rng), seat)
-            seats[seat].decide(observation, mask, action)
-            apply_action(state, action)
-        rewards = final_rewards(state, DEFAULT_REWARD)
-        for seat, log in enumerate(seats):
-            log.end_game(index, float(rewards[seat]))
+    games = search_games(settings, network_path, generation, progress)
+    for game in games:
+        for log in game.seats:
             logs.absorb(log)
-        logs.teacher_rewards.append(float(rewards[0]))
-        if config.toms:
-            solo += 1
-            wins += int(winner(state) == 0)
-    return logs.demonstrations(OBS_SIZE, NUM_ACTIONS), (wins / solo if solo else None)
+        logs.teacher_rewards.append(game.rewards[0])
+    solo = [game.solo_win for game in games if game.solo_win is not None]
+    searched = sum(game.searched for game in games)
+    changed = sum(game.changed for game in games)
+    return (logs.demonstrations(OBS_SIZE, NUM_ACTIONS), float(np.mean(solo)) if solo else None,
+            {"searched_decisions": searched, "changed_decisions": changed,
+             "changed_share": changed / searched if searched else None})
 
 
 def fit_generation(settings: ExpertIterationSettings, network_path: str | Path, demos, generation: int,
@@ -197,7 +282,7 @@ def run(settings: ExpertIterationSettings, progress: bool = True) -> dict:
         started = time.perf_counter()
         gen_dir = out / f"gen-{generation}"
         output_dir(gen_dir)
-        demos, teacher_win_rate = play_search_games(settings, network_path, generation, progress)
+        demos, teacher_win_rate, choices = play_search_games(settings, network_path, generation, progress)
         with open_output(gen_dir / DECISIONS_FILE, "wb") as handle:
             demos.save(handle)
         policy_path = gen_dir / POLICY_FILE
@@ -208,6 +293,7 @@ def run(settings: ExpertIterationSettings, progress: bool = True) -> dict:
         ladder = ladder_row(evaluation)
         row = {"generation": generation, "network": str(policy_path), "trained_from": str(network_path),
                "games": settings.games, "decisions": len(demos), "search_win_rate_vs_toms": teacher_win_rate,
+               **choices,
                "kept_epochs": dict(zip(("policy", "value"), kept_epochs(history), strict=True)),
                "history": history, "ladder": ladder,
                "mean_ladder_win_rate": float(np.mean([c["win_rate"] for c in ladder.values()])),
@@ -228,27 +314,48 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--generations", type=int, default=DEFAULT_GENERATIONS)
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="search games a generation")
     parser.add_argument("--simulations", type=int, default=DEFAULT_SIMULATIONS, help="playouts a decision")
-    parser.add_argument("--levels", type=parse_int_list, default=DEFAULT_LEVELS, help="Tom levels, in turn")
+    parser.add_argument("--skip-above", type=float, default=CHAMPION_SKIP_ABOVE,
+                        help="no search where the prior is at least this sure (default: the champion's)")
+    parser.add_argument("--search-every-decision", action="store_true",
+                        help="search every decision (no --skip-above)")
+    parser.add_argument("--margin-weight", type=float, default=CHAMPION_MARGIN_WEIGHT,
+                        help="weight of a playout's margin beside its win (default: the champion's)")
+    parser.add_argument("--levels", default=",".join(map(str, DEFAULT_LEVELS)),
+                        help="Tom levels, in turn (e.g. 7,10,12)")
     parser.add_argument("--selfplay-every", type=int, default=DEFAULT_SELFPLAY_EVERY,
                         help="every N-th game is self-play (0: none)")
     parser.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
-    parser.add_argument("--eval-levels", type=parse_int_list, default=DEFAULT_EVAL_LEVELS)
+    parser.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)),
+                        help="the Tom levels each generation's network is laddered on")
     parser.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES)
     parser.add_argument("--start", default=None, help="the first network (a policy file); default: shipped")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1, help="processes playing the games")
     parser.add_argument("--torch-threads", type=int, default=1)
     return parser
+
+
+def settings_from_args(args: argparse.Namespace) -> ExpertIterationSettings:
+    """The run's settings from the parsed command line (checked)."""
+    return ExpertIterationSettings(
+        out=args.out, generations=args.generations, games=args.games, simulations=args.simulations,
+        skip_above=None if args.search_every_decision else args.skip_above,
+        margin_weight=args.margin_weight, levels=parse_int_list(args.levels, "--levels"),
+        selfplay_every=args.selfplay_every, epochs=args.epochs,
+        eval_levels=parse_int_list(args.eval_levels, "--eval-levels"), eval_games=args.eval_games,
+        start=args.start, seed=args.seed, workers=args.workers)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     import torch
-    args = build_parser().parse_args(argv)
-    torch.set_num_threads(positive_int(args.torch_threads, "torch_threads"))
-    settings = ExpertIterationSettings(
-        out=args.out, generations=args.generations, games=args.games, simulations=args.simulations,
-        levels=tuple(args.levels), selfplay_every=args.selfplay_every, epochs=args.epochs,
-        eval_levels=tuple(args.eval_levels), eval_games=args.eval_games, start=args.start, seed=args.seed)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        torch.set_num_threads(positive_int(args.torch_threads, "torch_threads"))
+        settings = settings_from_args(args)
+    except ValueError as error:
+        parser.error(str(error))
     results = run(settings)
     print(json.dumps(results["best"]))
     return 0

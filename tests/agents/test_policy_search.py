@@ -3,6 +3,7 @@ parts, within its time budget, and stronger with policy playouts than with rando
 
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from tiny_york_env.agents.policy_search import (
     halving_schedule,
     masked_argmax,
 )
+from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH
 from tiny_york_env.agents.registry import make_agent
 from tiny_york_env.core.jit import JIT_ENABLED
 from tiny_york_env.game import (
@@ -217,6 +219,12 @@ def test_the_sparse_network_computes_what_the_dense_one_does(network):
     assert np.isneginf(masked[:, ~some_row]).all()
     assert np.allclose(masked[:, some_row], dense_logits[:64, some_row], atol=1e-4)
     assert (masked_argmax(masked, masks[:64]) == masked_argmax(dense_logits[:64], masks[:64])).all()
+    assert np.allclose(network.values(observations), dense_values, atol=1e-4)  # the value head alone
+    for bad in (observations[0], observations[:, :-1], observations[None]):
+        with pytest.raises(ValueError, match=r"shape \(N, "):
+            network.evaluate(bad)
+        with pytest.raises(ValueError, match="obs\\[None\\]"):
+            network.values(bad)
 
 
 class TickingClock:
@@ -344,6 +352,24 @@ def test_registry_names():
     assert isinstance(champion, ChampionAgent)
     assert champion.simulations == CHAMPION_SIMULATIONS and champion.time_limit is not None
     assert champion.skip_above == CHAMPION_SKIP_ABOVE and champion.margin_weight == CHAMPION_MARGIN_WEIGHT
+
+
+def test_champion_with_another_policy_file(tmp_path):
+    """'champion:PATH' is the champion's search on the policy file PATH (an expert-iteration
+    generation): the same settings, that network; a file of another game or none is refused."""
+    copy = tmp_path / "Gen-1" / "policy.zip"
+    copy.parent.mkdir()
+    copy.write_bytes(Path(DEFAULT_MODEL_PATH).read_bytes())
+    champion = make_agent(f"Champion:{copy}", seed=1)
+    assert isinstance(champion, ChampionAgent) and champion.network.source == str(copy)  # path as typed
+    assert (champion.simulations, champion.skip_above, champion.margin_weight) == (
+        CHAMPION_SIMULATIONS, CHAMPION_SKIP_ABOVE, CHAMPION_MARGIN_WEIGHT)
+    with pytest.raises(ValueError, match="empty path"):
+        make_agent("champion:")
+    with pytest.raises(ValueError, match="not Tiny York"):
+        make_agent(f"champion:{shipped_policy_path(get_game('construction_yard'), 2)}")
+    with pytest.raises(ValueError, match="no PPO model file"):  # refused before any game is played
+        make_agent(f"champion:{tmp_path / 'missing.zip'}")
 
 
 @pytest.mark.parametrize("game_name", ["construction_yard", "fifth_avenue"])

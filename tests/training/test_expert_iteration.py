@@ -5,14 +5,19 @@ import json
 import numpy as np
 import pytest
 
+from tiny_york_env.agents.policy_search import CHAMPION_MARGIN_WEIGHT, CHAMPION_SKIP_ABOVE
 from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH, PPOAgent
 from tiny_york_env.observation import OBS_SIZE
 from tiny_york_env.training.expert_iteration import (
     DECISIONS_FILE,
     RESULTS_FILE,
     ExpertIterationSettings,
+    build_parser,
     game_config,
+    main,
+    play_search_games,
     run,
+    settings_from_args,
 )
 from tiny_york_env.training.imitate import Demonstrations
 
@@ -29,6 +34,8 @@ def test_one_tiny_generation_end_to_end(tmp_path):
     assert row["trained_from"] == str(DEFAULT_MODEL_PATH)
     assert row["ladder"]["5"]["games"] == 2 and 0 <= row["ladder"]["5"]["win_rate"] <= 1
     assert 0 <= row["search_win_rate_vs_toms"] <= 1  # the two solo games (the third is self-play)
+    assert 0 < row["searched_decisions"] < row["decisions"]  # forced and sure decisions are not searched
+    assert 0 <= row["changed_decisions"] <= row["searched_decisions"]
     demos = Demonstrations.load(tmp_path / "exit" / "gen-1" / DECISIONS_FILE)
     assert len(demos) == row["decisions"] > 100
     assert set(np.unique(demos.games)) == {0, 1, 2}
@@ -59,3 +66,33 @@ def test_settings_are_checked_and_self_play_comes_in_turn(tmp_path):
         ExpertIterationSettings(out=str(tmp_path), selfplay_every=-1)
     with pytest.raises(ValueError, match="levels"):
         ExpertIterationSettings(out=str(tmp_path), levels=(13,))
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_games_in_worker_processes_give_the_same_records(tmp_path):
+    """Every game is seeded by its index: two processes record what one does, in game order."""
+    common = dict(out=str(tmp_path), games=3, simulations=4, levels=(10,), selfplay_every=3)
+    alone = play_search_games(ExpertIterationSettings(**common), DEFAULT_MODEL_PATH, 1, progress=False)
+    pooled = play_search_games(ExpertIterationSettings(**common, workers=2), DEFAULT_MODEL_PATH, 1,
+                               progress=False)
+    assert alone[1:] == pooled[1:]  # win rate and the search's choice counts
+    for field in ("observations", "masks", "actions", "returns", "games"):
+        assert np.array_equal(getattr(alone[0], field), getattr(pooled[0], field)), field
+    assert set(np.unique(alone[0].games)) == {0, 1, 2}
+
+
+def test_the_command_line_reads_every_option(tmp_path, capsys):
+    args = build_parser().parse_args(["--out", str(tmp_path), "--levels", "7,10", "--eval-levels", "12",
+                                      "--workers", "2", "--simulations", "32", "--margin-weight", "1.5"])
+    settings = settings_from_args(args)
+    assert (settings.levels, settings.eval_levels, settings.workers, settings.simulations) == ((7, 10), (12,),
+                                                                                             2, 32)
+    assert settings.margin_weight == 1.5 and settings.skip_above == CHAMPION_SKIP_ABOVE
+    every = settings_from_args(build_parser().parse_args(["--out", str(tmp_path), "--search-every-decision"]))
+    assert every.skip_above is None and every.margin_weight == CHAMPION_MARGIN_WEIGHT
+    for bad, named in ((["--levels", "7,x"], "--levels"), (["--skip-above", "1.5"], "skip_above"),
+                       (["--workers", "0"], "workers")):
+        with pytest.raises(SystemExit):
+            main(["--out", str(tmp_path / "never"), *bad])
+        assert named in capsys.readouterr().err
+    assert not (tmp_path / "never").exists()  # refused before anything is written
