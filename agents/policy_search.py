@@ -155,40 +155,36 @@ class PolicyNetwork:
                  masks: NDArray[np.bool_] | None = None) -> Evaluation:
         """(logits float32[N, num_actions], values float32[N] or None) of N current observations;
         with ``masks`` only the logits of actions legal in some row are computed (the rest -inf)."""
-        import torch
         observations = self._batch(observations)
-        if self._policy_input is None or (with_value and self._value_input is None):
-            with torch.no_grad():  # a network without hidden layers: the dense path
-                x = torch.from_numpy(np.ascontiguousarray(observations))
-                logits = self._logits(x).numpy()
-                if masks is not None:
-                    logits = np.where(masks.any(axis=0), logits, np.float32(-np.inf))
-                return logits, self._values(x)[:, 0].numpy() if with_value else None
-        columns = np.flatnonzero(observations.any(axis=0))
-        x = torch.from_numpy(np.ascontiguousarray(observations[:, columns]))
-        with torch.no_grad():
-            features = self._policy_input(x, columns)
-            if masks is None:
-                logits = self.network["action_net"](features).numpy()
-            else:  # the action layer's rows of the actions some row may take
-                actions = np.flatnonzero(masks.any(axis=0))
-                logits = np.full((observations.shape[0], self.num_actions), -np.inf, dtype=np.float32)
-                logits[:, actions] = torch.addmm(self._action_bias[actions], features,
-                                                 torch.from_numpy(self._action_weights[actions]).T).numpy()
-            values = (self.network["value_net"](self._value_input(x, columns))[:, 0].numpy()
-                      if with_value else None)
-        return logits, values
+        return self._logits_of(observations, masks), self.values(observations) if with_value else None
 
     def values(self, observations: NDArray[np.float32]) -> NDArray[np.float32]:
         """The value head alone, float32[N], of N current observations (no logits computed)."""
         import torch
         observations = self._batch(observations)
         with torch.no_grad():
-            if self._value_input is None:
+            if self._value_input is None:  # a network without hidden layers: the dense path
                 return self._values(torch.from_numpy(np.ascontiguousarray(observations)))[:, 0].numpy()
-            columns = np.flatnonzero(observations.any(axis=0))
-            x = torch.from_numpy(np.ascontiguousarray(observations[:, columns]))
+            x, columns = _set_columns(observations)
             return self.network["value_net"](self._value_input(x, columns))[:, 0].numpy()
+
+    def _logits_of(self, observations: NDArray[np.float32], masks: NDArray[np.bool_] | None):
+        """The policy's logits of a checked batch (-inf outside the actions ``masks`` allow in some row)."""
+        import torch
+        with torch.no_grad():
+            if self._policy_input is None:  # a network without hidden layers: the dense path
+                logits = self._logits(torch.from_numpy(np.ascontiguousarray(observations))).numpy()
+                return logits if masks is None else np.where(masks.any(axis=0), logits, np.float32(-np.inf))
+            x, columns = _set_columns(observations)
+            features = self._policy_input(x, columns)
+            if masks is None:
+                return self.network["action_net"](features).numpy()
+            # the action layer's rows of the actions some row may take
+            actions = np.flatnonzero(masks.any(axis=0))
+            logits = np.full((observations.shape[0], self.num_actions), -np.inf, dtype=np.float32)
+            logits[:, actions] = torch.addmm(self._action_bias[actions], features,
+                                             torch.from_numpy(self._action_weights[actions]).T).numpy()
+            return logits
 
     def _batch(self, observations) -> NDArray[np.float32]:
         """``observations`` as float32[N, obs_size]; ValueError for any other shape."""
@@ -198,6 +194,13 @@ class PolicyNetwork:
                              f"(N, {self.game.obs_size}) (one observation: obs[None]), "
                              f"got shape {batch.shape}")
         return batch
+
+
+def _set_columns(observations: NDArray[np.float32]):
+    """(the batch's columns that some row sets, as a torch tensor; their indices)."""
+    import torch
+    columns = np.flatnonzero(observations.any(axis=0))
+    return torch.from_numpy(np.ascontiguousarray(observations[:, columns])), columns
 
 
 class _SparseInputLayer:
