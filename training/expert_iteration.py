@@ -41,6 +41,7 @@ from tiny_york_env.agents.policy_search import (
     CHAMPION_SIMULATIONS,
     CHAMPION_SKIP_ABOVE,
     DEFAULT_WIDENING,
+    TINY_YORK,
     check_search_settings,
 )
 from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH, POLICY_FILE
@@ -128,7 +129,7 @@ class ExpertIterationSettings:
         object.__setattr__(self, "selfplay_every", check_int("selfplay_every", self.selfplay_every, 0,
                                                              "0: no self-play"))
         check_seed(self.seed)
-        check_search_settings(get_game("tiny_york"), self.simulations, "policy", True, None, None,
+        check_search_settings(get_game(TINY_YORK), self.simulations, "policy", True, None, None,
                               self.margin_weight, DEFAULT_WIDENING, self.skip_above)
         if self.start is not None and not Path(self.start).is_file():
             raise ValueError(f"start must be a policy file (e.g. runs/exit/gen-1/policy.zip), "
@@ -259,7 +260,7 @@ def fit_generation(settings: ExpertIterationSettings, network_path: str | Path, 
     history = fit_policy(model, demos, settings.epochs, DEFAULT_BATCH_SIZE, DEFAULT_LEARNING_RATE,
                          DEFAULT_VALUE_WEIGHT, derive_seed(settings.seed, STREAM_FIT, generation), progress)
     env.close()
-    save_policy(model, policy_path, game="tiny_york", written_by="training.expert_iteration")
+    save_policy(model, policy_path, game=TINY_YORK, written_by="training.expert_iteration")
     return model, history
 
 
