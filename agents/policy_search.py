@@ -423,11 +423,13 @@ CHAMPION_MARGIN_WEIGHT = 2.0  # more than DEFAULT_MARGIN_WEIGHT: chosen on the a
 
 
 class ChampionAgent(PolicySearchAgent):
-    """The strongest shipped agent of a game: ``PolicySearchAgent`` with the game's shipped policy,
+    """The strongest shipped agent of a game: ``PolicySearchAgent`` with the game's champion network,
     ``CHAMPION_SIMULATIONS`` playouts where the prior is below ``CHAMPION_SKIP_ABOVE``, a playout's
     margin weighted ``CHAMPION_MARGIN_WEIGHT``, stopped at ``CHAMPION_TIME_LIMIT`` s a decision
-    (docs/champion.md is its model card). Tiny York's is the default; another game gives its
-    ``network`` (the shipped one of the setup: ``training.game_matches.shipped_policy_path``).
+    (docs/champion.md is its model card). Tiny York's is the default game, its network the
+    champion's own (``CHAMPION_MODEL_PATH``: the shipped policy after a generation of expert
+    iteration); another game gives its ``network`` (the shipped one of the setup:
+    ``training.game_matches.shipped_policy_path``).
 
     The skip is what keeps the search no weaker than its policy where playouts are noisy: in
     Construction Yard, plain psearch (every decision searched) loses to the policy it searches,
@@ -442,5 +444,8 @@ class ChampionAgent(PolicySearchAgent):
         if isinstance(seed, (str, Game)):
             raise ValueError(f"ChampionAgent's first argument is the seed, got {seed!r}: give the "
                              f"game as game=...")
+        if options.get("network") is None and get_game(game).name == TINY_YORK:
+            from tiny_york_env.agents.ppo_agent import CHAMPION_MODEL_PATH
+            options["network"] = CHAMPION_MODEL_PATH
         super().__init__(game, simulations=simulations, seed=seed, time_limit=time_limit,
                          skip_above=skip_above, margin_weight=margin_weight, **options)

@@ -44,9 +44,10 @@ AGENTS = {
                           "determinized search with the shipped policy as prior and playout policy; "
                           "'psearch:N' sets N playouts per decision", budget_option="simulations"),
     "champion": AgentEntry("tiny_york_env.agents.policy_search", "ChampionAgent",
-                           "the strongest shipped agent: psearch with its tuned budget (docs/champion.md); "
-                           "'champion:PATH' searches with the policy file PATH instead of the shipped one "
-                           "(an expert-iteration generation)", path_option="network"),
+                           "the strongest shipped agent: psearch with its tuned budget on its own network, "
+                           "agents/models/champion.zip (docs/champion.md); 'champion:PATH' searches with "
+                           "the policy file PATH instead (an expert-iteration generation)",
+                           path_option="network"),
     "ppo": AgentEntry("tiny_york_env.agents.ppo_agent", "PPOAgent",
                       "trained MaskablePPO policy; 'ppo:PATH' loads a policy file (a training run's "
                       "policy.zip or training.export's output), plain 'ppo' the shipped model",

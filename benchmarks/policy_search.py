@@ -4,8 +4,10 @@ Plays Tiny York solo games against Tom 12 with the shipped policy and times ever
 decision (a decision with one legal action costs nothing and is left out) at each budget of
 playouts; prints ms per decision (mean and 95th percentile), playouts per second, and the same
 with ``skip_above=0.9`` (the prior's choice when it is that sure).
+``--network PATH`` times another policy file (the champion's: agents/models/champion.zip).
 Usage:
     python benchmarks/policy_search.py [--budgets 16 64 256 1024] [--games 2] [--playout policy]
+                                       [--network PATH]
 """
 
 import argparse
@@ -53,12 +55,14 @@ def main():
     parser.add_argument("--budgets", type=int, nargs="+", default=[16, 64, 256, 1024])
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--playout", default="policy", choices=("policy", "random"))
+    parser.add_argument("--network", default=None, metavar="PATH",
+                        help="the policy file searched (default: the shipped agents/models/ppo.zip)")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    network = PolicyNetwork()
+    network = PolicyNetwork(args.network)
     time_budget(network, WARM_UP_BUDGET, 1, args.playout, None)  # compile and warm up
     print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, one core, "
-          f"{args.playout} playouts, solo vs Tom 12, {args.games} games per row")
+          f"{args.playout} playouts, network {network.source}, solo vs Tom 12, {args.games} games per row")
     print("| playouts | skip_above | ms / decision | p95 ms | playouts / s | decisions |")
     print("|---|---|---|---|---|---|")
     for budget in args.budgets:

@@ -3,13 +3,15 @@
 SRC is a policy file (``agents.ppo_agent``'s format: ``card.json`` + ``policy.pt`` in a zip), such
 as the ``policy.zip`` that ``training.train_ppo``, ``training.imitate`` and ``training.selfplay``
 write in their ``--out`` directory (the directory itself may be given). DST, a ``.zip``, is the
-same policy with float16 weights (about half the size; loading casts them back to float32) and
+same policy with float16 weights (about half the size; loading casts them back to float32;
+``--weights-dtype float32`` keeps full precision, so the file plays exactly like its source) and
 only what playing and further training need: the card (network, observation layout, number of
 actions, training steps) and the policy and value weights. Rounding to float16 can change a
 near-tie between two actions, so evaluate the exported file, not its source. ``DST.json`` beside
-it is the model card for people: the card, DST's size and SHA-256, the source, and with
-``--stage DIR`` (repeatable, in training order) each stage's ``config.json``, ``summary.json``
-and ``imitation.json``.
+it is the model card for people: the card, DST's size and SHA-256, the source (relative to the
+working directory when below it), and with ``--stage DIR`` (repeatable, in training order) each
+stage's ``config.json``, ``summary.json``, ``imitation.json`` and ``generations.json`` (an
+expert-iteration run's record).
 
 Nothing is unpickled: the source is read with ``json`` and ``torch.load(weights_only=True)``. A
 stable-baselines3 checkpoint (``model.zip``) as SRC is refused unless ``--unsafe-unpickle`` is
@@ -26,6 +28,7 @@ from pathlib import Path
 
 from tiny_york_env.agents.ppo_agent import (
     POLICY_SUFFIX,
+    WEIGHT_DTYPES,
     file_kind,
     load_policy,
     load_sb3_unsafe,
@@ -37,7 +40,7 @@ from tiny_york_env.agents.ppo_agent import (
 )
 from tiny_york_env.training.evaluate import open_output, refuse_symlink, write_output_text
 
-STAGE_FILES = ("config.json", "summary.json", "imitation.json")  # what a card keeps of a stage
+STAGE_FILES = ("config.json", "summary.json", "imitation.json", "generations.json")  # kept of a stage
 CARD_SUFFIX = ".json"
 EXPORT_DTYPE = "float16"
 HASH_CHUNK_BYTES = 1 << 20
@@ -58,10 +61,11 @@ def save_policy(model, path: str | Path, weights_dtype: str = "float32", **extra
     return card
 
 
-def compact_state(state):
-    """``state`` with floating-point tensors as float16."""
+def compact_state(state, weights_dtype=EXPORT_DTYPE):
+    """``state`` with floating-point tensors as ``weights_dtype`` (float16 unless told)."""
     import torch
-    return {name: tensor.to(torch.float16) if tensor.is_floating_point() else tensor
+    dtype = getattr(torch, weights_dtype)
+    return {name: tensor.to(dtype) if tensor.is_floating_point() else tensor
             for name, tensor in state.items()}
 
 
@@ -72,6 +76,15 @@ def file_sha256(path):
         for chunk in iter(lambda: handle.read(HASH_CHUNK_BYTES), b""):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def recorded_path(path: Path) -> str:
+    """``path`` as a card records it: relative to the working directory when it lies below it (no
+    machine's absolute prefix in a shipped card), else absolute."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def read_stage(directory):
@@ -98,9 +111,12 @@ def read_source(source, unsafe_unpickle=False):
 
 
 def export_model(source: str | Path, destination: str | Path, stages: Iterable[str | Path] = (),
-                 unsafe_unpickle: bool = False) -> dict:
-    """Write the float16 policy file of ``source`` to ``destination`` (``.zip``), checked to load
-    with the current encoder, and its model card ``destination.json``; returns the card (dict)."""
+                 unsafe_unpickle: bool = False, weights_dtype: str = EXPORT_DTYPE) -> dict:
+    """Write the policy file of ``source`` with ``weights_dtype`` weights (float16 unless told) to
+    ``destination`` (``.zip``), checked to load with the current encoder, and its model card
+    ``destination.json``; returns the card (dict)."""
+    if weights_dtype not in WEIGHT_DTYPES:
+        raise ValueError(f"weights_dtype must be one of {WEIGHT_DTYPES}, got {weights_dtype!r}")
     source = resolve_model_path(source)
     destination = Path(destination)
     if destination.suffix != POLICY_SUFFIX:
@@ -112,9 +128,9 @@ def export_model(source: str | Path, destination: str | Path, stages: Iterable[s
     refuse_symlink(card_path)
     stage_entries = [read_stage(stage) for stage in stages]
     card, state = read_source(source, unsafe_unpickle)
-    card = {**card, "weights_dtype": EXPORT_DTYPE, "source": str(source)}
+    card = {**card, "weights_dtype": weights_dtype, "source": recorded_path(source)}
     destination.parent.mkdir(parents=True, exist_ok=True)
-    write_policy(destination, card, compact_state(state))
+    write_policy(destination, card, compact_state(state, weights_dtype))
     load_policy(destination)  # the exported file loads and fits the current encoder and codec
     full_card = {"model": destination.name, "bytes": destination.stat().st_size,
                  "sha256": file_sha256(destination), **card,
@@ -134,6 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "(its model card goes beside it as .json)")
     p.add_argument("--stage", action="append", default=[], metavar="DIR",
                    help="a training stage's --out directory, in order; repeat (kept in the card)")
+    p.add_argument("--weights-dtype", choices=WEIGHT_DTYPES, default=EXPORT_DTYPE,
+                   help="the weights' type: float16 halves the file and can change near-ties between "
+                        "actions; float32 plays exactly like the source")
     p.add_argument("--unsafe-unpickle", action="store_true",
                    help="accept a stable-baselines3 checkpoint as the source: reading it UNPICKLES "
                         "its data member, which runs code from the file; only for files you trust. "
@@ -146,7 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        card = export_model(args.source, args.destination, args.stage, args.unsafe_unpickle)
+        card = export_model(args.source, args.destination, args.stage, args.unsafe_unpickle,
+                            args.weights_dtype)
     except ValueError as error:
         parser.error(str(error))
     print(f"{args.destination}: {card['bytes']:,} bytes (source {card['source_bytes']:,}), "

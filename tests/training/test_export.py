@@ -4,6 +4,7 @@ carries a model card; SB3 checkpoints only with --unsafe-unpickle; bad destinati
 import io
 import json
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -126,3 +127,43 @@ def test_command_line_reports_a_missing_stage(run, tmp_path, capsys):
     with pytest.raises(SystemExit):
         main([str(result.policy_path), str(tmp_path / "x.zip"), "--stage", str(tmp_path / "nope")])
     assert "no training stage directory" in capsys.readouterr().err
+
+
+def test_a_float32_export_keeps_the_source_weights_exactly(run, tmp_path):
+    """--weights-dtype float32 (how the champion's network is shipped): the same weights, so the
+    file plays exactly like its source; an expert-iteration stage's generations.json is kept."""
+    result, _, _ = run
+    stage = tmp_path / "exit"
+    stage.mkdir()
+    (stage / "generations.json").write_text(json.dumps({"best": 1}))
+    destination = tmp_path / "full.zip"
+    assert main([str(result.policy_path), str(destination), "--weights-dtype", "float32",
+                 "--stage", str(stage)]) == 0
+    card = json.loads(destination.with_suffix(".json").read_text())
+    assert card["weights_dtype"] == "float32" and card["stages"][0]["generations"] == {"best": 1}
+    exported = load_policy(destination).network.state_dict()
+    source = load_policy(result.policy_path).network.state_dict()
+    assert exported.keys() == source.keys()
+    assert all(torch.equal(exported[name], source[name]) for name in source)
+
+
+def test_an_unknown_weights_dtype_is_refused(run, tmp_path, capsys):
+    result, _, _ = run
+    with pytest.raises(ValueError, match="weights_dtype must be one of"):
+        export_model(result.policy_path, tmp_path / "x.zip", weights_dtype="int8")
+    with pytest.raises(SystemExit):
+        main([str(result.policy_path), str(tmp_path / "x.zip"), "--weights-dtype", "bfloat16"])
+    assert "invalid choice" in capsys.readouterr().err and not (tmp_path / "x.zip").exists()
+
+
+def test_a_source_below_the_working_directory_is_recorded_relative(run, tmp_path, monkeypatch):
+    """A shipped card names its source as the export saw it from the repository, not with this
+    machine's absolute prefix; a source elsewhere stays absolute (test_card_records_...)."""
+    result, _, _ = run
+    (tmp_path / "runs" / "exit").mkdir(parents=True)
+    (tmp_path / "runs" / "exit" / "policy.zip").write_bytes(result.policy_path.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    card = export_model("runs/exit", "shipped.zip", stages=["runs/exit"])
+    assert card["source"] == str(Path("runs", "exit", "policy.zip"))
+    assert card["stages"][0]["directory"] == str(Path("runs", "exit"))
+    assert json.loads(Path("shipped.json").read_text())["source"] == card["source"]
