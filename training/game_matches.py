@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from tiny_york_env.agents.ppo_agent import MODELS_DIR
 from tiny_york_env.contract import Game
 from tiny_york_env.options import check_int
 from tiny_york_env.registry import get_game
@@ -45,7 +46,6 @@ def _name_forms(names: Sequence[str]) -> str:
 
 
 POLICY_FORMS = _name_forms(POLICY_NAMES)  # for help texts: "random, greedy, ppo[:PATH], search[:N], ..."
-MODELS_DIR = Path(__file__).resolve().parents[1] / "agents" / "models"  # the same in the package
 # (game, players) -> the shipped policy file in agents/models (installed: tiny_york_env/agents/models)
 SHIPPED_POLICIES = {("construction_yard", 2): "construction_yard-2p.zip",
                     ("construction_yard", 3): "construction_yard-3p.zip",
