@@ -76,7 +76,7 @@ def test_play_hides_other_hands_and_tom_supplies():
      "unknown agent 'nobody'; known agents: champion, greedy, ppo, psearch, random"),
     (["eval", "--agent", "random", "--levels", "0-3"], "bad levels '0-3'"),
     (["eval", "--agent", "random", "--games", "0"], "expected a positive whole number"),
-    (["eval"], "one of the arguments --agent --vs is required"),
+    (["eval"], "one of the arguments --agent --vs --merge is required"),
     (["play", "--tom", "13"], "Tom level 13 is out of range"),
     (["play"], "play needs at least one opponent"),
     (["play", "--tom", "1", "--seat", "3"], "--seat 3 is not an agent seat: choose 0-0"),

@@ -2,6 +2,8 @@
 
     tiny-york eval --agent greedy [--agent random] [--levels 1-12] [--games 500] [--out results]
     tiny-york eval --vs random greedy [--tom 5] --games 120
+    tiny-york eval --agent ppo --games 500 --first-game 500 --out part-2   # games 500-999
+    tiny-york eval --merge part-1/ladder.json part-2/ladder.json --out joined
     tiny-york tournament --agents random greedy tomrules --games 20 [--size 2]
     tiny-york play --tom 5 [--tom B4] [--vs greedy] [--seed 1] [--seat 0]
     tiny-york eval --game construction_yard --vs ppo greedy [--bots greedy] --games 120
@@ -188,8 +190,14 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"agent for the Tom ladder (repeatable): {agent_name_forms()}")
     who.add_argument("--vs", type=agent_name, nargs="+", metavar="NAME",
                      help="2-4 agents that play each other, seats rotated")
+    who.add_argument("--merge", nargs="+", metavar="LADDER_JSON",
+                     help="join ladder parts (ladder.json files of one --agent and --seed, disjoint "
+                          "--first-game ranges) into one ladder, as if played in one run")
     ev.add_argument("--levels", type=tom_levels, default=list(range(1, NUM_TOM_LEVELS + 1)),
                     help="Tom levels for the ladder (default: 1-12)")
+    ev.add_argument("--first-game", type=non_negative, default=0, metavar="K",
+                    help="the ladder: play games K to K + --games - 1 of the seeded sequence, a part "
+                         "of a longer ladder (join the parts with --merge)")
     ev.add_argument("--tom", type=tom_spec, action="append", default=[], metavar="TOM",
                     help="with --vs: a Tom joining every game (level 1-12 or code like B4)")
     _add_run_options(ev, f"games per cell (default: {LADDER_GAMES} per Tom level; with --vs "
@@ -267,6 +275,9 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
         write_results,
     )
     saving = GameSaving(args.save_games, args.save_which) if args.save_games else None
+    if args.merge and (args.game != "tiny_york" or saving):
+        raise ValueError("--merge joins Tiny York ladder files and plays no game "
+                         "(no --game, no --save-games)")
     if args.game != "tiny_york":
         if args.ray:
             raise ValueError(f"--ray: a --game {args.game} match runs in one process")
@@ -275,7 +286,12 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
     if args.players or args.bots:
         raise ValueError("--players and --bots are for another --game than tiny_york (Toms: --tom)")
     progress = not args.no_progress
-    if args.vs:
+    if args.first_game and not args.agent:
+        raise ValueError("--first-game is for the Tom ladder (--agent)")
+    if args.merge:
+        from tiny_york_env.training.ladder_merge import merge_ladder_files
+        results = merge_ladder_files(args.merge)
+    elif args.vs:
         if len(args.vs) < 2 and not args.tom:
             raise ValueError("--vs needs 2-4 agents (or add --tom): e.g. --vs random greedy")
         results = evaluate_vs_agents(agent_specs(args.vs, args.unsafe_unpickle),
@@ -288,7 +304,8 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
         results = combine_results(
             evaluate_vs_toms(spec, levels=args.levels, games=args.games or LADDER_GAMES, seed=args.seed,
                              workers=args.workers, progress=progress,
-                             saving=saving and saving.for_agent(agent_label(spec)), ray_address=args.ray)
+                             saving=saving and saving.for_agent(agent_label(spec)), ray_address=args.ray,
+                             first_game=args.first_game)
             for spec in agent_specs(args.agent, args.unsafe_unpickle))
     print(format_table(results), file=out)
     paths = write_results(results, args.out)

@@ -315,17 +315,21 @@ def run_jobs(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence
 
 
 def rotation_jobs(cell: int, members: Sequence[int], games: int, toms: Iterable[TomSpec],
-                  seed_keys: Sequence[int]) -> list[GameJob]:
+                  seed_keys: Sequence[int], first_game: int = 0) -> list[GameJob]:
     """``games`` jobs for the players ``members`` (one per agent seat), seats rotated cyclically:
     game k seats ``members`` shifted by k mod n, and each block of n games shares one deal, so
-    every player sits in every seat equally often and plays every seat's deal."""
+    every player sits in every seat equally often and plays every seat's deal. The jobs are games
+    ``first_game`` to ``first_game + games - 1`` of the seeded sequence (a multiple of n)."""
     seats = len(members)
     if games % seats:
         raise ValueError(f"games must be a multiple of the number of agent seats ({seats}) so that "
                          f"each agent sits in each seat equally often; got {games} "
                          f"(use {games - games % seats or seats} or {games + seats - games % seats})")
+    if first_game % seats:
+        raise ValueError(f"first_game must be a multiple of the number of agent seats ({seats}); "
+                         f"got {first_game}")
     jobs = []
-    for k in range(games):
+    for k in range(first_game, first_game + games):
         shift = k % seats
         seating = tuple(members[(seat + shift) % seats] for seat in range(seats))
         jobs.append(GameJob(
@@ -426,7 +430,8 @@ def tom_label(level: int) -> str:
     return f"Tom {level} ({TOM_LEVEL_CODES[level - 1]})"
 
 
-def _check_levels(levels: Iterable[int]) -> list[int]:
+def check_levels(levels: Iterable[int]) -> list[int]:
+    """``levels`` as a list of ints; ValueError unless each is a Tom level 1-12."""
     levels = list(levels)
     bad = [lv for lv in levels if isinstance(lv, bool) or not isinstance(lv, (int, np.integer))
            or not 1 <= lv <= NUM_TOM_LEVELS]
@@ -435,22 +440,30 @@ def _check_levels(levels: Iterable[int]) -> list[int]:
     return [int(lv) for lv in levels]
 
 
+def ladder_seed_keys(seed: int, level: int) -> tuple[int, int, int]:
+    """The keys every seed of the ladder's games at Tom ``level`` derives from."""
+    return seed, KIND_LADDER, level
+
+
 def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games: int = DEFAULT_GAMES,
                      seed: int = 0, workers: int = 1, progress: bool = True,
-                     saving: GameSaving | None = None, ray_address: str | None = None) -> EvalResults:
+                     saving: GameSaving | None = None, ray_address: str | None = None,
+                     first_game: int = 0) -> EvalResults:
     """Solo games of ``agent`` (registry name or ``factory(seed)``, seat 0) against one Tom per
-    level; game k at level L is seeded from (seed, L, k). One CellResult per level. ``saving``
-    writes the games it selects (e.g. every lost one) as saved games."""
+    level; game k at level L is seeded from (seed, L, k), k from ``first_game`` (so a long ladder
+    can be played in parts and joined by ``training.ladder_merge``). One CellResult per level.
+    ``saving`` writes the games it selects (e.g. every lost one) as saved games."""
     check_agent_spec(agent)
-    levels, games, seed = _check_levels(levels), positive_int(games, "games"), check_seed(seed)
+    levels, games, seed = check_levels(levels), positive_int(games, "games"), check_seed(seed)
+    first_game = check_int("first_game", first_game, 0)
     label = agent_label(agent)
     jobs = []
     for cell, level in enumerate(levels):
-        jobs += rotation_jobs(cell, (0,), games, (level,), (seed, KIND_LADDER, level))
+        jobs += rotation_jobs(cell, (0,), games, (level,), ladder_seed_keys(seed, level), first_game)
     records = run_jobs([agent], [label], jobs, workers, progress, f"{label} vs Toms", saving, ray_address)
     cells = [cell_result([r for r in records if r.cell == cell], 0, label, tom_label(level), level)
              for cell, level in enumerate(levels)]
-    settings = {"agent": label, "levels": levels, "games": games, "seed": seed}
+    settings = {"agent": label, "levels": levels, "games": games, "seed": seed, "first_game": first_game}
     return EvalResults("ladder", cells, records, settings)
 
 

@@ -3,7 +3,8 @@
     python -m tiny_york_env.training.expert_iteration --generations 3 --games 200 --simulations 64 \\
         --levels 1,4,7,10,12 --selfplay-every 5 --out runs/exit
 
-Each generation, starting from the shipped policy (or ``--start PATH``):
+Each generation, starting from the champion's shipped network (``agents/models/champion.zip``,
+generation 1 of the first run; or ``--start PATH``, e.g. ``agents/models/ppo.zip`` to begin anew):
 
 1. **Games**: ``PolicySearchAgent`` with the current network plays ``--games`` solo games against
    the Toms of ``--levels`` in turn; every ``--selfplay-every``-th game is instead a two-agent
@@ -44,7 +45,7 @@ from tiny_york_env.agents.policy_search import (
     TINY_YORK,
     check_search_settings,
 )
-from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH, POLICY_FILE
+from tiny_york_env.agents.ppo_agent import CHAMPION_MODEL_PATH, POLICY_FILE
 from tiny_york_env.envs.rewards import final_rewards
 from tiny_york_env.game import (
     GameConfig,
@@ -119,7 +120,7 @@ class ExpertIterationSettings:
     epochs: int = DEFAULT_EPOCHS
     eval_levels: tuple[int, ...] = DEFAULT_EVAL_LEVELS
     eval_games: int = DEFAULT_EVAL_GAMES
-    start: str | None = None  # the first generation's network; None: the shipped policy
+    start: str | None = None  # the first generation's network; None: the champion's shipped network
     seed: int = 0
     workers: int = 1  # processes playing the games; the records do not depend on it
 
@@ -277,7 +278,7 @@ def run(settings: ExpertIterationSettings, progress: bool = True) -> dict:
     output_dir(out)
     results_path = out / RESULTS_FILE
     refuse_symlink(results_path)
-    network_path = Path(settings.start) if settings.start else DEFAULT_MODEL_PATH
+    network_path = Path(settings.start) if settings.start else CHAMPION_MODEL_PATH
     results = {"settings": asdict(settings), "start": str(network_path), "generations": [], "best": None}
     for generation in range(1, settings.generations + 1):
         started = time.perf_counter()
@@ -329,7 +330,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)),
                         help="the Tom levels each generation's network is laddered on")
     parser.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES)
-    parser.add_argument("--start", default=None, help="the first network (a policy file); default: shipped")
+    parser.add_argument("--start", default=None,
+                        help="the first network (a policy file); default: agents/models/champion.zip")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games")
     parser.add_argument("--torch-threads", type=int, default=1)

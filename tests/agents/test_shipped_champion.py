@@ -8,6 +8,7 @@ import zipfile
 
 import torch  # noqa: F401  (required: make test installs the train extra)
 
+from tests.agents.shipped_models import MAX_MODEL_BYTES
 from tiny_york_env.agents.policy_search import ChampionAgent, PolicySearchAgent  # noqa: E402
 from tiny_york_env.agents.ppo_agent import (  # noqa: E402
     CARD_MEMBER,
@@ -19,7 +20,6 @@ from tiny_york_env.agents.ppo_agent import (  # noqa: E402
 from tiny_york_env.agents.registry import make_agent  # noqa: E402
 from tiny_york_env.training.evaluate import evaluate_vs_toms  # noqa: E402
 
-MAX_MODEL_BYTES = 5 * 2 ** 20
 CARD_PATH = CHAMPION_MODEL_PATH.with_suffix(".json")
 GENERATION_GAMES = 1400  # the champion's searched games it was fitted to (README, docs/champion.md)
 STRENGTH_GAMES = 200

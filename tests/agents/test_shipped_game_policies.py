@@ -9,11 +9,11 @@ import zipfile
 
 import pytest
 
+from tests.agents.shipped_models import MAX_MODEL_BYTES
 from tiny_york_env.agents.ppo_agent import CARD_MEMBER, WEIGHTS_MEMBER, PPOAgent
 from tiny_york_env.registry import get_game
 from tiny_york_env.training.game_matches import evaluate_match, shipped_policy_path
 
-MAX_MODEL_BYTES = 5 * 2 ** 20
 STRENGTH_GAMES = 60
 MIN_WIN_RATE_VS_RANDOM = 0.9  # measured 0.965-1.000 for every shipped policy (README)
 # Against the greedy policy in every other seat, per (game, players). Construction Yard: above an

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import torch  # noqa: F401  (required: make test installs the train extra)
 
+from tests.agents.shipped_models import MAX_MODEL_BYTES
 from tiny_york_env.agents.base import choose_action  # noqa: E402
 from tiny_york_env.agents.ppo_agent import CARD_MEMBER, DEFAULT_MODEL_PATH, WEIGHTS_MEMBER, PPOAgent  # noqa: E402
 from tiny_york_env.agents.registry import make_agent  # noqa: E402
@@ -23,7 +24,6 @@ STRENGTH_GAMES = 200
 MIN_WIN_RATE_GAP = 0.50  # measured at seed 7: 73.5% for the shipped agent, 0.0% for RandomAgent
 TARGET_GAMES = 1000
 TARGET_WIN_RATE = 0.60  # issue 7: beat Tom 5 (B4) in at least 60% of 1,000 games; measured 79.3%
-MAX_MODEL_BYTES = 5 * 2 ** 20
 TRAINED_OBSERVATION_SIZE = 1899  # the encoder of git commit 0fc23df, which it was trained on
 CARD_PATH = DEFAULT_MODEL_PATH.with_suffix(".json")
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tiny_york_env.agents.policy_search import CHAMPION_MARGIN_WEIGHT, CHAMPION_SKIP_ABOVE
-from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH, PPOAgent
+from tiny_york_env.agents.ppo_agent import CHAMPION_MODEL_PATH, DEFAULT_MODEL_PATH, PPOAgent
 from tiny_york_env.observation import OBS_SIZE
 from tiny_york_env.training.expert_iteration import (
     DECISIONS_FILE,
@@ -31,7 +31,7 @@ def test_one_tiny_generation_end_to_end(tmp_path):
     written = json.loads((tmp_path / "exit" / RESULTS_FILE).read_text())
     assert written["best"] == results["best"] and written["best"]["generation"] == 1
     (row,) = written["generations"]
-    assert row["trained_from"] == str(DEFAULT_MODEL_PATH)
+    assert row["trained_from"] == str(CHAMPION_MODEL_PATH)  # by default, from the champion's network
     assert row["ladder"]["5"]["games"] == 2 and 0 <= row["ladder"]["5"]["win_rate"] <= 1
     assert 0 <= row["search_win_rate_vs_toms"] <= 1  # the two solo games (the third is self-play)
     assert 0 < row["searched_decisions"] < row["decisions"]  # forced and sure decisions are not searched
@@ -41,8 +41,8 @@ def test_one_tiny_generation_end_to_end(tmp_path):
     assert set(np.unique(demos.games)) == {0, 1, 2}
     assert demos.observations.shape == (len(demos), OBS_SIZE)
     assert demos.masks[np.arange(len(demos)), demos.actions].all()  # every target is legal
-    # the new network is a policy file that plays, and the fit changed the shipped one's choices
-    new, old = PPOAgent(row["network"]), PPOAgent()
+    # the new network is a policy file that plays, and the fit changed the start's choices
+    new, old = PPOAgent(row["network"]), PPOAgent(CHAMPION_MODEL_PATH)
     differs = [not np.allclose(new.action_logits(o), old.action_logits(o)) for o in demos.observations[:20]]
     assert any(differs)
 

@@ -1,0 +1,160 @@
+"""A Tom ladder played in parts (``--first-game``) and joined (``--merge``, ``training.ladder_merge``)
+equals the ladder played in one run, and a part that is not a piece of that sequence, or a
+malformed file, is refused with an error naming what is wrong."""
+
+import io
+import json
+import math
+from dataclasses import asdict
+
+import pytest
+
+from tiny_york_env.cli import main
+from tiny_york_env.training import ladder_merge
+from tiny_york_env.training.evaluate import evaluate_vs_toms, write_results
+from tiny_york_env.training.ladder_merge import merge_ladder_files, merge_ladders, parse_ladder, read_ladder
+
+AGENT = "greedy"  # deterministic given its seed, and fast
+LEVELS = [3, 10]
+SEED = 5
+GAMES = 6
+
+
+def played(records):
+    """The records without their timings."""
+    return [{k: v for k, v in asdict(r).items() if k != "seconds"} for r in records]
+
+
+@pytest.fixture(scope="module")
+def whole():
+    return evaluate_vs_toms(AGENT, LEVELS, games=GAMES, seed=SEED, progress=False)
+
+
+@pytest.fixture(scope="module")
+def parts():
+    first = evaluate_vs_toms(AGENT, LEVELS, games=4, seed=SEED, progress=False)
+    # The second part lists the levels the other way round: cells are matched by level.
+    second = evaluate_vs_toms(AGENT, LEVELS[::-1], games=2, seed=SEED, progress=False, first_game=4)
+    return first, second
+
+
+def ladder_file(tmp_path, results, name):
+    return write_results(results, tmp_path / name)[1]
+
+
+def test_parts_joined_equal_the_whole_run(whole, parts):
+    merged = merge_ladders(parts)
+    assert merged.outcomes() == whole.outcomes()
+    assert played(merged.records) == played(whole.records)
+    assert merged.settings["games"] == {"3": GAMES, "10": GAMES}
+    assert [c.level for c in merged.cells] == LEVELS
+
+
+def test_a_part_starts_at_its_first_game(whole, parts):
+    second = parts[1]
+    assert second.settings["first_game"] == 4
+    assert sorted({r.index for r in second.records}) == [4, 5]
+    seeds_of_whole = {(whole.cells[r.cell].level, r.index): r.game_seed for r in whole.records}
+    assert all(seeds_of_whole[(second.cells[r.cell].level, r.index)] == r.game_seed for r in second.records)
+
+
+def test_files_merge_through_the_command_and_a_merged_file_merges_again(tmp_path, whole, parts):
+    paths = [ladder_file(tmp_path, part, f"part-{k}") for k, part in enumerate(parts)]
+    out = io.StringIO()
+    assert main(["eval", "--merge", *map(str, paths), "--out", str(tmp_path / "joined")], stdout=out) == 0
+    assert "Tom 10 (A9)" in out.getvalue()
+    joined = read_ladder(tmp_path / "joined" / "ladder.json")
+    assert joined.outcomes() == whole.outcomes()
+    # A joined file is itself a part: a third piece (games 6-7) extends it.
+    extra = evaluate_vs_toms(AGENT, [10], games=2, seed=SEED, progress=False, first_game=GAMES)
+    longer = merge_ladder_files([tmp_path / "joined" / "ladder.json", ladder_file(tmp_path, extra, "extra")])
+    assert [c.games for c in longer.cells] == [GAMES, GAMES + 2]
+
+
+def test_the_command_plays_a_part_with_first_game(tmp_path, parts):
+    out = io.StringIO()
+    assert main(["eval", "--agent", AGENT, "--levels", "10,3", "--games", "2", "--first-game", "4",
+                 "--seed", str(SEED), "--out", str(tmp_path), "--no-progress"], stdout=out) == 0
+    assert read_ladder(tmp_path / "ladder.json").outcomes() == merge_ladders([parts[1]]).outcomes()
+
+
+def test_overlapping_parts_are_refused(parts):
+    with pytest.raises(ValueError, match="game 4 at Tom 3 is in two parts"):
+        merge_ladders([parts[1], parts[1]])
+
+
+def test_parts_of_another_seed_or_agent_are_refused(parts):
+    other_seed = evaluate_vs_toms(AGENT, [3], games=1, seed=SEED + 1, progress=False, first_game=10)
+    with pytest.raises(ValueError, match="one agent and one seed"):
+        merge_ladders([parts[0], other_seed])
+    other_agent = evaluate_vs_toms("random", [3], games=1, seed=SEED, progress=False, first_game=10)
+    with pytest.raises(ValueError, match="one agent and one seed"):
+        merge_ladders([parts[0], other_agent])
+
+
+def file_data(part):
+    return json.loads(json.dumps(part.to_dict()))
+
+
+@pytest.mark.parametrize("tamper, message", [
+    (lambda d: d["games"][0].update(game_seed=d["games"][0]["game_seed"] + 1), "not the seed of game 0"),
+    (lambda d: d["games"][0].update(cell=2), r"cell must index the file's levels \(0-1\)"),
+    (lambda d: d["games"][0].update(winner=2), "winner must be 0"),
+    (lambda d: d["games"][0].update(winner=True), "winner must be an int"),
+    (lambda d: d["games"][0].update(scores=[1, 2, 3]), "scores must be a list of 2 ints"),
+    (lambda d: d["games"][0].update(scores=[1, "2"]), "scores must be an int"),
+    (lambda d: d["games"][0].update(seating=[1]), "seating must be"),
+    (lambda d: d["games"][0].update(seconds=math.nan), "seconds must be a non-negative number"),
+    (lambda d: d["games"][0].update(index=-1), "index must be an int >= 0"),
+    (lambda d: d["games"][0].pop("decisions"), "must be an object with the fields"),
+    (lambda d: d["games"].append([1, 2]), "must be an object with the fields"),
+    (lambda d: d.update(games={}), "games must be the list"),
+    (lambda d: d["settings"].update(levels=[3, 13]), "settings.levels"),
+    (lambda d: d["settings"].update(levels=5), "settings.levels"),
+    (lambda d: d["settings"].update(levels=[3, 3]), "lists a level twice"),
+    (lambda d: d["settings"].update(seed=-1), "settings.seed must be an int >= 0"),
+    (lambda d: d["settings"].update(agent=None), "settings.agent"),
+    (lambda d: d["settings"].update(runs=[]), "several --agent runs"),
+    (lambda d: d.update(kind="match"), "not a ladder results file"),
+])
+def test_a_malformed_part_is_refused_with_what_is_wrong(parts, tamper, message):
+    data = file_data(parts[0])
+    tamper(data)
+    with pytest.raises(ValueError, match=message):
+        parse_ladder(data, "part.json")
+
+
+def test_unreadable_files_are_refused(tmp_path, parts, monkeypatch):
+    with pytest.raises(ValueError, match="no such results file"):
+        read_ladder(tmp_path / "missing.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"kind": "ladder", "games": [')
+    with pytest.raises(ValueError, match="not a JSON results file"):
+        read_ladder(broken)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match="not a JSON results file"):
+        read_ladder(deep)
+    good = ladder_file(tmp_path, parts[0], "good")
+    monkeypatch.setattr(ladder_merge, "MAX_RESULTS_BYTES", 100)
+    with pytest.raises(ValueError, match="more than a ladder file's 100"):
+        read_ladder(good)
+
+
+def test_the_command_explains_bad_merges_and_first_game_misuse(tmp_path, parts, capsys):
+    path = ladder_file(tmp_path, parts[1], "part")
+    with pytest.raises(SystemExit):
+        main(["eval", "--merge", str(path), str(path), "--out", str(tmp_path / "joined")])
+    assert "is in two parts" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["eval", "--vs", "random", "random", "--first-game", "2", "--out", str(tmp_path)])
+    assert "--first-game is for the Tom ladder" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["eval", "--merge", str(path), "--game", "fifth_avenue", "--out", str(tmp_path)])
+    assert "--merge joins Tiny York ladder files" in capsys.readouterr().err
+    assert not (tmp_path / "joined").exists()
+
+
+def test_first_game_must_be_a_non_negative_int():
+    with pytest.raises(ValueError, match="first_game"):
+        evaluate_vs_toms(AGENT, [3], games=1, first_game=-1, progress=False)
