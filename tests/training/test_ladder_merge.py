@@ -6,6 +6,7 @@ import io
 import json
 import math
 from dataclasses import asdict
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,7 @@ AGENT = "greedy"  # deterministic given its seed, and fast
 LEVELS = [3, 10]
 SEED = 5
 GAMES = 6
+RECORDED_LADDER = Path(__file__).resolve().parents[2] / "docs" / "results" / "champion-ladder-seed1.json"
 
 
 def played(records):
@@ -158,3 +160,13 @@ def test_the_command_explains_bad_merges_and_first_game_misuse(tmp_path, parts, 
 def test_first_game_must_be_a_non_negative_int():
     with pytest.raises(ValueError, match="first_game"):
         evaluate_vs_toms(AGENT, [3], games=1, first_game=-1, progress=False)
+
+
+def test_the_champions_recorded_ladder_reads_and_gives_the_readme_figures():
+    """docs/results/champion-ladder-seed1.json holds the games of the README's 100- and 500-game
+    rows of the champion's ladder, so later parts (--first-game) can be joined to it."""
+    recorded = read_ladder(RECORDED_LADDER)
+    cells = {c.level: (c.games, c.wins) for c in recorded.cells}
+    assert cells == {1: (100, 100), 2: (100, 100), 3: (100, 100), 4: (100, 95), 5: (100, 96),
+                     6: (100, 95), 7: (100, 73), 8: (100, 88), 9: (100, 75), 11: (500, 337)}
+    assert recorded.settings["agent"] == "champion" and recorded.settings["seed"] == 1
