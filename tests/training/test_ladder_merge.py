@@ -19,7 +19,7 @@ AGENT = "greedy"  # deterministic given its seed, and fast
 LEVELS = [3, 10]
 SEED = 5
 GAMES = 6
-RECORDED_LADDER = Path(__file__).resolve().parents[2] / "docs" / "results" / "champion-ladder-seed1.json"
+RECORDED_LADDER = Path(__file__).resolve().parents[2] / "docs" / "champion-ladder-seed1.json"
 
 
 def played(records):
@@ -163,7 +163,7 @@ def test_first_game_must_be_a_non_negative_int():
 
 
 def test_the_champions_recorded_ladder_reads_and_gives_the_readme_figures():
-    """docs/results/champion-ladder-seed1.json holds the games of the README's 100- and 500-game
+    """docs/champion-ladder-seed1.json holds the games of the README's 100- and 500-game
     rows of the champion's ladder, so later parts (--first-game) can be joined to it."""
     recorded = read_ladder(RECORDED_LADDER)
     cells = {c.level: (c.games, c.wins) for c in recorded.cells}
