@@ -22,6 +22,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
+from tiny_york_env.options import check_int
 from tiny_york_env.training.evaluate import (
     STREAM_GAME,
     EvalResults,
@@ -39,23 +40,15 @@ SOLO_SEATING = (0,)  # the ladder's agent is player 0 in seat 0, Tom after it
 SOLO_PARTICIPANTS = 2
 
 
-def _integer(value: Any, what: str, least: int | None = None) -> int:
-    """``value`` if it is an int (not a bool) of at least ``least``; ValueError naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, int) or (least is not None and value < least):
-        bound = f" >= {least}" if least is not None else ""
-        raise ValueError(f"{what} must be an int{bound}, got {value!r}")
-    return value
-
-
 def _record(raw: Any, where: str, levels: Sequence[int], seed: int) -> tuple[int, GameRecord]:
     """(Tom level, GameRecord) of one game of a ladder file, every field checked."""
     if not isinstance(raw, dict) or set(raw) != set(RECORD_FIELDS):
         keys = sorted(raw) if isinstance(raw, dict) else type(raw).__name__
         raise ValueError(f"{where} must be an object with the fields {', '.join(RECORD_FIELDS)}; got {keys}")
-    cell = _integer(raw["cell"], f"{where}.cell", 0)
+    cell = check_int(f"{where}.cell", raw["cell"], 0)
     if cell >= len(levels):
         raise ValueError(f"{where}.cell must index the file's levels (0-{len(levels) - 1}), got {cell}")
-    index = _integer(raw["index"], f"{where}.index", 0)
+    index = check_int(f"{where}.index", raw["index"], 0)
     level = levels[cell]
     expected_seed = derive_seed(*ladder_seed_keys(seed, level), STREAM_GAME, index)
     if raw["game_seed"] != expected_seed:
@@ -69,8 +62,10 @@ def _record(raw: Any, where: str, levels: Sequence[int], seed: int) -> tuple[int
     if not isinstance(scores, list) or len(scores) != SOLO_PARTICIPANTS:
         raise ValueError(f"{where}.scores must be a list of {SOLO_PARTICIPANTS} ints (agent, Tom), "
                          f"got {scores!r}")
-    scores = tuple(_integer(s, f"{where}.scores", None) for s in scores)
-    winner = _integer(raw["winner"], f"{where}.winner", 0)
+    if any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
+        raise ValueError(f"{where}.scores must be an int each, got {scores!r}")
+    scores = tuple(scores)
+    winner = check_int(f"{where}.winner", raw["winner"], 0)
     if winner >= SOLO_PARTICIPANTS:
         raise ValueError(f"{where}.winner must be 0 (the agent) or 1 (Tom), got {winner}")
     seconds = raw["seconds"]
@@ -78,7 +73,7 @@ def _record(raw: Any, where: str, levels: Sequence[int], seed: int) -> tuple[int
             or seconds < 0:
         raise ValueError(f"{where}.seconds must be a non-negative number, got {seconds!r}")
     return level, GameRecord(cell, index, expected_seed, SOLO_SEATING, scores, winner,
-                             _integer(raw["decisions"], f"{where}.decisions", 0), float(seconds))
+                             check_int(f"{where}.decisions", raw["decisions"], 0), float(seconds))
 
 
 def parse_ladder(data: Any, source: str) -> EvalResults:
@@ -93,7 +88,7 @@ def parse_ladder(data: Any, source: str) -> EvalResults:
     agent = settings.get("agent")
     if not isinstance(agent, str) or not agent:
         raise ValueError(f"{source}: settings.agent must be the agent's name, got {agent!r}")
-    seed = _integer(settings.get("seed"), f"{source}: settings.seed", 0)
+    seed = check_int(f"{source}: settings.seed", settings.get("seed"), 0)
     levels = settings.get("levels")
     if not isinstance(levels, list):
         raise ValueError(f"{source}: settings.levels must be the list of the file's Tom levels, "
@@ -163,7 +158,7 @@ def merge_ladders(parts: Iterable[EvalResults]) -> EvalResults:
             games = by_level.setdefault(level, {})
             if record.index in games:
                 raise ValueError(f"game {record.index} at Tom {level} is in two parts "
-                                 f"({part.settings.get('source', 'a ladder')} and another): the parts "
+                                 f"({part.settings['source']} and another): the parts "
                                  f"must not overlap (--first-game)")
             games[record.index] = record
     agent, seed = agents.pop(), seeds.pop()
