@@ -279,8 +279,13 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
         raise ValueError("--merge joins Tiny York ladder files and plays no game "
                          "(no --game, no --save-games)")
     if args.game != "tiny_york":
-        if args.ray:
-            raise ValueError(f"--ray: a --game {args.game} match runs in one process")
+        refused = [flag for flag, given in (("--workers", args.workers != 1), ("--ray", args.ray),
+                                            ("--tom", args.tom), ("--first-game", args.first_game))
+                   if given]
+        if refused:
+            raise ValueError(f"{'/'.join(refused)}: Tiny York's ladder and matches take them; a --game "
+                             f"{args.game} match runs in one process, its seats set by --vs, --players "
+                             "and --bots")
         run_game_match(args, out, saving)
         return
     if args.players or args.bots:

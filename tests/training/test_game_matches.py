@@ -51,6 +51,16 @@ def test_the_cli_runs_a_construction_yard_match(tmp_path):
     assert saved["games"] == 4 and [r["agent"] for r in saved["agents"]] == ["greedy", "random"]
 
 
+@pytest.mark.parametrize("flags", [["--workers", "2"], ["--ray"], ["--tom", "5"], ["--first-game", "2"]])
+def test_a_match_of_another_game_refuses_tiny_yorks_options(tmp_path, capsys, flags):
+    """--workers, --ray, --tom and --first-game would be ignored by another game's match: refused."""
+    with pytest.raises(SystemExit):
+        main(["eval", "--game", "construction_yard", "--vs", "greedy", "random", "--games", "2",
+              *flags, "--out", str(tmp_path), "--no-progress"])
+    assert f"{flags[0]}: Tiny York's ladder and matches take them" in capsys.readouterr().err
+    assert not (tmp_path / "construction_yard_match.json").exists()
+
+
 def test_margins_are_own_score_minus_the_best_other_seat():
     results = evaluate_match("construction_yard", ["greedy", "random"], games=4, seed=5, num_players=2)
     greedy, random = results["agents"]
