@@ -106,7 +106,21 @@ def parse_ladder(data: Any, source: str) -> EvalResults:
     for k, raw in enumerate(games):
         level, record = _record(raw, f"{source}: games[{k}]", levels, seed)
         by_level[level].append(record)
-    return _ladder_results(agent, seed, by_level, {"agent": agent, "seed": seed, "source": source})
+    return _ladder_results(agent, seed, by_level, {"agent": agent, "seed": seed, "source": source,
+                                                   "merged_from": _merged_from(settings, source)})
+
+
+def _merged_from(settings: dict[str, Any], source: str) -> list[str]:
+    """Where a joined file's games came from (its ``settings.merged_from``), so that joining it
+    again keeps them; ``[source]`` for a part played in one run."""
+    merged_from = settings.get("merged_from")
+    if merged_from is None:
+        return [source]
+    if not isinstance(merged_from, list) or not merged_from or \
+            not all(isinstance(entry, str) for entry in merged_from):
+        raise ValueError(f"{source}: settings.merged_from must be the non-empty list of the joined parts' "
+                         f"names (strings), got {merged_from!r}")
+    return merged_from
 
 
 def read_ladder(path: str | os.PathLike[str]) -> EvalResults:
@@ -162,7 +176,7 @@ def merge_ladders(parts: Iterable[EvalResults]) -> EvalResults:
                                  f"must not overlap (--first-game)")
             games[record.index] = record
     agent, seed = agents.pop(), seeds.pop()
-    sources = [part.settings.get("source") for part in checked]
+    sources = [name for part in checked for name in part.settings["merged_from"]]
     return _ladder_results(agent, seed, {level: list(games.values()) for level, games in by_level.items()},
                            {"agent": agent, "seed": seed, "merged_from": sources})
 

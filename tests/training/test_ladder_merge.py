@@ -69,8 +69,12 @@ def test_files_merge_through_the_command_and_a_merged_file_merges_again(tmp_path
     assert joined.outcomes() == whole.outcomes()
     # A joined file is itself a part: a third piece (games 6-7) extends it.
     extra = evaluate_vs_toms(AGENT, [10], games=2, seed=SEED, progress=False, first_game=GAMES)
-    longer = merge_ladder_files([tmp_path / "joined" / "ladder.json", ladder_file(tmp_path, extra, "extra")])
+    extra_path = ladder_file(tmp_path, extra, "extra")
+    longer = merge_ladder_files([tmp_path / "joined" / "ladder.json", extra_path])
     assert [c.games for c in longer.cells] == [GAMES, GAMES + 2]
+    # Where the games came from survives the second join: the first parts, then the new one.
+    assert joined.settings["merged_from"] == [str(path) for path in paths]
+    assert longer.settings["merged_from"] == [*map(str, paths), str(extra_path)]
 
 
 def test_the_command_plays_a_part_with_first_game(tmp_path, parts):
@@ -117,6 +121,9 @@ def file_data(part):
     (lambda d: d["settings"].update(seed=-1), "settings.seed must be an int >= 0"),
     (lambda d: d["settings"].update(agent=None), "settings.agent"),
     (lambda d: d["settings"].update(runs=[]), "several --agent runs"),
+    (lambda d: d["settings"].update(merged_from="part.json"), "merged_from must be the non-empty list"),
+    (lambda d: d["settings"].update(merged_from=[]), "merged_from must be the non-empty list"),
+    (lambda d: d["settings"].update(merged_from=[1]), "merged_from must be the non-empty list"),
     (lambda d: d.update(kind="match"), "not a ladder results file"),
 ])
 def test_a_malformed_part_is_refused_with_what_is_wrong(parts, tamper, message):
