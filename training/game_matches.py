@@ -142,7 +142,9 @@ def check_policy_name(game: Game, name: object, config: Any = None) -> str:
         raise ValueError(f"a policy is named by a string {POLICY_NAMES}, got {name!r}")
     prefix, colon, _ = name.partition(":")
     if prefix == CHAMPION and colon:
-        raise ValueError(f"{name!r}: the champion takes no budget (its own is fixed); psearch:N sets one")
+        raise ValueError(f"{name!r}: the champion takes no budget and no file here (it searches the shipped "
+                         f"policy of the setup with its own budget); psearch:N sets a budget, and "
+                         f"champion:PATH is Tiny York's (tiny-york eval --agent champion:PATH)")
     if prefix == POLICY_SEARCH_PREFIX:
         psearch_budget(name)
     if name in (PPO_PREFIX, POLICY_SEARCH_PREFIX, CHAMPION) or prefix == POLICY_SEARCH_PREFIX:

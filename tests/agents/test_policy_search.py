@@ -420,8 +420,9 @@ def test_the_contract_games_play_the_champion(game_name, network):
 
 def test_champion_and_search_names_are_checked():
     game = get_game("construction_yard")
-    with pytest.raises(ValueError, match="the champion takes no budget"):
-        check_policy_name(game, "champion:64")
+    for name in ("champion:64", "champion:runs/exit/gen-1/policy.zip"):
+        with pytest.raises(ValueError, match="the champion takes no budget and no file here"):
+            check_policy_name(game, name)
     with pytest.raises(ValueError, match="positive int"):
         check_policy_name(game, "psearch:0")
     for name in ("champion", "psearch:8", "ppo"):  # no policy is shipped for four players
