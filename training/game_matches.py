@@ -212,7 +212,8 @@ def evaluate_match(game_name: str, agents: Sequence[str | Policy], games: int, s
     bots=("greedy",)``); per agent: games, wins (shared wins split), mean score, mean place
     (0 = first) and mean margin (own score minus the best other seat's). ``saving``
     (``training.evaluate.GameSaving``) writes the first agent's lost games, or all, as saved
-    games ``DIR/game<k>.jsonl``."""
+    games ``DIR/game<k>.jsonl``. Game g plays the deal ``seed + g``: runs whose seeds are closer
+    than ``games`` share deals."""
     game = get_game(game_name)
     games = check_int("games", games, 1)
     config = game.make_config(**setup)
