@@ -2,22 +2,33 @@
 
 A name may carry a budget after a colon: ``"search:64"`` is ``SearchAgent(simulations=64)``;
 ``"ppo:PATH"`` is ``PPOAgent("PATH")`` (plain ``"ppo"`` plays the shipped model) and
-``"champion:PATH"`` the champion's search with that policy file. Only the name is
-case-insensitive: a budget or path after the colon is kept as typed. Agent modules are imported
-only when an agent is made, so a missing one breaks only its name.
+``"champion:PATH"`` the champion's search with that policy file. A searching agent's name may
+end in a time limit, ``@SECONDS`` a decision or ``@none``: ``"champion@0.5"`` is
+``ChampionAgent(time_limit=0.5)``, ``"psearch:64@none"`` ``PolicySearchAgent(simulations=64,
+time_limit=None)``; the name with its suffix labels the agent in results (without it where the
+limit is the agent's default), so parts played with different limits are never joined as one
+agent's. Only the name is case-insensitive: a budget or
+path after the colon is kept as typed. Agent modules are imported only when an agent is made, so
+a missing one breaks only its name.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from tiny_york_env.options import check_number
 
 if TYPE_CHECKING:  # the engine is imported only when an agent is made
     from tiny_york_env.agents.base import Agent
 
 BUDGET_SEPARATOR = ":"
+TIME_LIMIT_SEPARATOR = "@"  # 'champion@0.5': at most 0.5 s a decision
+NO_TIME_LIMIT = "none"  # 'champion@none': no wall-time limit (the simulations alone bound a search)
+TIME_LIMIT_OPTION = "time_limit"
 
 
 @dataclass(frozen=True)
@@ -29,6 +40,7 @@ class AgentEntry:
     description: str
     budget_option: str | None = None
     path_option: str | None = None  # the constructor option a ``name:PATH`` sets (kept as typed)
+    timed: bool = False  # takes a ``time_limit`` (seconds a decision), set by ``name@SECONDS``
 
 
 AGENTS = {
@@ -42,12 +54,14 @@ AGENTS = {
                          budget_option="simulations"),
     "psearch": AgentEntry("tiny_york_env.agents.policy_search", "PolicySearchAgent",
                           "determinized search with the shipped policy as prior and playout policy; "
-                          "'psearch:N' sets N playouts per decision", budget_option="simulations"),
+                          "'psearch:N' sets N playouts per decision, 'psearch@S' at most S seconds a "
+                          "decision (default: no limit)", budget_option="simulations", timed=True),
     "champion": AgentEntry("tiny_york_env.agents.policy_search", "ChampionAgent",
                            "the strongest shipped agent: psearch with its tuned budget on its own network, "
                            "agents/models/champion.zip (docs/champion.md); 'champion:PATH' searches with "
-                           "the policy file PATH instead (an expert-iteration generation)",
-                           path_option="network"),
+                           "the policy file PATH instead (an expert-iteration generation); "
+                           "'champion@S' at most S seconds a decision instead of 1, 'champion@none' "
+                           "no limit", path_option="network", timed=True),
     "ppo": AgentEntry("tiny_york_env.agents.ppo_agent", "PPOAgent",
                       "trained MaskablePPO policy; 'ppo:PATH' loads a policy file (a training run's "
                       "policy.zip or training.export's output), plain 'ppo' the shipped model",
@@ -64,44 +78,106 @@ def _known_names() -> str:
 
 def agent_name_forms() -> str:
     """The registered names as typed, for help texts: ``search[:N]`` where a budget may follow,
-    ``ppo[:PATH]`` where a file may."""
+    ``ppo[:PATH]`` where a file may, ``[@S]`` where a time limit may."""
     return ", ".join(name + ("[:N]" if entry.budget_option else "[:PATH]" if entry.path_option else "")
-                     for name, entry in AGENTS.items())
+                     + ("[@S]" if entry.timed else "") for name, entry in AGENTS.items())
 
 
-def parse_agent_name(spec: str) -> tuple[str, dict[str, int | str]]:
-    """Split ``'search:64'`` into ``('search', {'simulations': 64})``; ValueError for an unknown
-    name or a budget that is not a positive int or not accepted by that agent."""
+def split_time_limit(spec: str) -> tuple[str, dict[str, float | None]]:
+    """``'champion@0.5'`` as ``('champion', {'time_limit': 0.5})``, ``'psearch:64@none'`` as
+    ``('psearch:64', {'time_limit': None})``, a name without a limit unchanged with ``{}``. The
+    limit is what follows the last '@' when that is seconds (a finite number > 0) or 'none'
+    (after a path it must be, since a path may hold an '@'); ValueError for another suffix."""
+    rest, separator, limit = spec.strip().rpartition(TIME_LIMIT_SEPARATOR)
+    if not separator:
+        return spec.strip(), {}
+    if limit.strip().lower() == NO_TIME_LIMIT:
+        return rest.strip(), {TIME_LIMIT_OPTION: None}
+    try:
+        seconds = check_number("time limit", float(limit), 0.0, strict=True)
+    except ValueError:
+        if BUDGET_SEPARATOR in rest:  # an '@' inside a path ('ppo:runs/a@b/policy.zip')
+            return spec.strip(), {}
+        raise ValueError(f"bad time limit in {spec!r}: after '{TIME_LIMIT_SEPARATOR}' give the seconds a "
+                         f"decision may take (a number > 0, e.g. 'champion@0.5') or "
+                         f"'{NO_TIME_LIMIT}'") from None
+    return rest.strip(), {TIME_LIMIT_OPTION: seconds}
+
+
+def time_limit_text(seconds: float | None) -> str:
+    """A time limit as its name suffix writes it: ``2.0`` as ``'2'``, ``0.5`` as ``'0.5'``, None as
+    ``'none'`` (one spelling per value, so equal limits give equal labels)."""
+    if seconds is None:
+        return NO_TIME_LIMIT
+    return str(int(seconds)) if float(seconds).is_integer() and abs(seconds) < 1e15 else repr(float(seconds))
+
+
+def parse_agent_name(spec: str) -> tuple[str, dict[str, int | str | float | None]]:
+    """Split ``'search:64'`` into ``('search', {'simulations': 64})`` and ``'champion@0.5'`` into
+    ``('champion', {'time_limit': 0.5})``; ValueError for an unknown name, a budget that is not a
+    positive int or not accepted by that agent, or a time limit on an agent that takes none."""
     if not isinstance(spec, str):
         raise ValueError(f"an agent name must be a string, got {spec!r}; known agents: {_known_names()}")
-    name, separator, budget = spec.strip().partition(BUDGET_SEPARATOR)
+    untimed, limit = _timed_parts(spec)
+    name, options = _parse_untimed(untimed, spec)
+    return name, {**options, **limit}
+
+
+def _timed_parts(spec: str) -> tuple[str, dict[str, float | None]]:
+    """``split_time_limit(spec)`` where the agent takes a time limit; for another agent the name
+    whole when the '@' is inside its path, else ValueError."""
+    untimed, limit = split_time_limit(spec)
+    name = untimed.partition(BUDGET_SEPARATOR)[0].strip().lower()
+    if not limit or name not in AGENTS or AGENTS[name].timed:
+        return untimed, limit
+    if AGENTS[name].path_option and BUDGET_SEPARATOR in untimed:  # 'ppo:runs/policy@2': a path
+        return spec.strip(), {}
+    timed = ", ".join(n for n, e in AGENTS.items() if e.timed)
+    raise ValueError(f"agent {name!r} takes no time limit ({spec!r}); only {timed} do (e.g. 'champion@0.5')")
+
+
+def _parse_untimed(spec: str, typed: str) -> tuple[str, dict[str, int | str]]:
+    """``parse_agent_name`` of a name without its time limit (``typed``: the name as given)."""
+    name, separator, budget = spec.partition(BUDGET_SEPARATOR)
     name = name.lower()  # only the name: a path after the colon keeps its case
     if name not in AGENTS:
-        raise ValueError(f"unknown agent {spec!r}; known agents: {_known_names()} "
+        raise ValueError(f"unknown agent {typed!r}; known agents: {_known_names()} "
                          f"(a budget may follow a colon, e.g. 'search:64')")
     if not separator:
         return name, {}
     path_option = AGENTS[name].path_option
     if path_option is not None:
         if not budget.strip():
-            raise ValueError(f"empty path in {spec!r}: give a model file after the colon, "
+            raise ValueError(f"empty path in {typed!r}: give a model file after the colon, "
                              f"e.g. '{name}:runs/ppo-x/policy.zip', or plain '{name}'")
         return name, {path_option: budget.strip()}
     option = AGENTS[name].budget_option
     if option is None:
         budgeted = ", ".join(n for n, e in AGENTS.items() if e.budget_option)
-        raise ValueError(f"agent {name!r} takes no budget ({spec!r}); only {budgeted} does")
+        raise ValueError(f"agent {name!r} takes no budget ({typed!r}); only {budgeted} does")
     if not budget.isdigit() or int(budget) < 1:
-        raise ValueError(f"bad budget in {spec!r}: after the colon give a positive int, e.g. '{name}:64'")
+        raise ValueError(f"bad budget in {typed!r}: after the colon give a positive int, e.g. '{name}:64'")
     return name, {option: int(budget)}
 
 
 def normalize_agent_name(spec: str) -> str:
     """``spec`` checked, its agent name lowercased and stripped, a budget or path after the colon
-    kept as typed: ``'PPO:Runs/My.zip'`` is ``'ppo:Runs/My.zip'``; ValueError as parse_agent_name."""
-    name, _ = parse_agent_name(spec)
-    _, separator, rest = spec.strip().partition(BUDGET_SEPARATOR)
-    return name + separator + rest.strip() if separator else name
+    kept as typed, a time limit spelt one way and left out where it is the agent's default:
+    ``'PPO:Runs/My.zip'`` is ``'ppo:Runs/My.zip'``, ``'Champion@2.0'`` is ``'champion@2'``,
+    ``'champion@1'`` is ``'champion'``; ValueError as parse_agent_name."""
+    name, options = parse_agent_name(spec)
+    untimed, limit = _timed_parts(spec)
+    _, separator, rest = untimed.partition(BUDGET_SEPARATOR)
+    normal = name + separator + rest.strip() if separator else name
+    if limit and options[TIME_LIMIT_OPTION] != default_time_limit(name):
+        normal += TIME_LIMIT_SEPARATOR + time_limit_text(options[TIME_LIMIT_OPTION])
+    return normal
+
+
+def default_time_limit(name: str) -> float | None:
+    """The time limit (seconds a decision, None for none) of the agent ``name`` when its name
+    sets none: a limit equal to it is left out of the name (``'champion@1'`` is ``'champion'``)."""
+    return inspect.signature(agent_class(name)).parameters[TIME_LIMIT_OPTION].default
 
 
 def agent_class(name: str) -> Callable[..., Agent]:

@@ -219,5 +219,5 @@ def test_eval_help_names_every_agent_and_every_contract_policy():
     text = " ".join(evaluation.format_help().split())
     for name in AGENTS:
         assert re.search(rf"\b{name}\b", text), f"--agent's help leaves out {name}"
-    for policy in {name.partition(":")[0] for name in POLICY_NAMES}:
+    for policy in {re.split("[:@]", name)[0] for name in POLICY_NAMES}:
         assert re.search(rf"\b{policy}\b", text), f"--game's help leaves out {policy}"

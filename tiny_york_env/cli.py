@@ -4,6 +4,7 @@
     tiny-york eval --vs random greedy [--tom 5] --games 120
     tiny-york eval --agent ppo --games 500 --first-game 500 --out part-2   # games 500-999
     tiny-york eval --merge part-1/ladder.json part-2/ladder.json --out joined
+    tiny-york eval --agent champion@0.5 --levels 10 --games 100   # at most 0.5 s a decision (@none: no limit)
     tiny-york tournament --agents random greedy tomrules --games 20 [--size 2]
     tiny-york play --tom 5 [--tom B4] [--vs greedy] [--seed 1] [--seat 0]
     tiny-york eval --game construction_yard --vs ppo greedy [--bots greedy] --games 120
@@ -13,7 +14,7 @@
     tiny-york --version
 
 Another ``--game`` than tiny_york plays the policies of ``training.game_matches`` (random,
-greedy, search[:N], gsearch[:N], psearch[:N], champion, ppo[:PATH]) in its agent seats, and the
+greedy, search[:N], gsearch[:N], psearch[:N][@S], champion[@S], ppo[:PATH]) in its agent seats, and the
 engine's own players (``--bots``, and Dirk in two-player Construction Yard) in the seats after them.
 
 ``ppo:PATH`` plays a policy file (``agents/ppo_agent.py``), loaded without running code from it;

@@ -73,9 +73,14 @@ def derive_seed(*keys: int) -> int:
 
 
 def agent_label(spec: AgentSpec) -> str:
-    """A short name for an agent given by registry name or by factory."""
+    """A short name for an agent given by registry name (spelt one way: ``'Champion@2.0'`` is
+    ``'champion@2'``, so equal settings label alike) or by factory."""
     if isinstance(spec, str):
-        return spec
+        from tiny_york_env.agents.registry import normalize_agent_name
+        try:
+            return normalize_agent_name(spec)
+        except ValueError:  # not a registry name: checked (and refused) elsewhere
+            return spec
     return getattr(spec, "label", None) or getattr(spec, "__name__", None) or repr(spec)
 
 

@@ -12,7 +12,8 @@ Carlo search over the game's determinized views with N playouts per decision, de
 shipped policy of the setup as prior and playout policy, sequential halving over its most probable
 actions, ``agents/policy_search.py``); ``champion`` (the same search with the champion's settings,
 ``agents.policy_search.ChampionAgent``: ``CHAMPION_SIMULATIONS`` playouts where the policy is less
-sure than ``CHAMPION_SKIP_ABOVE``, at most ``CHAMPION_TIME_LIMIT`` s a decision). In Python an
+sure than ``CHAMPION_SKIP_ABOVE``, at most ``CHAMPION_TIME_LIMIT`` s a decision). Both may end in a
+time limit as Tiny York's names do: ``champion@0.5`` (seconds a decision), ``psearch:64@none``. In Python an
 agent may also be a function of the state returning the action of the seat to move, or an
 ``act(observation, mask)`` agent wrapped by ``act_policy``. A shared win counts 1/k to each of the k winners.
 """
@@ -33,16 +34,19 @@ from tiny_york_env.registry import get_game
 from tiny_york_env.training.evaluate import format_rows, output_dir, write_output_text
 
 POLICY_NAMES = ("random", "greedy", "ppo", "ppo:PATH", "search", "search:N", "gsearch", "gsearch:N",
-                "psearch", "psearch:N", "champion")
+                "psearch", "psearch:N", "champion", "psearch@S", "champion@S")
 PPO_PREFIX, SEARCH_PREFIX, GREEDY_SEARCH_PREFIX = "ppo", "search", "gsearch"  # gsearch: greedy playouts
 POLICY_SEARCH_PREFIX = "psearch"  # the shipped policy as prior and playout policy
 CHAMPION = "champion"  # psearch with the champion's settings (agents.policy_search.ChampionAgent)
 
 
 def _name_forms(names: Sequence[str]) -> str:
-    """``("ppo", "ppo:PATH")`` as ``"ppo[:PATH]"``: each name once, what may follow it in brackets."""
+    """``("ppo", "ppo:PATH", "psearch@S")`` as ``"ppo[:PATH], psearch[@S]"``: each name once, what may
+    follow it in brackets."""
     arguments = {name: argument for name, _, argument in (n.partition(":") for n in names) if argument}
-    return ", ".join(n + (f"[:{arguments[n]}]" if n in arguments else "") for n in names if ":" not in n)
+    limits = {name for name, at, _ in (n.partition("@") for n in names) if at}
+    return ", ".join(n + (f"[:{arguments[n]}]" if n in arguments else "") + ("[@S]" if n in limits else "")
+                     for n in names if ":" not in n and "@" not in n)
 
 
 POLICY_FORMS = _name_forms(POLICY_NAMES)  # for help texts: "random, greedy, ppo[:PATH], search[:N], ..."
@@ -113,18 +117,34 @@ def psearch_budget(name: str) -> int | None:
     return int(argument)
 
 
+def split_search_name(name: str) -> tuple[str, dict[str, float | None]]:
+    """``name`` without the time limit that ``psearch`` and ``champion`` may end in
+    (``'champion@0.5'``: ``('champion', {'time_limit': 0.5})``), and that limit as options;
+    ValueError for a limit on another policy."""
+    from tiny_york_env.agents.registry import split_time_limit
+    untimed, limit = split_time_limit(name)
+    prefix, colon, _ = untimed.partition(":")
+    if not limit or prefix in (POLICY_SEARCH_PREFIX, CHAMPION):
+        return untimed, limit
+    if prefix == PPO_PREFIX and colon:  # 'ppo:runs/policy@2': an '@' inside a path
+        return name, {}
+    raise ValueError(f"{name!r}: only psearch and champion take a time limit (e.g. champion@0.5, "
+                     f"psearch:64@none)")
+
+
 def policy_search_policy(game: Game, name: str, config: Any, seed: int) -> Policy:
     """``psearch[:N]`` (agents/policy_search.py, N playouts per decision, the shipped policy for
-    this setup as prior and playout policy) or ``champion`` (``ChampionAgent`` with that policy) as
-    a state policy on ``game.determinize`` views."""
+    this setup as prior and playout policy) or ``champion`` (``ChampionAgent`` with that policy),
+    either with an ``@S`` time limit, as a state policy on ``game.determinize`` views."""
     from tiny_york_env.agents.policy_search import DEFAULT_SIMULATIONS, ChampionAgent, PolicySearchAgent
     network = shipped_policy_path(game, game.num_participants(config))
     search_seed, view_seed = np.random.SeedSequence(seed).generate_state(2)
+    name, limit = split_search_name(name)
     if name == CHAMPION:
-        agent = ChampionAgent(seed=int(search_seed), game=game, network=network)
+        agent = ChampionAgent(seed=int(search_seed), game=game, network=network, **limit)
     else:
         agent = PolicySearchAgent(game, simulations=psearch_budget(name) or DEFAULT_SIMULATIONS,
-                                  seed=int(search_seed), network=network)
+                                  seed=int(search_seed), network=network, **limit)
     rng = np.random.default_rng(int(view_seed))
 
     def policy(state: np.ndarray) -> int:
@@ -140,6 +160,7 @@ def check_policy_name(game: Game, name: object, config: Any = None) -> str:
     but with a ``config`` the shipped one must exist for its number of players."""
     if not isinstance(name, str):
         raise ValueError(f"a policy is named by a string {POLICY_NAMES}, got {name!r}")
+    typed, (name, _) = name, split_search_name(name)
     prefix, colon, _ = name.partition(":")
     if prefix == CHAMPION and colon:
         raise ValueError(f"{name!r}: the champion takes no budget and no file here (it searches the shipped "
@@ -150,10 +171,10 @@ def check_policy_name(game: Game, name: object, config: Any = None) -> str:
     if name in (PPO_PREFIX, POLICY_SEARCH_PREFIX, CHAMPION) or prefix == POLICY_SEARCH_PREFIX:
         if config is not None:  # the shipped policy of this setup (a ValueError naming the shipped ones)
             shipped_policy_path(game, game.num_participants(config))
-        return name
+        return typed
     if prefix != PPO_PREFIX:
         make_policy(game, name, np.random.default_rng(0), config)
-    return name
+    return typed
 
 
 def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
@@ -166,7 +187,8 @@ def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
     if name == PPO_PREFIX or str(name).startswith(PPO_PREFIX + ":"):
         return ppo_policy(game, name, game.make_config() if config is None else config,
                           int(rng.integers(POLICY_SEED_BOUND)))
-    if name in (POLICY_SEARCH_PREFIX, CHAMPION) or str(name).startswith(POLICY_SEARCH_PREFIX + ":"):
+    untimed, _ = split_search_name(str(name))
+    if untimed in (POLICY_SEARCH_PREFIX, CHAMPION) or untimed.startswith(POLICY_SEARCH_PREFIX + ":"):
         return policy_search_policy(game, name, game.make_config() if config is None else config,
                                     int(rng.integers(POLICY_SEED_BOUND)))
     if name == SEARCH_PREFIX or str(name).startswith(SEARCH_PREFIX + ":"):

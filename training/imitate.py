@@ -11,8 +11,8 @@ learning, ``python -m tiny_york_env.training.train_ppo --init-from runs/bc/polic
 place of the output directory or one of its files is refused.
 
 **Other games** (``--game construction_yard --players 3 --bots greedy greedy``): the teacher is one
-of the game's policies (``training.game_matches``: greedy, search[:N], gsearch[:N], psearch[:N],
-champion, ppo:PATH) in the one agent seat, against the engine's bots, and the clone is evaluated in
+of the game's policies (``training.game_matches``: greedy, search[:N], gsearch[:N], psearch[:N][@S],
+champion[@S], ppo:PATH) in the one agent seat, against the engine's bots, and the clone is evaluated in
 matches against train_ppo's ``--eval-opponents`` instead of the Tom ladder.
 
 Starting PPO from scratch against Tom, the learning seat almost never wins, so the "win" reward

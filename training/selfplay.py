@@ -30,7 +30,7 @@ every seat with the learner instead would mix several agents' transitions in one
 **Other games** (``--game construction_yard``): the same loop on that game's AEC env
 (``envs.aec.make_raw_aec``); ``--players`` agent seats plus the engine's ``--bots`` (and Dirk with
 two players) instead of Toms. Baselines and evaluation opponents are then the game's policies
-of ``training.game_matches`` (random, greedy, search[:N], gsearch[:N], psearch[:N], champion,
+of ``training.game_matches`` (random, greedy, search[:N], gsearch[:N], psearch[:N][@S], champion[@S],
 ppo:PATH), which play from the game record (a search from its own determinized views), and the evaluation is
 ``game_matches.evaluate_match``.
 

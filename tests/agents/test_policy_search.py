@@ -354,6 +354,16 @@ def test_registry_names():
     assert champion.skip_above == CHAMPION_SKIP_ABOVE and champion.margin_weight == CHAMPION_MARGIN_WEIGHT
 
 
+def test_a_time_limit_in_the_name_sets_the_agents_limit():
+    """'champion@S' / 'psearch[:N]@S' set ``time_limit`` (seconds a decision, or none), nothing else."""
+    assert make_agent("champion@0.25", seed=1).time_limit == 0.25
+    assert make_agent("champion@none", seed=1).time_limit is None
+    assert make_agent("champion", seed=1).time_limit == CHAMPION_TIME_LIMIT
+    timed = make_agent("psearch:12@2", seed=1)
+    assert (timed.simulations, timed.time_limit) == (12, 2.0)
+    assert make_agent("psearch", seed=1).time_limit is None
+
+
 def test_champion_with_another_policy_file(tmp_path):
     """'champion:PATH' is the champion's search on the policy file PATH (an expert-iteration
     generation): the same settings, that network; a file of another game or none is refused."""
@@ -416,6 +426,23 @@ def test_the_contract_games_play_the_champion(game_name, network):
         ChampionAgent(game=game_name, network=network)
     with pytest.raises(ValueError, match="first argument is the seed"):
         ChampionAgent(game_name)
+
+
+@pytest.mark.parametrize("name, simulations, time_limit", [
+    ("champion@0.5", CHAMPION_SIMULATIONS, 0.5),
+    ("champion@none", CHAMPION_SIMULATIONS, None),
+    ("psearch:8@2", 8, 2.0),
+])
+def test_the_contract_games_take_a_time_limit_in_the_name(name, simulations, time_limit):
+    game = get_game("construction_yard")
+    config = game.make_config()
+    assert check_policy_name(game, name, config) == name
+    agent = make_policy(game, name, np.random.default_rng(0), config).agent
+    assert (agent.simulations, agent.time_limit) == (simulations, time_limit)
+    for bad, message in (("greedy@2", "only psearch and champion take a time limit"),
+                         ("champion@0", "bad time limit")):
+        with pytest.raises(ValueError, match=message):
+            check_policy_name(game, bad)
 
 
 def test_champion_and_search_names_are_checked():

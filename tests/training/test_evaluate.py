@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 from tiny_york_env.agents.random_agent import RandomAgent
-from tiny_york_env.agents.registry import AGENTS, make_agent, parse_agent_name
+from tiny_york_env.agents.registry import AGENTS, make_agent, normalize_agent_name, parse_agent_name
 from tiny_york_env.training.evaluate import (
     CellResult,
     EvalResults,
     GameRecord,
+    agent_label,
     cell_result,
     combine_results,
     derive_seed,
@@ -97,6 +98,39 @@ def test_registry_names_and_budget():
     ("search:0", "positive int"),
 ])
 def test_registry_rejects_bad_names(name, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(name)
+
+
+@pytest.mark.parametrize("typed, options, label", [
+    ("champion@0.5", {"time_limit": 0.5}, "champion@0.5"),
+    ("Champion@2.0", {"time_limit": 2.0}, "champion@2"),
+    ("champion@ NONE", {"time_limit": None}, "champion@none"),
+    ("champion@1.0", {"time_limit": 1.0}, "champion"),  # the champion's own limit
+    ("psearch@none", {"time_limit": None}, "psearch"),  # psearch has none
+    ("psearch:64@1e6", {"simulations": 64, "time_limit": 1e6}, "psearch:64@1000000"),
+    ("champion:runs/g@1/policy.zip@3", {"network": "runs/g@1/policy.zip", "time_limit": 3.0},
+     "champion:runs/g@1/policy.zip@3"),
+    ("ppo:runs/a@2", {"path_or_model": "runs/a@2"}, "ppo:runs/a@2"),  # an '@' in a path, not a limit
+])
+def test_a_search_agent_name_may_end_in_a_time_limit(typed, options, label):
+    """'NAME@S' sets the seconds a decision (or none) and stays in the label, one spelling per
+    value, so results of different limits never pass for one agent's."""
+    assert parse_agent_name(typed) == (typed.partition(":")[0].partition("@")[0].strip().lower(), options)
+    assert normalize_agent_name(typed) == label == agent_label(typed)
+
+
+@pytest.mark.parametrize("name, message", [
+    ("greedy@2", "agent 'greedy' takes no time limit .* only psearch, champion do"),
+    ("search:8@2", "agent 'search' takes no time limit"),
+    ("champion@0", "bad time limit in 'champion@0': .*a number > 0"),
+    ("champion@-1", "bad time limit"),
+    ("champion@inf", "bad time limit"),
+    ("champion@nan", "bad time limit"),
+    ("champion@soon", "or 'none'"),
+    ("psearch:0@1", "positive int"),
+])
+def test_bad_time_limits_are_refused(name, message):
     with pytest.raises(ValueError, match=message):
         make_agent(name)
 

@@ -98,6 +98,17 @@ def test_parts_of_another_seed_or_agent_are_refused(parts):
         merge_ladders([parts[0], other_agent])
 
 
+def test_parts_with_another_time_limit_are_refused():
+    """'psearch:1@0.5' is another agent than 'psearch:1' (no limit): its label says so, and
+    parts of the two never join as one agent's games; a limit equal to the default names none."""
+    timed = evaluate_vs_toms("Psearch:1@0.50", [3], games=1, seed=SEED, progress=False)
+    assert timed.settings["agent"] == "psearch:1@0.5"
+    untimed = evaluate_vs_toms("psearch:1@none", [3], games=1, seed=SEED, progress=False, first_game=1)
+    assert untimed.settings["agent"] == "psearch:1"
+    with pytest.raises(ValueError, match=r"got agents \['psearch:1', 'psearch:1@0.5'\]"):
+        merge_ladders([timed, untimed])
+
+
 def file_data(part):
     return json.loads(json.dumps(part.to_dict()))
 
