@@ -31,13 +31,16 @@ Each decision, from the seat's view (the hidden parts redrawn for every playout 
    as a chance to win (not calibrated; the ablation measures what it buys).
 
 Budgets: ``simulations`` playouts a decision, and ``time_limit`` seconds a decision: against the
-clock a round is played in batches that start at one redrawn view and double, and the search stops
-at the deadline (within one engine step for policy playouts, one playout for the others), keeping
+clock the first round is played in batches that start at one redrawn view and double (every
+candidate gets a result early), each later round in one batch as without a limit (a batch costs a
+network call a step however few games it holds: with every round in batches of one view doubling,
+as before 2026-11-27, the champion took 1.6x as long a searched decision), and the search stops at
+the deadline (within one engine step for policy playouts, one playout for the others), keeping
 every finished batch (each covers all the round's candidates alike); if none finished, the first
-candidate is played (the prior's most probable action; a random one with ``prior=False``). ``skip_above=T``
-plays the prior's choice without a search when its probability is at least T (most decisions of
-the shipped Tiny York policy are that sure: 74% at 0.9). Given its seed and a budget in
-simulations the agent is deterministic; a wall-time budget depends on the machine.
+candidate is played (the prior's most probable action; a random one with ``prior=False``).
+``skip_above=T`` plays the prior's choice without a search when its probability is at least T
+(most decisions of the shipped Tiny York policy are that sure: 74% at 0.9). Given its seed and a
+budget in simulations the agent is deterministic; a wall-time budget depends on the machine.
 
 Where the time goes: nearly all of it in the network (one row a decision of every running
 playout, batched up to ``MAX_BATCH`` games); ``PolicyNetwork`` multiplies only the observation
@@ -372,10 +375,12 @@ class PolicySearchAgent:
         """Sequential halving over ``alive`` (indices into ``legal``, best prior first), adding
         each candidate's playouts to ``visits`` and ``totals``; the number of playouts run."""
         playouts = 0
-        for remaining, per in halving_schedule(len(alive), self.simulations) if len(alive) > 1 else ():
+        schedule = halving_schedule(len(alive), self.simulations) if len(alive) > 1 else []
+        for round_index, (remaining, per) in enumerate(schedule):
             alive = alive[:remaining]
             most = max(1, MAX_BATCH // remaining)  # redrawn views a batch: every candidate on each
-            chunk = 1 if deadline is not None else most  # against the clock: small batches first
+            # against the clock the first round starts small (a result early), the later go whole
+            chunk = 1 if deadline is not None and round_index == 0 else most
             done = 0
             while done < per:
                 results = self._chunk(view, seat, legal[alive], min(chunk, per - done), deadline)

@@ -194,6 +194,34 @@ def test_the_time_budget_is_kept(network):
         assert result["action"] in legal_actions(state)
 
 
+def test_against_the_clock_only_the_first_round_starts_small(network):
+    """With a limit it never reaches the search plays its first round in batches of 1, 2, 4...
+    redrawn views (a result for every candidate early) and each later round in one batch, as with
+    no limit; the views and playouts are the same, so (but for float rounding) is the search."""
+    state = open_position(GameConfig(num_agents=1, toms=(12,)), 6, 20)
+    view = determinize(state, 0, 0)
+    searches = {}
+    for limit in (None, 1e6):
+        agent = PolicySearchAgent(simulations=64, seed=3, network=network, time_limit=limit)
+        batches, chunk = [], agent._chunk
+
+        def recording_chunk(view, seat, actions, views, deadline, chunk=chunk, batches=batches):
+            batches.append((actions.size, views))
+            return chunk(view, seat, actions, views, deadline)
+        agent._chunk = recording_chunk
+        searches[limit] = (agent.search(view, 0), batches)
+    (free, free_batches), (timed, timed_batches) = searches[None], searches[1e6]
+    k = free["candidates"].size
+    schedule = halving_schedule(k, 64)
+    assert len(schedule) > 1 and free_batches == [(c, n) for c, n in schedule]  # one batch a round
+    first_round = [views for candidates, views in timed_batches if candidates == k]
+    doubling = [min(2 ** i, schedule[0][1] - 2 ** i + 1) for i in range(len(first_round))]
+    assert first_round == doubling and sum(first_round) == schedule[0][1]
+    assert timed_batches[len(first_round):] == free_batches[1:]
+    assert timed["action"] == free["action"] and np.array_equal(timed["visits"], free["visits"])
+    assert np.allclose(timed["means"], free["means"])
+
+
 def test_the_sparse_network_computes_what_the_dense_one_does(network):
     import torch
 
