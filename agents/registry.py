@@ -7,9 +7,9 @@ end in a time limit, ``@SECONDS`` a decision or ``@none``: ``"champion@0.5"`` is
 ``ChampionAgent(time_limit=0.5)``, ``"psearch:64@none"`` ``PolicySearchAgent(simulations=64,
 time_limit=None)``; the name with its suffix labels the agent in results (without it where the
 limit is the agent's default), so parts played with different limits are never joined as one
-agent's. Only the name is case-insensitive: a budget or
-path after the colon is kept as typed. Agent modules are imported only when an agent is made, so
-a missing one breaks only its name.
+agent's. Only the name is case-insensitive: a budget or path after the colon is kept as typed.
+Agent modules are imported only when an agent is made (or a name with a time limit normalised,
+which reads the agent's default limit), so a missing one breaks only its name.
 """
 
 from __future__ import annotations
