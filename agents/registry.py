@@ -109,7 +109,8 @@ def time_limit_text(seconds: float | None) -> str:
     ``'none'`` (one spelling per value, so equal limits give equal labels)."""
     if seconds is None:
         return NO_TIME_LIMIT
-    return str(int(seconds)) if float(seconds).is_integer() and abs(seconds) < 1e15 else repr(float(seconds))
+    text = repr(float(seconds))  # the shortest spelling that reads back as the same float
+    return text.removesuffix(".0")
 
 
 def parse_agent_name(spec: str) -> tuple[str, dict[str, int | str | float | None]]:

@@ -160,7 +160,8 @@ def check_policy_name(game: Game, name: object, config: Any = None) -> str:
     but with a ``config`` the shipped one must exist for its number of players."""
     if not isinstance(name, str):
         raise ValueError(f"a policy is named by a string {POLICY_NAMES}, got {name!r}")
-    typed, (name, _) = name, split_search_name(name)
+    typed = name  # returned as given, time limit included
+    name, _ = split_search_name(name)
     prefix, colon, _ = name.partition(":")
     if prefix == CHAMPION and colon:
         raise ValueError(f"{name!r}: the champion takes no budget and no file here (it searches the shipped "
