@@ -24,12 +24,21 @@ generation 1 of the first run; or ``--start PATH``, e.g. ``agents/models/ppo.zip
 
 Writes ``gen-K/policy.zip`` (a policy file: ``psearch`` takes it as ``network=``, ``ppo:PATH``
 plays it alone), ``gen-K/decisions.npz`` and ``generations.json`` under ``--out``.
+
+**Stopping and resuming**: ``generations.json`` is written before the first game, and every game
+of a generation as it ends (``gen-K/games/``, ``training.search_game_files``; removed once the
+generation's row is written). ``--resume`` goes on with the run in ``--out``: the finished
+generations are kept, the unfinished one's finished games read back (each checked) and the rest
+played, so the records are those of a run never stopped. The settings must be the run's, but for
+``--generations`` (more to go on further) and ``--workers``. Without ``--resume``, an ``--out``
+that already holds a run is refused rather than overwritten.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -81,6 +90,13 @@ from tiny_york_env.training.imitate import (
     fit_policy,
     kept_epochs,
 )
+from tiny_york_env.training.search_game_files import (
+    GAMES_DIR,
+    SearchGame,
+    game_file,
+    load_search_game,
+    save_search_game,
+)
 from tiny_york_env.training.train_ppo import (
     DEFAULT_GAMMA,
     DEFAULT_NET_ARCH,
@@ -93,6 +109,7 @@ from tiny_york_env.training.train_ppo import (
 )
 
 RESULTS_FILE, DECISIONS_FILE = "generations.json", "decisions.npz"
+RESUME_MAY_CHANGE = ("out", "generations", "workers")  # settings --resume lets differ from the run's
 STREAM_GAME, STREAM_SEARCH, STREAM_VIEW, STREAM_FIT, STREAM_EVAL = 31, 32, 33, 34, 35
 SELFPLAY_AGENTS = 2  # a self-play game: the search in two seats, no Tom
 DEFAULT_GENERATIONS = 1
@@ -149,19 +166,6 @@ def game_config(settings: ExpertIterationSettings, index: int) -> GameConfig:
     return GameConfig(num_agents=1, toms=(settings.levels[solo_index % len(settings.levels)],))
 
 
-@dataclass
-class SearchGame:
-    """One finished game of the search: each agent seat's decisions (ended), the seats' final
-    rewards, whether seat 0 won (None in self-play) and how many decisions were searched and
-    how many of those the search decided otherwise than the prior's first choice."""
-
-    seats: list[DemonstrationLog]
-    rewards: list[float]
-    solo_win: bool | None
-    searched: int
-    changed: int
-
-
 def play_search_game(settings: ExpertIterationSettings, network, generation: int, index: int) -> SearchGame:
     """Game ``index`` of ``generation``, every agent seat played by the search on ``network`` (a
     PolicyNetwork); seeded by the indices alone."""
@@ -209,35 +213,55 @@ def _play_in_worker(index: int) -> tuple[int, SearchGame]:
     return index, play_search_game(settings, network, generation, index)
 
 
+def kept_games(settings: ExpertIterationSettings, generation: int, games_dir: str | Path | None
+               ) -> dict[int, SearchGame]:
+    """The games of ``generation`` already written under ``games_dir`` (none if it is None),
+    each checked (``search_game_files.load_search_game``)."""
+    if games_dir is None:
+        return {}
+    return {index: load_search_game(games_dir, generation, index, game_config(settings, index), DEFAULT_GAMMA)
+            for index in range(settings.games) if game_file(games_dir, index).exists()}
+
+
 def search_games(settings: ExpertIterationSettings, network_path: str | Path, generation: int,
-                 progress: bool = True):
-    """Every game of a generation (in ``settings.workers`` processes), in game order."""
+                 progress: bool = True, games_dir: str | Path | None = None):
+    """Every game of a generation (in ``settings.workers`` processes), in game order. With
+    ``games_dir``, the games already written there are read back, not played, and each game
+    played is written there as it ends."""
     from tqdm.auto import tqdm
 
     from tiny_york_env.agents.policy_search import PolicyNetwork
-    bar = tqdm(total=settings.games, desc=f"generation {generation} games", unit="game", disable=not progress)
-    games: dict[int, SearchGame] = {}
+    games = kept_games(settings, generation, games_dir)
+    missing = [index for index in range(settings.games) if index not in games]
+    bar = tqdm(total=settings.games, initial=len(games), desc=f"generation {generation} games", unit="game",
+               disable=not progress)
+
+    def finished(index: int, game: SearchGame) -> None:
+        if games_dir is not None:
+            save_search_game(games_dir, generation, index, game)
+        games[index] = game
+        bar.update()
+
     with bar:
-        if settings.workers == 1:
+        if missing and settings.workers == 1:
             network = PolicyNetwork(network_path)
-            for index in range(settings.games):
-                games[index] = play_search_game(settings, network, generation, index)
-                bar.update()
-        else:
+            for index in missing:
+                finished(index, play_search_game(settings, network, generation, index))
+        elif missing:
             with pool_context().Pool(settings.workers, _install_search,
                                      (settings, str(network_path), generation)) as pool:
-                for index, game in pool.imap_unordered(_play_in_worker, range(settings.games)):
-                    games[index] = game
-                    bar.update()
+                for index, game in pool.imap_unordered(_play_in_worker, missing):
+                    finished(index, game)
     return [games[index] for index in range(settings.games)]
 
 
 def play_search_games(settings: ExpertIterationSettings, network_path: str | Path, generation: int,
-                      progress: bool = True):
+                      progress: bool = True, games_dir: str | Path | None = None):
     """(Demonstrations of every searching decision, the search's win rate against the Toms, the
-    share of searched decisions where the search overruled the prior's first choice)."""
+    share of searched decisions where the search overruled the prior's first choice); with
+    ``games_dir``, as ``search_games``."""
     logs = DemonstrationLog(DEFAULT_GAMMA)
-    games = search_games(settings, network_path, generation, progress)
+    games = search_games(settings, network_path, generation, progress, games_dir)
     for game in games:
         for log in game.seats:
             logs.absorb(log)
@@ -271,20 +295,73 @@ def ladder_row(evaluation) -> dict[str, dict[str, float]]:
                               "ci_low": cell.ci_low, "ci_high": cell.ci_high} for cell in evaluation.cells}
 
 
-def run(settings: ExpertIterationSettings, progress: bool = True) -> dict:
-    """Run every generation (module doc); the results dict also written to ``generations.json``."""
+def settings_record(settings: ExpertIterationSettings) -> dict:
+    """``settings`` as ``generations.json`` keeps them (JSON types: lists, not tuples)."""
+    return json.loads(json.dumps(asdict(settings)))
+
+
+def resumed_results(settings: ExpertIterationSettings, results_path: Path) -> dict:
+    """The results of the run that ``results_path`` records, to go on with under ``settings``;
+    ValueError if there is none, it is unreadable, or it was run with other settings (all but
+    ``out``, ``generations`` and ``workers`` must be the same)."""
+    try:
+        results = json.loads(results_path.read_text(encoding="utf-8"))
+        recorded, rows = results["settings"], results["generations"]
+        if not isinstance(recorded, dict) or not isinstance(rows, list):
+            raise TypeError("settings must be an object and generations a list")
+    except FileNotFoundError:
+        raise ValueError(f"nothing to resume: {results_path} does not exist (run without --resume to "
+                         f"start)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as error:
+        raise ValueError(f"{results_path} is not an expert-iteration results file: {error}") from None
+    wanted = settings_record(settings)
+    differs = sorted(name for name in set(wanted) | set(recorded)
+                     if name not in RESUME_MAY_CHANGE and wanted.get(name) != recorded.get(name))
+    if differs:
+        raise ValueError("--resume goes on with the same settings: " + ", ".join(
+            f"{name} was {recorded.get(name)!r}, now {wanted.get(name)!r}" for name in differs))
+    for number, row in enumerate(rows, 1):
+        if not isinstance(row, dict) or row.get("generation") != number:
+            raise ValueError(f"{results_path}: generation row {number} is not generation {number}")
+        network = results_path.parent / f"gen-{number}" / POLICY_FILE  # where it is now, if out moved
+        if not network.is_file():
+            raise ValueError(f"{results_path}: generation {number}'s network {str(network)!r} is missing")
+        row["network"] = str(network)
+    results["settings"] = wanted
+    return results
+
+
+def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool = False) -> dict:
+    """Run every generation (module doc); the results dict also written to ``generations.json``.
+    With ``resume``, go on with the run already in ``settings.out``: its finished generations are
+    kept and its unfinished one's finished games read back (``search_game_files``); without, an
+    ``out`` that already holds a run is refused."""
     out = Path(settings.out)
     refuse_symlink(out)
+    results_path = refuse_symlink(out / RESULTS_FILE)
+    start = Path(settings.start) if settings.start else CHAMPION_MODEL_PATH
+    if resume:
+        results = resumed_results(settings, results_path)
+    elif results_path.exists():
+        raise ValueError(f"{out} already holds an expert-iteration run ({RESULTS_FILE}): resume it "
+                         f"(--resume) or choose another --out")
+    else:
+        results = {"settings": settings_record(settings), "generations": [], "best": None}
+    results["start"] = str(start)
     output_dir(out)
-    results_path = out / RESULTS_FILE
-    refuse_symlink(results_path)
-    network_path = Path(settings.start) if settings.start else CHAMPION_MODEL_PATH
-    results = {"settings": asdict(settings), "start": str(network_path), "generations": [], "best": None}
-    for generation in range(1, settings.generations + 1):
+    write_output_text(results_path, json.dumps(results, indent=1) + "\n")
+    rows = results["generations"][:settings.generations]
+    network_path = Path(rows[-1]["network"]) if rows else start
+    for generation in range(len(rows) + 1, settings.generations + 1):
         started = time.perf_counter()
         gen_dir = out / f"gen-{generation}"
         output_dir(gen_dir)
-        demos, teacher_win_rate, choices = play_search_games(settings, network_path, generation, progress)
+        games_dir = gen_dir / GAMES_DIR
+        if not resume and games_dir.exists():
+            shutil.rmtree(refuse_symlink(games_dir))  # a stale generation's games are not this run's
+        resumed_games = sum(game_file(games_dir, index).exists() for index in range(settings.games))
+        demos, teacher_win_rate, choices = play_search_games(settings, network_path, generation, progress,
+                                                             games_dir)
         with open_output(gen_dir / DECISIONS_FILE, "wb") as handle:
             demos.save(handle)
         policy_path = gen_dir / POLICY_FILE
@@ -294,7 +371,8 @@ def run(settings: ExpertIterationSettings, progress: bool = True) -> dict:
                                                label=f"gen-{generation}")
         ladder = ladder_row(evaluation)
         row = {"generation": generation, "network": str(policy_path), "trained_from": str(network_path),
-               "games": settings.games, "decisions": len(demos), "search_win_rate_vs_toms": teacher_win_rate,
+               "games": settings.games, "resumed_games": resumed_games, "decisions": len(demos),
+               "search_win_rate_vs_toms": teacher_win_rate,
                **choices,
                "kept_epochs": dict(zip(("policy", "value"), kept_epochs(history), strict=True)),
                "history": history, "ladder": ladder,
@@ -305,6 +383,7 @@ def run(settings: ExpertIterationSettings, progress: bool = True) -> dict:
         results["best"] = {"generation": best["generation"], "network": best["network"],
                            "mean_ladder_win_rate": best["mean_ladder_win_rate"]}
         write_output_text(results_path, json.dumps(results, indent=1) + "\n")
+        shutil.rmtree(refuse_symlink(games_dir))  # decisions.npz and the row hold what they held
         network_path = policy_path
     return results
 
@@ -335,6 +414,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games")
     parser.add_argument("--torch-threads", type=int, default=1)
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the run in --out (same settings; more --generations or other "
+                             "--workers allowed): finished generations kept, finished games read back")
     return parser
 
 
@@ -359,7 +441,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = settings_from_args(args)
     except ValueError as error:
         parser.error(str(error))
-    results = run(settings)
+    try:
+        results = run(settings, resume=args.resume)
+    except ValueError as error:
+        parser.error(str(error))
     print(json.dumps(results["best"]))
     return 0
 

@@ -8,6 +8,7 @@ import pytest
 from tiny_york_env.agents.policy_search import CHAMPION_MARGIN_WEIGHT, CHAMPION_SKIP_ABOVE
 from tiny_york_env.agents.ppo_agent import CHAMPION_MODEL_PATH, DEFAULT_MODEL_PATH, PPOAgent
 from tiny_york_env.observation import OBS_SIZE
+from tiny_york_env.training import expert_iteration
 from tiny_york_env.training.expert_iteration import (
     DECISIONS_FILE,
     RESULTS_FILE,
@@ -16,6 +17,7 @@ from tiny_york_env.training.expert_iteration import (
     game_config,
     main,
     play_search_games,
+    resumed_results,
     run,
     settings_from_args,
 )
@@ -45,6 +47,74 @@ def test_one_tiny_generation_end_to_end(tmp_path):
     new, old = PPOAgent(row["network"]), PPOAgent(CHAMPION_MODEL_PATH)
     differs = [not np.allclose(new.action_logits(o), old.action_logits(o)) for o in demos.observations[:20]]
     assert any(differs)
+
+
+class Interrupted(Exception):
+    """Stands for a run stopped part way (Ctrl-C, a machine taken back)."""
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_a_stopped_run_resumes_and_a_run_is_never_overwritten(tmp_path, monkeypatch):
+    """A run stopped at its third game goes on with --resume from the two it wrote; without
+    --resume its folder is refused; resumed again it has nothing left to do."""
+    settings = ExpertIterationSettings(out=str(tmp_path / "exit"), generations=1, games=3, simulations=4,
+                                       levels=(5,), selfplay_every=3, epochs=1, eval_levels=(5,),
+                                       eval_games=2)
+    play = expert_iteration.play_search_game
+
+    def stops_at_game_two(settings, network, generation, index):
+        if index == 2:
+            raise Interrupted
+        return play(settings, network, generation, index)
+
+    monkeypatch.setattr(expert_iteration, "play_search_game", stops_at_game_two)
+    with pytest.raises(Interrupted):
+        run(settings, progress=False)
+    started = json.loads((tmp_path / "exit" / RESULTS_FILE).read_text())
+    assert started["generations"] == [] and started["settings"]["games"] == 3  # written before any game
+    assert len(list((tmp_path / "exit" / "gen-1" / "games").iterdir())) == 2
+    with pytest.raises(ValueError, match="already holds an expert-iteration run"):
+        run(settings, progress=False)
+    with pytest.raises(ValueError, match="simulations was 4, now 8"):
+        run(ExpertIterationSettings(**{**settings.__dict__, "simulations": 8}), progress=False, resume=True)
+    monkeypatch.setattr(expert_iteration, "play_search_game", play)
+    results = run(settings, progress=False, resume=True)
+    (row,) = results["generations"]
+    assert row["resumed_games"] == 2 and row["games"] == 3
+    assert not (tmp_path / "exit" / "gen-1" / "games").exists()  # decisions.npz holds them now
+    decisions = Demonstrations.load(tmp_path / "exit" / "gen-1" / DECISIONS_FILE)
+    assert set(np.unique(decisions.games)) == {0, 1, 2}
+    assert json.loads((tmp_path / "exit" / RESULTS_FILE).read_text()) == results
+
+    def never(*args):
+        raise AssertionError("a finished generation plays no game")
+
+    monkeypatch.setattr(expert_iteration, "play_search_game", never)
+    assert run(settings, progress=False, resume=True) == results  # nothing left to do
+
+
+def test_resume_checks_the_recorded_run(tmp_path):
+    settings = ExpertIterationSettings(out=str(tmp_path), games=3)
+    results_path = tmp_path / RESULTS_FILE
+    with pytest.raises(ValueError, match="nothing to resume"):
+        resumed_results(settings, results_path)
+    for text in ("{", "[]", '{"settings": [], "generations": []}'):
+        results_path.write_text(text)
+        with pytest.raises(ValueError, match="not an expert-iteration results file"):
+            resumed_results(settings, results_path)
+    recorded = {"settings": {**json.loads(json.dumps(settings.__dict__)), "workers": 4, "generations": 9},
+                "generations": [], "best": None}
+    results_path.write_text(json.dumps(recorded))
+    assert resumed_results(settings, results_path)["settings"]["workers"] == 1  # may change
+    recorded["settings"]["levels"] = [7]
+    recorded["generations"] = [{"generation": 1, "network": "gone.zip"}]
+    results_path.write_text(json.dumps(recorded))
+    with pytest.raises(ValueError, match=r"levels was \[7\], now \[1, 4, 7, 10, 12\]"):
+        resumed_results(settings, results_path)
+    recorded["settings"]["levels"] = list(settings.levels)
+    results_path.write_text(json.dumps(recorded))
+    with pytest.raises(ValueError, match="generation 1's network .* is missing"):
+        resumed_results(settings, results_path)
 
 
 def test_settings_are_checked_and_self_play_comes_in_turn(tmp_path):
@@ -95,4 +165,8 @@ def test_the_command_line_reads_every_option(tmp_path, capsys):
         with pytest.raises(SystemExit):
             main(["--out", str(tmp_path / "never"), *bad])
         assert named in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path / "never"), "--resume"])
+    assert "nothing to resume" in capsys.readouterr().err
+    assert build_parser().parse_args(["--out", str(tmp_path), "--resume"]).resume
     assert not (tmp_path / "never").exists()  # refused before anything is written
