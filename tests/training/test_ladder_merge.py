@@ -5,6 +5,7 @@ malformed file, is refused with an error naming what is wrong."""
 import io
 import json
 import math
+import re
 from dataclasses import asdict
 from pathlib import Path
 
@@ -182,10 +183,28 @@ def test_first_game_must_be_a_non_negative_int():
 
 def test_the_champions_recorded_ladder_reads_and_gives_the_readme_figures():
     """docs/champion-ladder-seed1.json holds the games of the README's rows of the champion's
-    ladder at Toms 1-9 (200 games at Toms 1, 2 and 4-9, 100 at Tom 3) and Tom 11 (1,000), so later parts
+    ladder at Toms 1-9 (200 games at Toms 1-9) and Tom 11 (1,000), so later parts
     (--first-game) can be joined to it."""
     recorded = read_ladder(RECORDED_LADDER)
     cells = {c.level: (c.games, c.wins) for c in recorded.cells}
-    assert cells == {1: (200, 193), 2: (200, 200), 3: (100, 100), 4: (200, 183), 5: (200, 193),
+    assert cells == {1: (200, 193), 2: (200, 200), 3: (200, 200), 4: (200, 183), 5: (200, 193),
                      6: (200, 193), 7: (200, 143), 8: (200, 173), 9: (200, 156), 11: (1000, 670)}
     assert recorded.settings["agent"] == "champion" and recorded.settings["seed"] == 1
+
+
+def test_the_champions_ladder_parts_table_matches_its_recorded_games():
+    """docs/champion.md's Ladder parts table: each row's games, wins and time are the recorded
+    games', and the rows cover every recorded game once."""
+    text = (RECORDED_LADDER.parent / "champion.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| Tom (\d+) \| (\d+)-(\d+) \| (\d+) \| ([\d.]+)", text, flags=re.MULTILINE)
+    recorded = json.loads(RECORDED_LADDER.read_text(encoding="utf-8"))
+    level_of_cell = [cell["level"] for cell in recorded["cells"]]
+    covered: dict[int, int] = {}
+    for level, first, last, won, seconds in rows:
+        games = [game for game in recorded["games"] if level_of_cell[game["cell"]] == int(level)
+                 and int(first) <= game["index"] <= int(last)]
+        assert len(games) == int(last) - int(first) + 1, (level, first)
+        assert sum(game["winner"] == 0 for game in games) == int(won), (level, first)  # 0: the agent
+        assert sum(game["seconds"] for game in games) / len(games) == pytest.approx(float(seconds), abs=0.05)
+        covered[int(level)] = covered.get(int(level), 0) + len(games)
+    assert covered == {cell["level"]: cell["games"] for cell in recorded["cells"]}
