@@ -23,6 +23,7 @@ import argparse
 import json
 import sys
 import time
+import zipfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -103,10 +104,47 @@ class Demonstrations:
         np.savez_compressed(path, **asdict(self))
 
     @classmethod
-    def load(cls, path):
-        """Demonstrations from an ``.npz`` file written by ``save``."""
-        with np.load(path) as data:
-            return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+    def load(cls, path, obs_size: int | None = None, num_actions: int | None = None):
+        """Demonstrations from an ``.npz`` file written by ``save``, checked (``check``: of
+        ``obs_size`` observations and ``num_actions`` actions where given); ValueError naming the
+        file if it is not such a file (never unpickled)."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                missing = sorted(set(cls.__dataclass_fields__) - set(data.files))
+                if missing:
+                    raise ValueError(f"arrays {missing} are missing")
+                demos = cls(**{name: data[name] for name in cls.__dataclass_fields__})
+            demos.check(obs_size, num_actions)
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile) as error:
+            raise ValueError(f"{path} is not a demonstrations file (Demonstrations.save, "
+                             f"{DEMOS_FILE}): {error}") from error
+        return demos
+
+    def check(self, obs_size: int | None = None, num_actions: int | None = None) -> None:
+        """ValueError unless the arrays are one set of decisions: N observations (float32, finite;
+        ``obs_size`` wide if given), masks (bool; ``num_actions`` wide if given), legal actions
+        (int64), finite returns (float32) and game indices (int64), N each, and finite teacher
+        rewards (float, one a game)."""
+        decisions = self.actions.shape[0] if self.actions.ndim == 1 else -1  # -1: refused below
+        width = self.observations.shape[-1] if self.observations.ndim else -1
+        actions_wide = self.masks.shape[-1] if self.masks.ndim else -1
+        expected = {"observations": (np.float32, (decisions, obs_size or width)),
+                    "masks": (np.bool_, (decisions, num_actions or actions_wide)),
+                    "actions": (np.int64, (decisions,)), "returns": (np.float32, (decisions,)),
+                    "games": (np.int64, (decisions,))}
+        for name, (dtype, shape) in expected.items():
+            array = getattr(self, name)
+            if array.dtype != dtype or array.shape != shape:
+                raise ValueError(f"{name} must be {np.dtype(dtype)} {shape}, got {array.dtype} {array.shape}")
+        rewards = self.teacher_rewards
+        if rewards.ndim != 1 or rewards.dtype.kind != "f":
+            raise ValueError(f"teacher_rewards must be one float a game, got {rewards.dtype} {rewards.shape}")
+        if not all(np.isfinite(a).all() for a in (self.observations, self.returns, rewards)):
+            raise ValueError("observations, returns and teacher_rewards must be finite")
+        actions, choices = self.actions, self.masks.shape[1]
+        in_range = ((actions >= 0) & (actions < choices)).all()
+        if not in_range or not self.masks[np.arange(decisions), actions].all():
+            raise ValueError(f"every action must be one of the {choices} and legal under its mask")
 
 
 class DemonstrationLog:
@@ -347,6 +385,11 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int] = DEFAULT_LEVE
                          out=str(out_dir), num_envs=1, batch_size=2, n_steps=2, **setup)
     if torch_threads is not None:
         torch.set_num_threads(positive_int(torch_threads, "torch_threads"))
+    sizes = get_game(config.game).obs_size, get_game(config.game).num_actions
+    if isinstance(demonstrations, Demonstrations):
+        demonstrations.check(*sizes)
+    elif demonstrations is not None:  # a file: read and checked before anything is written
+        demonstrations = Demonstrations.load(demonstrations, *sizes)
     output_dir(out_dir)
     for name in (DEMOS_FILE, MODEL_FILE, POLICY_FILE, CONFIG_FILE, HISTORY_FILE):
         refuse_symlink(out_dir / name)  # refused before the work, not after
@@ -358,10 +401,8 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int] = DEFAULT_LEVE
         demos = collect_demonstrations(teacher, levels, games, seed, gamma, reward, progress)
         with open_output(out_dir / DEMOS_FILE, "wb") as handle:
             demos.save(handle)
-    elif isinstance(demonstrations, Demonstrations):
-        demos = demonstrations
     else:
-        demos = Demonstrations.load(demonstrations)
+        demos = demonstrations
     env = make_vec_env(config, config.stages[0], 0)
     model = make_model(config, env)
     history = fit_policy(model, demos, epochs, batch_size, learning_rate, value_weight, seed, progress)

@@ -189,3 +189,37 @@ def test_command_line_bad_options(argv, message, tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(argv + ["--out", str(tmp_path / "bad"), "--no-progress"])
     assert message in capsys.readouterr().err
+
+
+def test_a_foreign_or_damaged_demonstrations_file_is_refused(demos, tmp_path, capsys):
+    """Demonstrations.load checks what it reads and names the file; imitate refuses before writing."""
+    path = tmp_path / DEMOS_FILE
+    demos.save(path)
+    good = path.read_bytes()
+    fields = {name: getattr(demos, name) for name in Demonstrations.__dataclass_fields__}
+    illegal = demos.actions.copy()
+    illegal[0] = int(np.flatnonzero(~demos.masks[0])[0])
+    damages = [
+        (lambda: path.write_bytes(good[: len(good) // 2]), "not a demonstrations file"),
+        (lambda: path.write_bytes(b"plain text"), "not a demonstrations file"),
+        (lambda: np.savez(path, **{**fields, "actions": illegal}), "legal under its mask"),
+        (lambda: np.savez(path, **{**fields, "returns": demos.returns[:-1]}), "returns must be float32"),
+        (lambda: np.savez(path, **{**fields, "returns": np.full_like(demos.returns, np.nan)}), "finite"),
+        (lambda: np.savez(path, **{k: v for k, v in fields.items() if k != "games"}), "'games'"),
+        (lambda: np.savez(path, **{**fields, "games": np.array([None], dtype=object)}), "pickle"),
+    ]
+    for damage, message in damages:
+        path.write_bytes(good)
+        damage()
+        with pytest.raises(ValueError, match=message) as refused:
+            Demonstrations.load(path)
+        assert str(path) in str(refused.value)
+    path.write_bytes(good)
+    with pytest.raises(ValueError, match=rf"observations must be float32 \({len(demos)}, {OBS_SIZE + 1}\)"):
+        Demonstrations.load(path, obs_size=OBS_SIZE + 1)
+    assert Demonstrations.load(path, OBS_SIZE, NUM_ACTIONS).actions.tolist() == demos.actions.tolist()
+    np.savez(path, **{**fields, "actions": illegal})
+    with pytest.raises(SystemExit):
+        main(["--demonstrations", str(path), "--out", str(tmp_path / "never"), "--no-progress"])
+    assert "legal under its mask" in capsys.readouterr().err
+    assert not (tmp_path / "never").exists()  # refused before anything is written
