@@ -132,19 +132,30 @@ class Demonstrations:
                     "masks": (np.bool_, (decisions, num_actions or actions_wide)),
                     "actions": (np.int64, (decisions,)), "returns": (np.float32, (decisions,)),
                     "games": (np.int64, (decisions,))}
-        for name, (dtype, shape) in expected.items():
-            array = getattr(self, name)
-            if array.dtype != dtype or array.shape != shape:
-                raise ValueError(f"{name} must be {np.dtype(dtype)} {shape}, got {array.dtype} {array.shape}")
+        check_array_shapes({name: getattr(self, name) for name in expected}, expected)
         rewards = self.teacher_rewards
         if rewards.ndim != 1 or rewards.dtype.kind != "f":
             raise ValueError(f"teacher_rewards must be one float a game, got {rewards.dtype} {rewards.shape}")
         if not all(np.isfinite(a).all() for a in (self.observations, self.returns, rewards)):
             raise ValueError("observations, returns and teacher_rewards must be finite")
-        actions, choices = self.actions, self.masks.shape[1]
-        in_range = ((actions >= 0) & (actions < choices)).all()
-        if not in_range or not self.masks[np.arange(decisions), actions].all():
-            raise ValueError(f"every action must be one of the {choices} and legal under its mask")
+        check_legal_actions(self.masks, self.actions)
+
+
+def check_array_shapes(arrays: dict[str, np.ndarray],
+                       expected: dict[str, tuple[type, tuple[int, ...]]]) -> None:
+    """ValueError naming the first of ``arrays`` whose dtype and shape are not ``expected[name]``."""
+    for name, (dtype, shape) in expected.items():
+        array = arrays[name]
+        if array.dtype != dtype or array.shape != shape:
+            raise ValueError(f"{name} must be {np.dtype(dtype)} {shape}, got {array.dtype} {array.shape}")
+
+
+def check_legal_actions(masks: np.ndarray, actions: np.ndarray) -> None:
+    """ValueError unless every action (int64[N]) is a column of ``masks`` (bool[N, A]) set in its row."""
+    choices = masks.shape[1]
+    in_range = ((actions >= 0) & (actions < choices)).all()
+    if not in_range or not masks[np.arange(len(actions)), actions].all():
+        raise ValueError(f"every action must be one of the {choices} and legal under its mask")
 
 
 class DemonstrationLog:

@@ -23,7 +23,7 @@ from tiny_york_env.game import GameConfig
 from tiny_york_env.game.actions import NUM_ACTIONS
 from tiny_york_env.observation import OBS_SIZE
 from tiny_york_env.training.evaluate import open_output, output_dir
-from tiny_york_env.training.imitate import DemonstrationLog
+from tiny_york_env.training.imitate import DemonstrationLog, check_array_shapes, check_legal_actions
 
 GAMES_DIR = "games"
 SOLO_RESULT = {None: -1, False: 0, True: 1}  # how a game's solo_win is stored (-1: self-play)
@@ -92,14 +92,10 @@ def _checked_arrays(data, generation: int, index: int, config: GameConfig) -> di
                 "masks": (np.bool_, (decisions, NUM_ACTIONS)), "actions": (np.int64, (decisions,)),
                 "seat_decisions": (np.int64, (config.num_agents,)),
                 "rewards": (np.float64, (config.num_participants,))}
-    for name, (dtype, shape) in expected.items():
-        if arrays[name].dtype != dtype or arrays[name].shape != shape:
-            raise ValueError(f"{name} must be {np.dtype(dtype)} {shape}, got {arrays[name].dtype} "
-                             f"{arrays[name].shape}")
+    check_array_shapes(arrays, expected)
     if not (np.isfinite(observations).all() and np.isfinite(arrays["rewards"]).all()):
         raise ValueError("observations and rewards must be finite")
-    if ((actions < 0) | (actions >= NUM_ACTIONS)).any() or not masks[np.arange(decisions), actions].all():
-        raise ValueError(f"every action must be one of the {NUM_ACTIONS} and legal under its mask")
+    check_legal_actions(masks, actions)
     seat_decisions = arrays["seat_decisions"]
     if (seat_decisions < 1).any() or seat_decisions.sum() != decisions:
         raise ValueError(f"seat_decisions {seat_decisions.tolist()} must be positive and add up to the "
