@@ -28,7 +28,8 @@ plays it alone), ``gen-K/decisions.npz`` and ``generations.json`` under ``--out`
 **Stopping and resuming**: ``generations.json`` is written before the first game, and every game
 of a generation as it ends (``gen-K/games/``, ``training.search_game_files``; removed once the
 generation's row is written). ``--resume`` goes on with the run in ``--out``: the finished
-generations are kept, the unfinished one's finished games read back (each checked) and the rest
+generations are kept (their networks named where ``--out`` is now, a games folder left beside
+them removed), the unfinished one's finished games read back (each checked) and the rest
 played, so the records are those of a run never stopped. The settings must be the run's, but for
 ``--generations`` (more to go on further) and ``--workers``. Without ``--resume``, an ``--out``
 that already holds a run is refused rather than overwritten.
@@ -327,6 +328,9 @@ def resumed_results(settings: ExpertIterationSettings, results_path: Path) -> di
         if not network.is_file():
             raise ValueError(f"{results_path}: generation {number}'s network {str(network)!r} is missing")
         row["network"] = str(network)
+    best = results.get("best")
+    if rows and isinstance(best, dict) and best.get("generation") in range(1, len(rows) + 1):
+        best["network"] = rows[best["generation"] - 1]["network"]  # where it is now, as its row
     results["settings"] = wanted
     return results
 
@@ -351,6 +355,10 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
     output_dir(out)
     write_output_text(results_path, json.dumps(results, indent=1) + "\n")
     rows = results["generations"][:settings.generations]
+    for generation in range(1, len(results["generations"]) + 1):
+        stale = out / f"gen-{generation}" / GAMES_DIR  # left if a run stopped between its row and cleanup
+        if stale.exists():
+            shutil.rmtree(refuse_symlink(stale))
     network_path = Path(rows[-1]["network"]) if rows else start
     for generation in range(len(rows) + 1, settings.generations + 1):
         started = time.perf_counter()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tiny_york_env.agents.policy_search import CHAMPION_MARGIN_WEIGHT, CHAMPION_SKIP_ABOVE
-from tiny_york_env.agents.ppo_agent import CHAMPION_MODEL_PATH, DEFAULT_MODEL_PATH, PPOAgent
+from tiny_york_env.agents.ppo_agent import CHAMPION_MODEL_PATH, DEFAULT_MODEL_PATH, POLICY_FILE, PPOAgent
 from tiny_york_env.observation import OBS_SIZE
 from tiny_york_env.training import expert_iteration
 from tiny_york_env.training.expert_iteration import (
@@ -56,7 +56,8 @@ class Interrupted(Exception):
 @pytest.mark.usefixtures("one_torch_thread")
 def test_a_stopped_run_resumes_and_a_run_is_never_overwritten(tmp_path, monkeypatch):
     """A run stopped at its third game goes on with --resume from the two it wrote; without
-    --resume its folder is refused; resumed again it has nothing left to do."""
+    --resume its folder is refused; resumed again it has nothing left to do; resumed from where it
+    was moved, its rows and best name the networks there and a left-over games folder goes."""
     settings = ExpertIterationSettings(out=str(tmp_path / "exit"), generations=1, games=3, simulations=4,
                                        levels=(5,), selfplay_every=3, epochs=1, eval_levels=(5,),
                                        eval_games=2)
@@ -91,6 +92,16 @@ def test_a_stopped_run_resumes_and_a_run_is_never_overwritten(tmp_path, monkeypa
 
     monkeypatch.setattr(expert_iteration, "play_search_game", never)
     assert run(settings, progress=False, resume=True) == results  # nothing left to do
+    stale = tmp_path / "exit" / "gen-1" / "games"
+    stale.mkdir()  # as if stopped between the row and the cleanup
+    (stale / "game-000000.npz").write_bytes(b"left over")
+    moved = tmp_path / "moved"
+    (tmp_path / "exit").rename(moved)
+    resumed = run(ExpertIterationSettings(**{**settings.__dict__, "out": str(moved)}), progress=False,
+                  resume=True)
+    assert not (moved / "gen-1" / "games").exists()
+    network = str(moved / "gen-1" / POLICY_FILE)
+    assert resumed["best"]["network"] == resumed["generations"][0]["network"] == network
 
 
 def test_resume_checks_the_recorded_run(tmp_path):
