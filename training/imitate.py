@@ -125,6 +125,9 @@ class Demonstrations:
         ``obs_size`` wide if given), masks (bool; ``num_actions`` wide if given), legal actions
         (int64), finite returns (float32) and game indices (int64), N each, and finite teacher
         rewards (float, one a game)."""
+        for name in self.__dataclass_fields__:
+            if not isinstance(getattr(self, name), np.ndarray):
+                raise ValueError(f"{name} must be a numpy array, got {type(getattr(self, name)).__name__}")
         decisions = self.actions.shape[0] if self.actions.ndim == 1 else -1  # -1: refused below
         width = self.observations.shape[-1] if self.observations.ndim else -1
         actions_wide = self.masks.shape[-1] if self.masks.ndim else -1

@@ -218,6 +218,8 @@ def test_a_foreign_or_damaged_demonstrations_file_is_refused(demos, tmp_path, ca
     with pytest.raises(ValueError, match=rf"observations must be float32 \({len(demos)}, {OBS_SIZE + 1}\)"):
         Demonstrations.load(path, obs_size=OBS_SIZE + 1)
     assert Demonstrations.load(path, OBS_SIZE, NUM_ACTIONS).actions.tolist() == demos.actions.tolist()
+    with pytest.raises(ValueError, match="actions must be a numpy array, got list"):
+        Demonstrations(**{**fields, "actions": demos.actions.tolist()}).check()  # built by hand
     np.savez(path, **{**fields, "actions": illegal})
     with pytest.raises(SystemExit):
         main(["--demonstrations", str(path), "--out", str(tmp_path / "never"), "--no-progress"])
