@@ -27,6 +27,7 @@ option's default is shown once.
 
 import argparse
 import secrets
+import shlex
 import sys
 from collections.abc import Iterable, Sequence
 from typing import IO
@@ -307,12 +308,14 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
     else:
         if args.tom:
             raise ValueError("--tom is for --vs; the ladder's Toms are chosen with --levels")
-        results = combine_results(
-            evaluate_vs_toms(spec, levels=args.levels, games=args.games or LADDER_GAMES, seed=args.seed,
-                             workers=args.workers, progress=progress,
-                             saving=saving and saving.for_agent(agent_label(spec)), ray_address=args.ray,
-                             first_game=args.first_game)
-            for spec in agent_specs(args.agent, args.unsafe_unpickle))
+        ladders = [evaluate_vs_toms(spec, levels=args.levels, games=args.games or LADDER_GAMES,
+                                    seed=args.seed, workers=args.workers, progress=progress,
+                                    saving=saving and saving.for_agent(agent_label(spec)),
+                                    ray_address=args.ray, first_game=args.first_game)
+                   for spec in agent_specs(args.agent, args.unsafe_unpickle)]
+        for ladder in ladders:  # --merge names a part by the command that played it
+            ladder.settings["command"] = args.command_line
+        results = combine_results(ladders)
     print(format_table(results), file=out)
     paths = write_results(results, args.out)
     print("wrote " + ", ".join(str(p) for p in paths), file=out)
@@ -666,6 +669,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
     (``--help`` and ``--version`` print to standard output and exit with ``SystemExit(0)``)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.command_line = "tiny-york " + shlex.join(sys.argv[1:] if argv is None else argv)
     stdin, out = stdin or sys.stdin, stdout or sys.stdout
     try:
         if args.command == "eval":

@@ -15,6 +15,7 @@ Every file the evaluation and training commands write goes through ``output_dir`
 from __future__ import annotations
 
 import csv
+import datetime
 import errno
 import json
 import math
@@ -30,6 +31,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from tiny_york_env import __version__
 from tiny_york_env.agents.base import Agent
 from tiny_york_env.game import (
     GameConfig,
@@ -457,18 +459,21 @@ def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games
     """Solo games of ``agent`` (registry name or ``factory(seed)``, seat 0) against one Tom per
     level; game k at level L is seeded from (seed, L, k), k from ``first_game`` (so a long ladder
     can be played in parts and joined by ``training.ladder_merge``). One CellResult per level.
-    ``saving`` writes the games it selects (e.g. every lost one) as saved games."""
+    ``saving`` writes the games it selects (e.g. every lost one) as saved games. The settings
+    record the run's UTC start date (``played_on``) and the package ``version`` beside its arguments."""
     check_agent_spec(agent)
     levels, games, seed = check_levels(levels), positive_int(games, "games"), check_seed(seed)
     first_game = check_int("first_game", first_game, 0)
     label = agent_label(agent)
+    played_on = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     jobs = []
     for cell, level in enumerate(levels):
         jobs += rotation_jobs(cell, (0,), games, (level,), ladder_seed_keys(seed, level), first_game)
     records = run_jobs([agent], [label], jobs, workers, progress, f"{label} vs Toms", saving, ray_address)
     cells = [cell_result([r for r in records if r.cell == cell], 0, label, tom_label(level), level)
              for cell, level in enumerate(levels)]
-    settings = {"agent": label, "levels": levels, "games": games, "seed": seed, "first_game": first_game}
+    settings = {"agent": label, "levels": levels, "games": games, "seed": seed, "first_game": first_game,
+                "played_on": played_on, "version": __version__}
     return EvalResults("ladder", cells, records, settings)
 
 

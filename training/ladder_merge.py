@@ -38,6 +38,7 @@ MAX_RESULTS_BYTES = 256 * 2 ** 20  # a 1,000-game ladder at all 12 levels is abo
 RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
 SOLO_SEATING = (0,)  # the ladder's agent is player 0 in seat 0, Tom after it
 SOLO_PARTICIPANTS = 2
+PROVENANCE_KEYS = ("command", "played_on", "version")  # settings that say how a part was played
 
 
 def _record(raw: Any, where: str, levels: Sequence[int], seed: int) -> tuple[int, GameRecord]:
@@ -112,15 +113,31 @@ def parse_ladder(data: Any, source: str) -> EvalResults:
 
 def _merged_from(settings: dict[str, Any], source: str) -> list[str]:
     """Where a joined file's games came from (its ``settings.merged_from``), so that joining it
-    again keeps them; ``[source]`` for a part played in one run."""
+    again keeps them; for a part played in one run, ``[_provenance(...)]``."""
     merged_from = settings.get("merged_from")
     if merged_from is None:
-        return [source]
+        return [_provenance(settings, source)]
     if not isinstance(merged_from, list) or not merged_from or \
             not all(isinstance(entry, str) for entry in merged_from):
         raise ValueError(f"{source}: settings.merged_from must be the non-empty list of the joined parts' "
                          f"names (strings), got {merged_from!r}")
     return merged_from
+
+
+def _provenance(settings: dict[str, Any], source: str) -> str:
+    """A part played in one run, as ``merged_from`` names it: the command that played it (``tiny-york
+    eval`` records it) or else ``source``, then its date and package version where recorded."""
+    recorded = {}
+    for key in PROVENANCE_KEYS:
+        value = settings.get(key)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise ValueError(f"{source}: settings.{key} must be a non-empty string where given, "
+                             f"got {value!r}")
+        recorded[key] = value
+    played_on, version = recorded["played_on"], recorded["version"]
+    when = [text for text in (played_on, version and f"tiny-york-env {version}") if text]
+    name = recorded["command"] or source
+    return f"{name} ({', '.join(when)})" if when else name
 
 
 def read_ladder(path: str | os.PathLike[str]) -> EvalResults:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tiny_york_env import __version__
 from tiny_york_env.cli import main
 from tiny_york_env.training import ladder_merge
 from tiny_york_env.training.evaluate import evaluate_vs_toms, write_results
@@ -73,16 +74,40 @@ def test_files_merge_through_the_command_and_a_merged_file_merges_again(tmp_path
     extra_path = ladder_file(tmp_path, extra, "extra")
     longer = merge_ladder_files([tmp_path / "joined" / "ladder.json", extra_path])
     assert [c.games for c in longer.cells] == [GAMES, GAMES + 2]
-    # Where the games came from survives the second join: the first parts, then the new one.
-    assert joined.settings["merged_from"] == [str(path) for path in paths]
-    assert longer.settings["merged_from"] == [*map(str, paths), str(extra_path)]
+    # Where the games came from survives the second join: the first parts, then the new one, each
+    # named by its file (no command played them), the day it was played and the package version.
+    assert joined.settings["merged_from"] == [*map(named, paths, parts)]
+    assert longer.settings["merged_from"] == [*map(named, paths, parts), named(extra_path, extra)]
 
 
-def test_the_command_plays_a_part_with_first_game(tmp_path, parts):
+def named(path, part):
+    """How merged_from names a part played by evaluate_vs_toms and written to ``path``."""
+    return f"{path} ({part.settings['played_on']}, tiny-york-env {__version__})"
+
+
+def test_the_command_plays_a_part_with_first_game_and_records_how(tmp_path, parts):
     out = io.StringIO()
-    assert main(["eval", "--agent", AGENT, "--levels", "10,3", "--games", "2", "--first-game", "4",
-                 "--seed", str(SEED), "--out", str(tmp_path), "--no-progress"], stdout=out) == 0
-    assert read_ladder(tmp_path / "ladder.json").outcomes() == merge_ladders([parts[1]]).outcomes()
+    argv = ["eval", "--agent", AGENT, "--levels", "10,3", "--games", "2", "--first-game", "4",
+            "--seed", str(SEED), "--out", str(tmp_path), "--no-progress"]
+    assert main(argv, stdout=out) == 0
+    part = read_ladder(tmp_path / "ladder.json")
+    assert part.outcomes() == merge_ladders([parts[1]]).outcomes()
+    settings = json.loads((tmp_path / "ladder.json").read_text())["settings"]
+    command = "tiny-york eval --agent greedy --levels 10,3 --games 2 --first-game 4 --seed 5 --out " \
+              f"{tmp_path} --no-progress"
+    assert settings["command"] == command and settings["version"] == __version__
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", settings["played_on"])
+    # Joined, the part is named by that command, its day and the version: it can be played again.
+    when = f"({settings['played_on']}, tiny-york-env {__version__})"
+    assert part.settings["merged_from"] == [f"{command} {when}"]
+
+
+def test_a_part_without_provenance_is_named_by_its_file(parts):
+    """A ladder file written before runs recorded how they were played is named by its file alone."""
+    data = file_data(parts[1])
+    for key in ("played_on", "version"):
+        del data["settings"][key]
+    assert parse_ladder(data, "old-part.json").settings["merged_from"] == ["old-part.json"]
 
 
 def test_overlapping_parts_are_refused(parts):
@@ -136,6 +161,8 @@ def file_data(part):
     (lambda d: d["settings"].update(merged_from="part.json"), "merged_from must be the non-empty list"),
     (lambda d: d["settings"].update(merged_from=[]), "merged_from must be the non-empty list"),
     (lambda d: d["settings"].update(merged_from=[1]), "merged_from must be the non-empty list"),
+    (lambda d: d["settings"].update(command=7), "settings.command must be a non-empty string"),
+    (lambda d: d["settings"].update(played_on=" "), "settings.played_on must be a non-empty string"),
     (lambda d: d.update(kind="match"), "not a ladder results file"),
 ])
 def test_a_malformed_part_is_refused_with_what_is_wrong(parts, tamper, message):
