@@ -105,8 +105,8 @@ def test_the_command_plays_a_part_with_first_game_and_records_how(tmp_path, part
 def test_a_part_without_provenance_is_named_by_its_file(parts):
     """A ladder file written before runs recorded how they were played is named by its file alone."""
     data = file_data(parts[1])
-    for key in ("played_on", "version"):
-        del data["settings"][key]
+    for key in ladder_merge.PROVENANCE_KEYS:
+        data["settings"].pop(key, None)
     assert parse_ladder(data, "old-part.json").settings["merged_from"] == ["old-part.json"]
 
 
