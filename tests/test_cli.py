@@ -3,6 +3,7 @@
 import argparse
 import csv
 import io
+import json
 import re
 
 import pytest
@@ -39,6 +40,13 @@ def test_eval_vs_and_tournament_run(tmp_path):
                         "--out", str(tmp_path), "--no-progress"])
     assert status == 0 and "Row finished ahead of column" in text
     assert (tmp_path / "tournament_matrix.csv").exists()
+    # Each file says how it was made: the command, the day it was played and the package version.
+    for name, command in (("match.json", "eval --vs random random --tom B4"),
+                          ("tournament.json", "tournament --agents random random")):
+        settings = json.loads((tmp_path / name).read_text())["settings"]
+        assert settings["command"] == f"tiny-york {command} --games 2 --out {tmp_path} --no-progress"
+        assert settings["version"] == tiny_york_env.__version__
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d", settings["played_on"])
 
 
 def test_play_survives_bad_input_and_reaches_the_final_scoring():

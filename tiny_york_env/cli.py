@@ -305,6 +305,7 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
                                      games=args.games or MATCH_GAMES, seed=args.seed,
                                      workers=args.workers, progress=progress, toms=args.tom,
                                      saving=saving, ray_address=args.ray)
+        results.settings["command"] = args.command_line  # the file says how it was made
     else:
         if args.tom:
             raise ValueError("--tom is for --vs; the ladder's Toms are chosen with --levels")
@@ -330,6 +331,7 @@ def run_game_match(args: argparse.Namespace, out: IO[str], saving: object = None
     players = args.players or len(args.vs) + len(args.bots)
     results = evaluate_match(args.game, args.vs, games=args.games or MATCH_GAMES, seed=args.seed,
                              saving=saving, num_players=players, bots=tuple(args.bots))
+    results["command"] = args.command_line  # the file says how it was made
     print(format_match(results), file=out)
     paths = write_match(results, args.out)
     print("wrote " + ", ".join(str(p) for p in paths), file=out)
@@ -349,16 +351,14 @@ def run_tournament_command(args: argparse.Namespace, out: IO[str]) -> None:
         results = run_game_tournament(args.game, args.agents, games=args.games or TOURNAMENT_GAMES,
                                       seed=args.seed, game_size=args.size, bots=args.bots,
                                       progress=not args.no_progress)
-        print(format_tournament(results), file=out)
-        paths = write_tournament(results, args.out)
-        print("wrote " + ", ".join(str(p) for p in paths), file=out)
-        return
-    if args.bots:
+    elif args.bots:
         raise ValueError("--bots is for another --game than tiny_york")
-    results = run_tournament(agent_specs(args.agents, args.unsafe_unpickle),
-                             games=args.games or TOURNAMENT_GAMES, seed=args.seed,
-                             game_size=args.size, workers=args.workers, progress=not args.no_progress,
-                             ray_address=args.ray)
+    else:
+        results = run_tournament(agent_specs(args.agents, args.unsafe_unpickle),
+                                 games=args.games or TOURNAMENT_GAMES, seed=args.seed,
+                                 game_size=args.size, workers=args.workers, progress=not args.no_progress,
+                                 ray_address=args.ray)
+    results.settings["command"] = args.command_line  # the file says how it was made
     print(format_tournament(results), file=out)
     paths = write_tournament(results, args.out)
     print("wrote " + ", ".join(str(p) for p in paths), file=out)

@@ -452,6 +452,12 @@ def ladder_seed_keys(seed: int, level: int) -> tuple[int, int, int]:
     return seed, KIND_LADDER, level
 
 
+def run_provenance() -> dict[str, str]:
+    """How a run was played, for its results' settings: its UTC start day and the package version."""
+    return {"played_on": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
+            "version": __version__}
+
+
 def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games: int = DEFAULT_GAMES,
                      seed: int = 0, workers: int = 1, progress: bool = True,
                      saving: GameSaving | None = None, ray_address: str | None = None,
@@ -460,12 +466,13 @@ def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games
     level; game k at level L is seeded from (seed, L, k), k from ``first_game`` (so a long ladder
     can be played in parts and joined by ``training.ladder_merge``). One CellResult per level.
     ``saving`` writes the games it selects (e.g. every lost one) as saved games. The settings
-    record the run's UTC start date (``played_on``) and the package ``version`` beside its arguments."""
+    record the run's UTC start date (``played_on``) and the package ``version`` beside its arguments
+    (``run_provenance``)."""
     check_agent_spec(agent)
     levels, games, seed = check_levels(levels), positive_int(games, "games"), check_seed(seed)
     first_game = check_int("first_game", first_game, 0)
     label = agent_label(agent)
-    played_on = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    provenance = run_provenance()
     jobs = []
     for cell, level in enumerate(levels):
         jobs += rotation_jobs(cell, (0,), games, (level,), ladder_seed_keys(seed, level), first_game)
@@ -473,7 +480,7 @@ def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games
     cells = [cell_result([r for r in records if r.cell == cell], 0, label, tom_label(level), level)
              for cell, level in enumerate(levels)]
     settings = {"agent": label, "levels": levels, "games": games, "seed": seed, "first_game": first_game,
-                "played_on": played_on, "version": __version__}
+                **provenance}
     return EvalResults("ladder", cells, records, settings)
 
 
@@ -482,7 +489,8 @@ def evaluate_vs_agents(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES, 
                        saving: GameSaving | None = None, ray_address: str | None = None) -> EvalResults:
     """2-4 agents (names or factories, with ``toms`` making up to 4 participants) against each
     other, seats rotated: ``games`` must be a multiple of the number of agents. One CellResult per
-    agent. ``saving`` writes the games it selects (the first agent's lost ones, or all)."""
+    agent. ``saving`` writes the games it selects (the first agent's lost ones, or all). The
+    settings record the run's ``played_on`` and ``version`` (``run_provenance``)."""
     agents = [check_agent_spec(a) for a in agents]
     toms = tuple(toms)
     if not MIN_PARTICIPANTS <= len(agents) + len(toms) <= MAX_SEATS or not agents:
@@ -491,6 +499,7 @@ def evaluate_vs_agents(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES, 
     codes = GameConfig(num_agents=len(agents), toms=toms).toms  # validated, normalised
     games, seed = positive_int(games, "games"), check_seed(seed)
     labels = unique_labels(agents)
+    provenance = run_provenance()
     tom_keys = [int.from_bytes(code.encode(), "big") for code in codes]
     jobs = rotation_jobs(0, tuple(range(len(agents))), games, toms,
                          (seed, KIND_MATCH, len(agents), *tom_keys))
@@ -499,7 +508,7 @@ def evaluate_vs_agents(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES, 
     for p, label in enumerate(labels):
         others = [x for x in labels if x != label] + [f"Tom {t}" for t in toms]
         cells.append(cell_result(records, p, label, ", ".join(others)))
-    settings = {"agents": labels, "toms": list(toms), "games": games, "seed": seed}
+    settings = {"agents": labels, "toms": list(toms), "games": games, "seed": seed, **provenance}
     return EvalResults("match", cells, records, settings)
 
 

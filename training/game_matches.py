@@ -31,7 +31,7 @@ from tiny_york_env.agents.ppo_agent import MODELS_DIR
 from tiny_york_env.contract import Game
 from tiny_york_env.options import check_int
 from tiny_york_env.registry import get_game
-from tiny_york_env.training.evaluate import format_rows, output_dir, write_output_text
+from tiny_york_env.training.evaluate import format_rows, output_dir, run_provenance, write_output_text
 
 POLICY_NAMES = ("random", "greedy", "ppo", "ppo:PATH", "search", "search:N", "gsearch", "gsearch:N",
                 "psearch", "psearch:N", "champion", "psearch@S", "champion@S")
@@ -236,9 +236,11 @@ def evaluate_match(game_name: str, agents: Sequence[str | Policy], games: int, s
     (0 = first) and mean margin (own score minus the best other seat's). ``saving``
     (``training.evaluate.GameSaving``) writes the first agent's lost games, or all, as saved
     games ``DIR/game<k>.jsonl``. Game g plays the deal ``seed + g``: runs whose seeds are closer
-    than ``games`` share deals."""
+    than ``games`` share deals. The results record the run's ``played_on`` and ``version``
+    (``evaluate.run_provenance``)."""
     game = get_game(game_name)
     games = check_int("games", games, 1)
+    provenance = run_provenance()
     config = game.make_config(**setup)
     if game.num_agents(config) != len(agents):
         raise ValueError(f"the setup {setup} has {game.num_agents(config)} agent seats but "
@@ -265,7 +267,7 @@ def evaluate_match(game_name: str, agents: Sequence[str | Policy], games: int, s
             places[k] += placing[seat]
             margins[k] += final[seat] - np.delete(final, seat).max()
     return {"game": game.name, "setup": {k: list(v) if isinstance(v, tuple) else v for k, v in setup.items()},
-            "games": games, "seed": seed,
+            "games": games, "seed": seed, **provenance,
             "agents": [{"agent": agent_name(name), "games": games, "wins": float(wins[k]),
                         "win_rate": float(wins[k] / games), "mean_score": float(scores[k] / games),
                         "mean_place": float(places[k] / games),

@@ -43,6 +43,7 @@ from .evaluate import (
     refuse_symlink,
     rotation_jobs,
     run_jobs,
+    run_provenance,
     unique_labels,
 )
 
@@ -166,7 +167,8 @@ def run_tournament(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES_PER_G
                    game_size: int = 2, workers: int = 1, progress: bool = True,
                    ray_address: str | None = None) -> TournamentResults:
     """Round robin of ``agents`` (registry names or ``factory(seed)``): every group of
-    ``game_size`` plays ``games`` games (a multiple of ``game_size``), seats rotated."""
+    ``game_size`` plays ``games`` games (a multiple of ``game_size``), seats rotated. The settings
+    record the run's ``played_on`` and ``version`` (``evaluate.run_provenance``)."""
     agents = [check_agent_spec(a) for a in agents]
     game_size = positive_int(game_size, "game_size")
     if not MIN_PARTICIPANTS <= game_size <= MAX_SEATS:
@@ -176,11 +178,13 @@ def run_tournament(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES_PER_G
                          f"got {len(agents)}")
     games, seed = positive_int(games, "games"), check_seed(seed)
     labels = unique_labels(agents)
+    provenance = run_provenance()
     jobs = []
     for cell, group in enumerate(itertools.combinations(range(len(agents)), game_size)):
         jobs += rotation_jobs(cell, group, games, (), (seed, KIND_TOURNAMENT, game_size, *group))
     records = run_jobs(agents, labels, jobs, workers, progress, "tournament", ray_address=ray_address)
-    settings = {"agents": labels, "games_per_group": games, "game_size": game_size, "seed": seed}
+    settings = {"agents": labels, "games_per_group": games, "game_size": game_size, "seed": seed,
+                **provenance}
     return TournamentResults(_standings(records, labels), labels,
                              pairwise_matrix(records, len(labels)), records, settings)
 
@@ -190,7 +194,8 @@ def run_game_tournament(game_name: str, agents: Sequence[str], games: int = DEFA
                         progress: bool = False) -> TournamentResults:
     """Round robin of ``agents`` (``training.game_matches`` policy names) in ``game_name``: every
     group of ``game_size`` plays ``games`` games (a multiple of ``game_size``), seats rotated,
-    each block of ``game_size`` games sharing one deal; ``bots`` (the engine's) join every game."""
+    each block of ``game_size`` games sharing one deal; ``bots`` (the engine's) join every game.
+    The settings record the run's ``played_on`` and ``version`` (``evaluate.run_provenance``)."""
     from tqdm.auto import tqdm  # a single widget in Jupyter, not thousands of text chunks
 
     from .game_matches import make_policy, play_game
@@ -206,6 +211,7 @@ def run_game_tournament(game_name: str, agents: Sequence[str], games: int = DEFA
                          f"sits in each seat equally often; got {games}")
     config = game.make_config(num_players=game_size + len(bots), bots=tuple(bots))
     labels = unique_labels(agents)
+    provenance = run_provenance()
     groups = list(itertools.combinations(range(len(agents)), game_size))
     records = []
     with tqdm(total=len(groups) * games, desc="tournament", unit="game", disable=not progress) as bar:
@@ -225,7 +231,7 @@ def run_game_tournament(game_name: str, agents: Sequence[str], games: int = DEFA
                                           int(winners[0]), 0, time.perf_counter() - start))
                 bar.update()
     settings = {"game": game.name, "agents": labels, "games_per_group": games,
-                "game_size": game_size, "bots": list(bots), "seed": seed}
+                "game_size": game_size, "bots": list(bots), "seed": seed, **provenance}
     return TournamentResults(_standings(records, labels), labels,
                              pairwise_matrix(records, len(labels)), records, settings)
 

@@ -2,10 +2,12 @@
 
 import io
 import json
+import re
 
 import numpy as np
 import pytest
 
+from tiny_york_env import __version__
 from tiny_york_env.cli import main
 from tiny_york_env.training.game_matches import evaluate_match
 
@@ -19,8 +21,9 @@ def test_wins_are_shared_out_and_the_greedy_bot_beats_random():
 
 def test_the_same_seed_gives_the_same_results():
     setup = {"games": 6, "seed": 1, "num_players": 3, "bots": ("greedy", "random")}
-    assert evaluate_match("construction_yard", ["random"], **setup) == \
-        evaluate_match("construction_yard", ["random"], **setup)
+    first, second = (evaluate_match("construction_yard", ["random"], **setup) for _ in range(2))
+    first.pop("played_on"), second.pop("played_on")  # the day each run started: may differ
+    assert first == second
 
 
 def test_a_numpy_count_of_games_gives_a_json_result():
@@ -49,6 +52,9 @@ def test_the_cli_runs_a_construction_yard_match(tmp_path):
     assert "greedy" in text and "mean place" in text
     saved = json.loads((tmp_path / "construction_yard_match.json").read_text())
     assert saved["games"] == 4 and [r["agent"] for r in saved["agents"]] == ["greedy", "random"]
+    assert saved["command"] == ("tiny-york eval --game construction_yard --vs greedy random --games 4 "
+                                f"--out {tmp_path} --no-progress")
+    assert saved["version"] == __version__ and re.fullmatch(r"\d{4}-\d\d-\d\d", saved["played_on"])
 
 
 @pytest.mark.parametrize("flags", [["--workers", "2"], ["--ray"], ["--tom", "5"], ["--first-game", "2"]])
@@ -76,6 +82,8 @@ def test_the_cli_runs_a_construction_yard_tournament(tmp_path):
     assert "Row finished ahead of column" in text and "search:4" in text
     saved = json.loads((tmp_path / "tournament.json").read_text())
     assert saved["settings"]["game"] == "construction_yard" and len(saved["games"]) == 3 * 2
+    assert saved["settings"]["command"].startswith("tiny-york tournament --game construction_yard --agents")
+    assert saved["settings"]["version"] == __version__ and saved["settings"]["played_on"]
     standings = {row["agent"]: row for row in saved["standings"]}
     assert standings["greedy"]["wins"] == 4 and standings["random"]["wins"] == 0
 
