@@ -56,6 +56,7 @@ TOM_LEVELS = range(1, NUM_TOM_LEVELS + 1)
 DEFAULT_GAMES = 100
 Z_95 = 1.959963984540054  # two-sided 95% normal quantile, for the Wilson interval
 SEED_BITS = 63  # the engine takes seeds below 2**63
+RUN_PROVENANCE_KEYS = ("played_on", "version")  # how a run was played: its UTC start day, the package version
 # Streams of the seed derivation, so a game, its agents and their choices never share a seed.
 STREAM_GAME, STREAM_AGENT, STREAM_CHOICE = 0, 1, 2
 # What is evaluated, the first key of every derivation.
@@ -453,9 +454,10 @@ def ladder_seed_keys(seed: int, level: int) -> tuple[int, int, int]:
 
 
 def run_provenance() -> dict[str, str]:
-    """How a run was played, for its results' settings: its UTC start day and the package version."""
-    return {"played_on": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
-            "version": __version__}
+    """How a run was played, for its results' settings (``RUN_PROVENANCE_KEYS``): its UTC start day
+    and the package version."""
+    played_on = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    return dict(zip(RUN_PROVENANCE_KEYS, (played_on, __version__), strict=True))
 
 
 def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games: int = DEFAULT_GAMES,

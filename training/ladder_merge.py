@@ -24,6 +24,7 @@ from typing import Any
 
 from tiny_york_env.options import check_int
 from tiny_york_env.training.evaluate import (
+    RUN_PROVENANCE_KEYS,
     STREAM_GAME,
     EvalResults,
     GameRecord,
@@ -38,7 +39,7 @@ MAX_RESULTS_BYTES = 256 * 2 ** 20  # a 1,000-game ladder at all 12 levels is abo
 RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
 SOLO_SEATING = (0,)  # the ladder's agent is player 0 in seat 0, Tom after it
 SOLO_PARTICIPANTS = 2
-PROVENANCE_KEYS = ("command", "played_on", "version")  # settings that say how a part was played
+PROVENANCE_KEYS = ("command", *RUN_PROVENANCE_KEYS)  # settings that say how a part was played
 
 
 def _record(raw: Any, where: str, levels: Sequence[int], seed: int) -> tuple[int, GameRecord]:

@@ -83,7 +83,8 @@ def test_the_cli_runs_a_construction_yard_tournament(tmp_path):
     saved = json.loads((tmp_path / "tournament.json").read_text())
     assert saved["settings"]["game"] == "construction_yard" and len(saved["games"]) == 3 * 2
     assert saved["settings"]["command"].startswith("tiny-york tournament --game construction_yard --agents")
-    assert saved["settings"]["version"] == __version__ and saved["settings"]["played_on"]
+    assert saved["settings"]["version"] == __version__
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", saved["settings"]["played_on"])
     standings = {row["agent"]: row for row in saved["standings"]}
     assert standings["greedy"]["wins"] == 4 and standings["random"]["wins"] == 0
 
