@@ -210,7 +210,7 @@ def test_first_game_must_be_a_non_negative_int():
 
 def test_the_champions_recorded_ladder_reads_and_gives_the_readme_figures():
     """docs/champion-ladder-seed1.json holds the games of the README's rows of the champion's
-    ladder at Toms 1-9 (1,000 games a level so far: the expected cells) and Tom 11 (1,000),
+    ladder at Toms 1-9 (1,000 games a level: the expected cells) and Tom 11 (1,000),
     so later parts (--first-game) can be joined to it."""
     recorded = read_ladder(RECORDED_LADDER)
     cells = {c.level: (c.games, c.wins) for c in recorded.cells}
