@@ -4,6 +4,7 @@ foreign files refused at the right line with what was expected there."""
 
 import io
 import json
+import re
 
 import numpy as np
 import pytest
@@ -192,3 +193,25 @@ def test_eval_of_another_game_saves_every_game_when_asked(tmp_path):
     run(["eval", "--game", "construction_yard", "--vs", "greedy", "random", "--games", "2",
          "--save-games", str(tmp_path / "lost"), "--out", str(tmp_path / "out")])
     assert not (tmp_path / "lost").exists() or not list((tmp_path / "lost").glob("*"))  # greedy won both
+
+
+def test_a_line_that_is_not_utf8_is_named_with_its_column(tmp_path, capsys):
+    lines = lines_of()
+    data = "\n".join(lines).encode() + b"\n"
+    start = data.index(lines[5].encode())
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(data[:start + 3] + b"\xff" + data[start + 4:])
+    expected = "bad.jsonl line 6: cannot read a saved game: not UTF-8 text (byte 0xff at column 4)"
+    with pytest.raises(SavedGameError, match=re.escape(expected)):
+        read_saved_game(path)
+    with pytest.raises(SystemExit) as done:
+        run(["replay", str(path), "--check"])
+    assert done.value.code == 2 and expected in capsys.readouterr().err
+
+
+def test_an_earlier_bad_line_comes_before_a_later_line_that_is_not_utf8(tmp_path):
+    lines = replaced(lines_of(), 3, "{not json")
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes("\n".join(lines).encode() + b"\n\xff\xfe\n")
+    with pytest.raises(SavedGameError, match=r"bad\.jsonl line 3: not JSON"):
+        read_saved_game(path)

@@ -180,10 +180,26 @@ def read_saved_game(path: str | os.PathLike[str]) -> SavedGame:
     SavedGameError (a ValueError) naming the first bad line otherwise."""
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        data = Path(path).read_bytes()
+    except OSError as error:
         raise SavedGameError(f"{source}: cannot read a saved game: {error}") from error
-    return parse_saved_game(text, source)
+    return parse_saved_game(decode_saved_game(data, source), source)
+
+
+def decode_saved_game(data: bytes, source: str = "the saved game") -> str:
+    """The text of a saved game's bytes; SavedGameError naming the first bad line otherwise: a
+    line that is not UTF-8 (a saved game is UTF-8 text), with its column and byte, unless a line
+    before it is already wrong."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line_start = data.rfind(b"\n", 0, error.start) + 1
+        if line_start:
+            parse_saved_game(data[:line_start].decode("utf-8"), source)  # an earlier bad line first
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - line_start + 1
+        _fail(source, line, f"cannot read a saved game: not UTF-8 text (byte 0x{data[error.start]:02x} "
+                            f"at column {column}); a saved game is UTF-8 JSON lines")
 
 
 def parse_saved_game(text: str, source: str = "the saved game") -> SavedGame:

@@ -26,5 +26,5 @@ def test_every_action_has_words():
 
 @pytest.mark.parametrize("bad", [-1, A.NUM_ACTIONS, 1.0, True, "3", None])
 def test_bad_ids_are_refused(bad):
-    with pytest.raises(ValueError, match=f"an action is an int 0-{A.NUM_ACTIONS - 1}"):
+    with pytest.raises(ValueError, match=f"action .* 0..{A.NUM_ACTIONS - 1}"):
         A.decode(bad)

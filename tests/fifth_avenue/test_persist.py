@@ -16,10 +16,12 @@ from tests.save_checks import (
 )
 from tiny_york_env.fifth_avenue import load_state, save_state, validate_state
 from tiny_york_env.fifth_avenue import state as S
+from tiny_york_env.fifth_avenue.data import CENTRAL_PARK
 from tiny_york_env.registry import get_game
 
 GAME = "fifth_avenue"
 SETUPS = ((2, ()), (2, ("greedy",)), (3, ("random",)), (4, ()), (4, ("greedy", "random")))
+FUZZ_SETUPS = [{"num_players": n, "bots": bots} for n, bots in SETUPS]
 FUZZ_CASES = 400
 
 
@@ -93,12 +95,12 @@ def test_a_batch_names_the_bad_record():
 
 
 def test_random_corruptions_are_refused_or_play_on_without_crashing():
-    check_fuzz(GAME, SETUPS, FUZZ_CASES, seed=0)
+    check_fuzz(GAME, FUZZ_SETUPS, FUZZ_CASES, seed=0)
 
 
 @pytest.mark.slow
 def test_the_fuzz_with_numba_bounds_checks_on(tmp_path):
-    check_fuzz(GAME, SETUPS, FUZZ_CASES * 5, seed=1, boundscheck=True, cache_dir=tmp_path)
+    check_fuzz(GAME, FUZZ_SETUPS, FUZZ_CASES * 5, seed=1, boundscheck=True, cache_dir=tmp_path)
 
 
 def test_a_placing_round_record_must_show_just_the_placed_skyscrapers():
@@ -109,3 +111,38 @@ def test_a_placing_round_record_must_show_just_the_placed_skyscrapers():
     record["plot_owner"][plot], record["plot_skyscrapers"][plot] = 1, 1
     record["general"][1] -= 1
     check_refused(GAME, record, "seat 1 has placed 0 starting skyscrapers")
+
+
+def test_a_bidder_without_a_coloured_card_on_the_table_has_no_bid_colour():
+    """A bidder's colour is its first coloured card's: a bidder still in with none on the table
+    and a colour set (found by the fuzz) would bid black cards alone, which the rules forbid."""
+    for record in snapshots(GAME, 3, (), seed=4, every=1):
+        if record["decision"] != S.DEC_BID:
+            continue
+        empty = [row for row in range(3) if not record["passed"][row]
+                 and not record["bid_cards"][row, :S.BLACK].any() and record["bid_colour"][row] == S.NO_CARD]
+        if empty:
+            record["bid_colour"][empty[0]] = 0
+            check_refused(GAME, record, f"seat {empty[0]} has bid_colour 0 but no card of it on the table")
+            return
+    raise AssertionError("no bidding position with a bidder whose table is empty")
+
+
+def bidding_records(place_is_park):
+    """Bidding positions of a few random games, in Central Park's auction or in a district's."""
+    for seed in range(10):
+        for record in snapshots(GAME, 3, (), seed=seed, every=1):
+            if record["decision"] == S.DEC_BID and \
+                    (record["auction_places"][record["auction_at"]] == CENTRAL_PARK) == place_is_park:
+                yield record
+
+
+def test_central_parks_colour_is_set_exactly_when_a_bidder_has_one():
+    """Central Park's one colour is its first coloured card's (found by the fuzz: an auction moved
+    to Central Park with a bid colour but none for the park let the next bidder choose another)."""
+    park = next(r for r in bidding_records(True) if (r["bid_colour"][:3] != S.NO_CARD).any())
+    park["park_colour"] = S.NO_CARD
+    check_refused(GAME, park, r"park_colour is -1 in Central Park's auction while the bid colours are \[")
+    district = next(bidding_records(False))
+    district["park_colour"] = 0
+    check_refused(GAME, district, "park_colour is 0 in an auction for district")

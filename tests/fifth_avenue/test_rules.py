@@ -371,7 +371,7 @@ def test_the_verbs_play_a_whole_game_against_random_bots():
         assert seen == set(range(config.num_agents))
         assert len(api.final_scores(state)) == players and api.winners(state)
         assert sorted(api.placings(state))[0] == 0 or len(api.winners(state)) > 1
-    with pytest.raises(ValueError, match="illegal action .*: not legal for"):
+    with pytest.raises(ValueError, match="illegal action .* for seat 0, whose pending decision is"):
         api.apply_action(api.new_game(GameConfig(3), seed=1), NUM_ACTIONS - 1)
     with pytest.raises(ValueError, match="leave no agent seat"):
         GameConfig(num_players=2, bots=("random", "random"))

@@ -14,10 +14,11 @@ every stage are saved with ``save_state``; then
   random fields, small changes of a value, a field taken from another game, swapped elements
   and fields, random bytes, a card or tile moved, several of these at once) must, when
   ``load_state`` accepts them, play on: ``legal_mask`` offers an action at every decision,
-  ``encode`` works for every seat, ``determinize`` works and its view is valid, random legal
-  actions reach the end (first through ``apply_action``, then in compiled code), and every
-  state on the way still passes ``validate_state`` (unless play pushed a counter that was
-  already near it past ``COUNT_LIMIT``).
+  every seat's observation lies inside the observation space (on the way and at the end),
+  ``determinize`` works and its view is valid, random legal actions reach the end (first
+  through ``apply_action``, then in compiled code), and every state on the way still passes
+  ``validate_state`` (unless play pushed a counter that was already near it past
+  ``COUNT_LIMIT``).
 
 A per-case watchdog (``faulthandler``) ends the worker on a hang and prints where it was. The
 slow tests run many more cases, and a run with numba's bounds checks on, where any index past an
@@ -54,7 +55,7 @@ from tiny_york_env.game import state as S
 from tiny_york_env.game.kernels import play_random_kernel
 from tiny_york_env.game.persist import HEADER_SIZE, load_state, save_state
 from tiny_york_env.game.validate import CAPPED_FIELDS, COUNT_LIMIT, validate_state
-from tiny_york_env.observation import encode
+from tiny_york_env.observation import encode, observation_space
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ((2, ()), (3, ()), (4, ()), (1, (5,)), (2, ("C9",)), (1, ("C9", 12, "B2")),
@@ -356,8 +357,7 @@ def play_on(state, rng):
         mask = legal_mask(state)
         if not mask.any():
             return ["no legal action before the end"]
-        for seat in range(int(state["num_seats"])):
-            encode(state, seat)
+        problems += observations_outside_the_space(state)
         view = determinize(state, int(rng.integers(int(state["num_seats"]))), int(rng.integers(2 ** 62)))
         validate_state(view)
         apply_action(state, int(rng.choice(np.flatnonzero(mask))))
@@ -375,6 +375,18 @@ def play_on(state, rng):
     if not over_the_cap(state):
         validate_state(state)
     final_scores(state), winner(state), score_breakdown(state)
+    return problems + observations_outside_the_space(state)
+
+
+def observations_outside_the_space(state):
+    """A problem for each seat whose observation leaves the observation space."""
+    space = observation_space()
+    problems = []
+    for seat in range(int(state["num_seats"])):
+        obs = encode(state, seat)
+        outside = np.flatnonzero((obs < space.low) | (obs > space.high) | ~np.isfinite(obs))
+        if outside.size:
+            problems.append(f"seat {seat}'s observation leaves the space at {outside[:5].tolist()}")
     return problems
 
 

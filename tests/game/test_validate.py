@@ -317,6 +317,15 @@ def test_every_check_is_exercised_below():
     assert sorted(code for code, _, _ in CORRUPTIONS) == list(range(1, len(V.ERRORS)))
 
 
+def test_a_bid_above_every_card_of_the_game_is_refused():
+    """A bid counts cards; the fuzz found a Tom bidding 6,078, whose elevator pick then logged a
+    value its int8 field cannot hold."""
+    state = bases()["bid"].copy()
+    state["bid_value"][0] = V.MAX_BID_VALUE + 1
+    with pytest.raises(ValueError, match=f"bid_value must be 0-{V.MAX_BID_VALUE}"):
+        V.validate_state(state)
+
+
 def test_every_field_is_checked():
     """Every field of the record is named by some check (a new field needs one)."""
     assert set(STATE_DTYPE.names) <= {field for field, _ in V.ERRORS}

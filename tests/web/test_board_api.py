@@ -185,6 +185,10 @@ def test_a_corrupted_or_huge_upload_is_refused(client):
     response = client.post("/api/replays", content=b"x" * (MAX_BODY_BYTES + 1), headers=JSON)
     assert response.status_code == 413
     assert client.post("/api/replays", content=b"\xff\xfe", headers=JSON).status_code == 400
+    response = client.post("/api/replays", content=header.encode() + b"\n\xff", headers=JSON)
+    assert response.status_code == 400
+    assert "line 2: cannot read a saved game: not UTF-8 text (byte 0xff at column 1)" in \
+        response.json()["error"]
 
 
 def test_many_games_at_once_and_the_oldest_go_beyond_capacity():

@@ -11,8 +11,7 @@ Layout (NUM_ACTIONS = 32)::
     PASS             31   # only when neither taking money nor buying is possible (ruling Y8)
 """
 
-import numpy as np
-
+from ..core.checked import action_id, is_int
 from .data import DISPLAY_SLOTS, MIN_VALUE, NUM_VALUES
 
 NUM_SUBSETS = (1 << DISPLAY_SLOTS) - 1  # non-empty subsets of the money display
@@ -30,11 +29,6 @@ ACTION_KINDS = (("take_money", TAKE_MONEY, NUM_SUBSETS), ("buy", BUY, DISPLAY_SL
                 ("give_to_dirk", GIVE_TO_DIRK, 1), ("pass", PASS, 1))
 
 
-def is_int(x: object) -> bool:
-    """True for Python and numpy integers, not bools."""
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 def encode(kind: str, payload: int = 0) -> int:
     """The action id of ``kind`` (a name of ACTION_KINDS) with ``payload``; ValueError otherwise.
     For "take_money" the payload is the slot bitmask 1..15, for "pay" the card value 1..9."""
@@ -49,11 +43,10 @@ def encode(kind: str, payload: int = 0) -> int:
 
 def decode(action: int) -> tuple[str, int]:
     """(kind, payload) of an action id, the inverse of ``encode``; ValueError outside 0..31."""
-    if not is_int(action) or not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    action = action_id(action, NUM_ACTIONS)
     for name, first, count in ACTION_KINDS:
         if first <= action < first + count:
-            index = int(action) - first
+            index = action - first
             if name == "take_money":
                 return name, index + 1
             if name == "pay":

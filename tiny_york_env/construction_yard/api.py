@@ -9,9 +9,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.checked import apply_checked, check_writeable, refusal_text
 from ..core.seeds import normal_seed
 from . import kernels
-from .actions import NUM_ACTIONS, describe_action, is_int
+from .actions import NUM_ACTIONS, describe_action
 from .config import GameConfig
 from .data import MAX_PLAYERS, SCORING_NAMES
 from .setup import NUM_PARAMS, PARAM_AGENTS, PARAM_BOTS, PARAM_PLAYERS
@@ -50,12 +51,6 @@ def _check_batch(states):
     if not isinstance(states, np.ndarray) or states.dtype != STATE_DTYPE or states.ndim != 1:
         raise ValueError("states must be a 1-d numpy array of Construction Yard's STATE_DTYPE")
     return states
-
-
-def _check_writeable(array, verb):
-    if not array.flags.writeable:
-        raise ValueError(f"{verb} changes the state in place, but this array is read-only; pass a "
-                         "writeable copy")
 
 
 def new_game(config: GameConfig | None = None, seed: int | np.integer | None = None) -> np.ndarray:
@@ -103,19 +98,9 @@ def pending_decision(state: np.ndarray) -> str:
 def apply_action(state: np.ndarray, action: int | np.integer) -> None:
     """Apply ``action`` in place; a ValueError names an illegal action (the pending decision and
     the legal ones) and leaves the state as it was."""
-    batch = as_batch(state)
-    _check_writeable(batch, "apply_action")
-    if not is_int(action):
-        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
-    action = int(action)
-    if batch[0]["decision"] == DEC_GAME_OVER:
-        raise ValueError(f"action {action}: the game is over, no action is legal")
-    if not 0 <= action < NUM_ACTIONS or kernels.apply_kernel(batch, 0, action) != 0:
-        what = describe_action(action) if 0 <= action < NUM_ACTIONS else "outside the space"
-        raise ValueError(
-            f"illegal action {action} ({what}) for seat {int(batch[0]['actor'])}, whose pending "
-            f"decision is '{pending_decision(state)}'; legal actions: "
-            + ", ".join(f"{a} ({describe_action(a)})" for a in legal_actions(state)))
+    apply_checked(as_batch(state), action, NUM_ACTIONS, kernels.apply_kernel,
+                  lambda a: refusal_text(a, NUM_ACTIONS, describe_action, current_player(state),
+                                         pending_decision(state), legal_actions(state)))
 
 
 def step(state: np.ndarray, action: int | np.integer) -> np.ndarray:
@@ -185,7 +170,7 @@ def legal_masks(states: np.ndarray) -> NDArray[np.bool_]:
 def apply_actions(states: np.ndarray, actions: NDArray[np.integer] | Sequence[int]) -> NDArray[np.bool_]:
     """Apply one action per game in place; True where it was illegal (that game unchanged)."""
     _check_batch(states)
-    _check_writeable(states, "apply_actions")
+    check_writeable(states, "apply_actions")
     actions = np.asarray(actions)
     if actions.shape != states.shape or not np.issubdtype(actions.dtype, np.integer):
         raise ValueError(f"actions must be integers, one per game ({states.shape[0]}); got "

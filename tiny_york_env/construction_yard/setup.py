@@ -102,33 +102,54 @@ def choose_start_player(st):
 
 
 @jit
+def pile_size(m, pile):
+    """The money cards of ``pile`` (0 = the first, on top) when ``m`` cards are split into five
+    piles as equal as possible, the larger piles on top (Setup, Y1); scoring cards not counted."""
+    return m // NUM_PILES + (1 if pile < m % NUM_PILES else 0)
+
+
+@jit
+def holds_scoring_card(pile):
+    """True for the second and the fourth pile, into which scoring cards A and B are shuffled."""
+    return pile == SCORING_A_PILE or pile == SCORING_B_PILE
+
+
+@jit
+def pile_bottoms(m, bottoms):
+    """Each pile's lowest deck index into ``bottoms`` when ``m`` money cards and both scoring cards
+    are stacked, the first pile on top (the deck's bottom card has index 0); the stack's size."""
+    n = 0
+    for k in range(NUM_PILES - 1, -1, -1):
+        bottoms[k] = n
+        n += pile_size(m, k) + (1 if holds_scoring_card(k) else 0)
+    return n
+
+
+@jit
 def stack_piles(st):
     """Split the rest of the money deck into five piles as equal as possible (larger piles on
     top), shuffle scoring card A into the second and B into the fourth at a uniform position,
     and stack them with the first pile on top (Setup, Y1, Y9)."""
     m = st["money_count"]
-    base, extra = m // NUM_PILES, m % NUM_PILES
     old = st["money_deck"][:m].copy()
     top = m  # old[top - size_k : top] is pile k, pile 0 on top
     starts = np.zeros(NUM_PILES, np.int64)
-    sizes = np.zeros(NUM_PILES, np.int64)
     for k in range(NUM_PILES):
-        sizes[k] = base + (1 if k < extra else 0)
-        top -= sizes[k]
+        top -= pile_size(m, k)
         starts[k] = top
-    n = 0
+    st["money_count"] = pile_bottoms(m, st["pile_bottom"])
     for k in range(NUM_PILES - 1, -1, -1):
-        st["pile_bottom"][k] = n
+        n = st["pile_bottom"][k]
+        size = pile_size(m, k)
         scoring = SCORING_A if k == SCORING_A_PILE else SCORING_B if k == SCORING_B_PILE else -1
-        at = randbelow(st["rng"], sizes[k] + 1) if scoring >= 0 else -1
-        for j in range(sizes[k] + 1):
+        at = randbelow(st["rng"], size + 1) if scoring >= 0 else -1
+        for j in range(size + 1):
             if j == at:
                 st["money_deck"][n] = scoring
                 n += 1
-            if j < sizes[k]:
+            if j < size:
                 st["money_deck"][n] = old[starts[k] + j]
                 n += 1
-    st["money_count"] = n
 
 
 @jit

@@ -6,13 +6,17 @@ here first, and a ValueError names the first field that is wrong and what is all
 
 - the setup: players 2-6, agent seats, each seat's kind (agents first, then bots), Dirk exactly
   in two-player games, the start player;
-- the pending decision and whose it is, with what each decision needs (a payment's slot and
-  building, a bought building waiting for keep-or-give only with Dirk) and nothing stale;
+- the pending decision and whose it is (an agent's seat while the game runs: the engine plays
+  its bots itself), with what each decision needs (a payment's slot and building, and money
+  enough left in the slot's currency to finish it, as there was when the building was bought;
+  a bought building waiting for keep-or-give only with Dirk) and nothing stale;
 - the money cards: deck, discard and display codes, the scoring cards A and B (each in the deck
-  until its scoring, never twice), the piles' bottoms (fixed at setup: the piles are used up
-  from the top, so a bottom may lie above today's deck), and conservation: every card of the game
-  (three of each currency and value, two with two players) is in exactly one place (deck,
-  discard, display, a hand or the payment being made);
+  until its scoring, never twice, inside its own pile), the piles' bottoms (a layout setup makes
+  for some number of cards, fixed until the first reshuffle sets them all to 0: the piles are
+  used up from the top, so a bottom may lie above today's deck, which never holds more cards than
+  were stacked), and conservation: every card of the game (three of each currency and value, two
+  with two players) is in exactly one place (deck, discard, display, a hand or the payment being
+  made);
 - the building cards: every card 0-53 in exactly one place (deck, display, the purchase
   waiting for keep-or-give) or counted by type in a row of buildings or in ``removed``, with no
   type owned more often than it is printed;
@@ -22,6 +26,8 @@ here first, and a ValueError names the first field that is wrong and what is all
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..core.move_log import move_log_problem
@@ -29,19 +35,27 @@ from .actions import NUM_ACTIONS
 from .api import as_batch
 from .data import (
     BUILDING_COUNTS,
+    BUILDING_PRICE,
     BUILDING_TYPE,
     COPIES,
     COPIES_TWO_PLAYERS,
     DIRK_PLAYERS,
     DISPLAY_SLOTS,
     MAX_PLAYERS,
+    MAX_VALUE,
     MIN_PLAYERS,
+    MIN_VALUE,
     NUM_BUILDINGS,
-    NUM_CURRENCIES,
+    NUM_PILES,
     NUM_SCORINGS,
     NUM_VALUES,
+    SCORING_A_PILE,
+    SCORING_B_PILE,
+    SLOT_CURRENCY,
+    START_CAPITAL,
     TAKE_LIMIT,
 )
+from .setup import pile_bottoms
 from .state import (
     BOT_GREEDY,
     BOT_NONE,
@@ -62,6 +76,7 @@ WORD_LIMIT = 2 ** 32  # the generator's words are 32-bit values (core/rng.py)
 MAX_ACTIONS_IN_TURN = TAKE_LIMIT  # four exact payments and one more action at most
 MAX_SCORE = 10_000  # far above any reachable total (a game's points stay below 300)
 MAX_TURNS = 10_000  # far above any real game (about 100-250 turns)
+MIN_START_CARDS = -(-START_CAPITAL // MAX_VALUE)  # 20 in values of at most 9: 3 cards at least
 MAX_PAID = NUM_VALUES * (NUM_VALUES + 1) // 2 * COPIES  # every card of one currency
 
 
@@ -100,7 +115,10 @@ def _check_setup(rec, index):
 
 def _check_decision(rec, n, index):
     decision = _in_range(rec["decision"], 0, NUM_DECISIONS - 1, "decision", index)
-    _in_range(rec["actor"], 0, n - 1, "actor", index)
+    actor = _in_range(rec["actor"], 0, n - 1, "actor", index)
+    if decision != DEC_GAME_OVER and rec["bot_kind"][actor] != BOT_NONE:
+        _fail(index, f"actor is {actor}, a bot's seat, in a running game: the engine plays its bots "
+                     f"itself, so the seat to move is an agent's (0..{int(rec['num_agents']) - 1})")
     _in_range(rec["actions_in_turn"], 0, MAX_ACTIONS_IN_TURN, "actions_in_turn", index)
     buy_slot, pending = int(rec["buy_slot"]), int(rec["pending_building"])
     if decision == DEC_PAY:
@@ -143,10 +161,7 @@ def _check_money(rec, n, index):
                          f"scoring (in deck {in_deck}, scorings_done {int(rec['scorings_done'][scoring])})")
     if rec["scorings_done"][NUM_SCORINGS - 1] and rec["decision"] != DEC_GAME_OVER:
         _fail(index, "scoring C is done but the game is not over")
-    bottoms = rec["pile_bottom"].astype(np.int64)
-    if bottoms.min() < 0 or bottoms.max() > MONEY_DECK_CAPACITY or np.any(np.diff(bottoms) > 0):
-        _fail(index, f"pile_bottom must not rise from the first pile to the fifth, within "
-                     f"0..{MONEY_DECK_CAPACITY}; got {bottoms.tolist()}")
+    _check_piles(rec, n, deck, index)
     discard = rec["discard"][:discards].astype(np.int64)
     display = rec["money_display"].astype(np.int64)
     for codes, field in ((discard, "discard"), (display[display != NO_CARD], "money_display")):
@@ -162,7 +177,7 @@ def _check_money(rec, n, index):
                                          display[display != NO_CARD]]), minlength=NUM_MONEY_CODES)
     counts += hands.sum(axis=0).reshape(NUM_MONEY_CODES)
     if rec["decision"] == DEC_PAY:
-        currency = int(rec["buy_slot"]) % NUM_CURRENCIES
+        currency = int(SLOT_CURRENCY[rec["buy_slot"]])
         counts[currency * NUM_VALUES:(currency + 1) * NUM_VALUES] += payment
     copies = COPIES_TWO_PLAYERS if n == DIRK_PLAYERS else COPIES
     if np.any(counts != copies):
@@ -170,6 +185,57 @@ def _check_money(rec, n, index):
         _fail(index, f"money card {code} (currency {code // NUM_VALUES}, value {code % NUM_VALUES + 1}) "
                      f"is in {int(counts[code])} places; every card is in exactly one of {copies} "
                      f"copies (deck, discard, display, hands, payment)")
+
+
+@functools.cache
+def setup_pile_bottoms(num_players: int) -> dict[tuple[int, ...], int]:
+    """Every ``pile_bottom`` setup can make with ``num_players`` players -> the stack's size: the
+    piles are laid out from the number of money cards left after the start capital and the
+    display (Setup, Y1), which each hand's 3 or more cards (20 in values of at most 9) bound."""
+    cards = NUM_MONEY_CODES * (COPIES_TWO_PLAYERS if num_players == DIRK_PLAYERS else COPIES)
+    most = cards - DISPLAY_SLOTS - MIN_START_CARDS * num_players
+    layouts = {}
+    for m in range(most + 1):
+        bottoms = np.zeros(NUM_PILES, np.int64)
+        # m = 5k and 5k + 1 give the same bottoms (only the top pile differs): keep the larger stack
+        layouts[tuple(bottoms.tolist())] = pile_bottoms(m, bottoms)
+    return layouts
+
+
+def _check_piles(rec, n, deck, index):
+    """The piles' bottoms are setup's (Setup, Y1) until the first reshuffle, when they are all 0
+    (Y8: both scoring cards were drawn by then); the deck only shrinks from the top meanwhile, and
+    an undrawn scoring card lies in its own pile."""
+    bottoms = tuple(int(b) for b in rec["pile_bottom"])
+    if not any(bottoms):
+        if not rec["scorings_done"][:len(SCORING_CARDS)].all():
+            _fail(index, "pile_bottom is all 0 (the piles are gone after a reshuffle), but a scoring "
+                         "card is still in the money deck")
+        return
+    stack = setup_pile_bottoms(n).get(bottoms)
+    if stack is None:
+        _fail(index, f"pile_bottom {list(bottoms)} is not a layout setup makes with {n} players (five "
+                     f"piles as equal as possible, scoring cards in the second and fourth), nor all 0")
+    if deck.size > stack:
+        _fail(index, f"money_count is {deck.size}, more than the {stack} cards stacked at setup, "
+                     "before any reshuffle")
+    for name, card, pile in zip("AB", SCORING_CARDS, (SCORING_A_PILE, SCORING_B_PILE), strict=True):
+        low, high = bottoms[pile], bottoms[pile - 1]  # neither is the top pile
+        for at in np.flatnonzero(deck == card):
+            if not low <= at < high:
+                _fail(index, f"scoring card {name} lies at deck index {at}, outside its pile {pile + 1} "
+                             f"({low}..{high - 1})")
+
+
+def _check_payment_can_finish(rec, index):
+    """The payer could afford the building when buying it (Buy one building card, Y4), so the
+    money left in the slot's currency and the payment cover the price: the payment can finish."""
+    currency = int(SLOT_CURRENCY[rec["buy_slot"]])
+    price = int(BUILDING_PRICE[rec["building_display"][rec["buy_slot"]]])
+    left = int(np.dot(np.arange(MIN_VALUE, MAX_VALUE + 1), rec["hand"][int(rec["actor"]), currency]))
+    if left + int(rec["paid"]) < price:
+        _fail(index, f"seat {int(rec['actor'])} pays {int(rec['paid'])} for a building of price {price} "
+                     f"with {left} left in its currency: a purchase is only started when it can be paid")
 
 
 def _check_buildings(rec, n, index):
@@ -220,6 +286,8 @@ def validate_record(rec: np.void, index: int | None = None) -> None:
     _check_decision(rec, n, index)
     _check_money(rec, n, index)
     _check_buildings(rec, n, index)
+    if rec["decision"] == DEC_PAY:
+        _check_payment_can_finish(rec, index)
     _check_scores_and_rng(rec, n, index)
     problem = move_log_problem(rec, n, NUM_ACTIONS, MAX_TURNS)
     if problem:

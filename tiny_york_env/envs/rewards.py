@@ -20,8 +20,9 @@ from numbers import Real
 import numpy as np
 
 from ..contract import Game
+from ..core.checked import action_id as checked_action_id
+from ..core.checked import is_int
 from ..game import NUM_ACTIONS
-from ..game.actions import is_int
 from ..registry import game_of_state
 
 REWARD_KINDS = ("win", "rank", "score")
@@ -59,16 +60,15 @@ def check_illegal_reward(reward: float) -> float:
 def action_id(action: object, num_actions: int = NUM_ACTIONS) -> int:
     """``action`` as an int of the action space; ValueError unless it is a Python or numpy int
     (not a bool) or a one-element integer array (as SB3 passes actions) in 0..num_actions-1
-    (Tiny York's NUM_ACTIONS unless given)."""
+    (Tiny York's NUM_ACTIONS unless given). The range and its words are the engines' own
+    (``core.checked``)."""
     if (isinstance(action, np.ndarray) and action.size == 1
             and np.issubdtype(action.dtype, np.integer)):
         action = action.reshape(())[()]
     if not is_int(action):
         raise ValueError(f"action must be an int in 0..{num_actions - 1} (a Python or numpy integer, "
                          f"or a one-element integer array), got {action!r}")
-    if not 0 <= action < num_actions:
-        raise ValueError(f"action {int(action)} is outside the action space 0..{num_actions - 1}")
-    return int(action)
+    return checked_action_id(action, num_actions)
 
 
 def check_reward_kind(kind):

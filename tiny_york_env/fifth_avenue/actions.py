@@ -18,6 +18,7 @@
 
 import itertools
 
+from ..core.checked import action_id
 from .data import (
     CARD_COLOURS,
     CARD_VALUES,
@@ -64,8 +65,7 @@ BLOCKS = ((PLACE_START, "place_start"), (OPTION_A, "option_a"), (OPTION_B, "opti
 
 def decode(action: int) -> tuple[str, int]:
     """(block name, offset in the block) of an action id; ValueError outside 0..NUM_ACTIONS-1."""
-    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"an action is an int 0-{NUM_ACTIONS - 1}, got {action!r}")
+    action = action_id(action, NUM_ACTIONS)
     for (start, name), (end, _) in zip(BLOCKS[:-1], BLOCKS[1:], strict=True):
         if start <= action < end:
             return name, action - start
@@ -79,7 +79,7 @@ def plot_name(plot: int) -> str:
 
 def describe_action(action: int) -> str:
     """The action in plain words."""
-    name, k = decode(int(action))
+    name, k = decode(action)
     if name == "place_start":
         return f"place a starting skyscraper on {plot_name(k)}"
     if name in ("option_a", "option_b", "option_c"):

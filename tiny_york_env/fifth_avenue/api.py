@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.checked import apply_checked, refusal_text
 from ..core.seeds import normal_seed
 from . import kernels
 from .actions import NUM_ACTIONS, describe_action
@@ -63,22 +64,16 @@ def pending_decision(state: np.ndarray) -> str:
 
 
 def apply_action(state: np.ndarray, action: int | np.integer) -> None:
-    """Play ``action`` in place (then the engine's bots); ValueError naming what is legal for an
-    illegal one, the state unchanged."""
-    batch = as_batch(state)
-    if not state.flags.writeable:
-        raise ValueError("the state is read-only; pass a writeable copy")
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise ValueError(f"an action is an int 0-{NUM_ACTIONS - 1}, got {action!r}")
-    if kernels.apply_kernel(batch, 0, int(action)) != 0:
-        legal = np.flatnonzero(legal_mask(state))
-        words = describe_action(int(action)) if 0 <= action < NUM_ACTIONS else "out of range"
-        raise ValueError(f"illegal action {int(action)} ({words}): not legal for "
-                         f"'{pending_decision(state)}'; legal: {legal.tolist()}")
+    """Play ``action`` in place (then the engine's bots); a ValueError names an illegal action
+    (the pending decision and the legal ones) and leaves the state as it was."""
+    apply_checked(as_batch(state), action, NUM_ACTIONS, kernels.apply_kernel,
+                  lambda a: refusal_text(a, NUM_ACTIONS, describe_action, current_player(state),
+                                         pending_decision(state), legal_actions(state)))
 
 
 def step(state: np.ndarray, action: int | np.integer) -> np.ndarray:
     """The pure form: a new record with ``action`` played; ``state`` is unchanged."""
+    as_batch(state)
     out = state.copy()
     apply_action(out, action)
     return out

@@ -21,8 +21,10 @@ and what is allowed. Checked:
 - the commissioners: places, markers only for districts left behind and no more than the
   route allows, building stops counted;
 - the pending decision and whose it is (an agent's seat: the engine runs the bots itself), what
-  each decision needs (a held business, an auction's place, bids that add up, a plot to build
-  on) and at least one legal action;
+  each decision needs (a held business, an auction's place, bids that add up, each of one
+  colour, the colour set exactly when a bidder still in has a coloured card on the table,
+  Central Park's colour set exactly when a bidder has one, a plot to build on) and at least one
+  legal action;
 - scores, the winners at the end, the generator's words, unused seats zero, the bot log.
 """
 
@@ -401,12 +403,16 @@ def _check_auction(rec, n, index):
             if colours.size > 1 or (colours.size == 1 and colours[0] != rec["bid_colour"][row]) \
                     or (bids[row].any() and colours.size == 0):
                 _fail(index, f"seat {row}'s bid must be one colour (bid_colour) and black cards")
+            if not rec["passed"][row] and colours.size == 0 and rec["bid_colour"][row] != NO_CARD:
+                _fail(index, f"seat {row} has bid_colour {int(rec['bid_colour'][row])} but no card of it on "
+                             f"the table: a bidder's colour is its first coloured card's, until it passes")
         for row in range(n):
             colour = int(rec["bid_colour"][row])
             if colour != NO_CARD and not first_colour_allowed(rec, row, colour):
                 _fail(index, f"seat {row} bids colour {colour}, which this auction does not allow it")
             if rec["passed"][row] and (bids[row].any() or rec["bid_total"][row]):
                 _fail(index, f"seat {row} passed but still has cards on the table (a pass takes them back)")
+        _check_park_colour(rec, place, n, index)
         _check_high_bid(rec, index)
         if rec["has_alea"]:
             low, high = 0, alea_bid_range()[1]
@@ -422,6 +428,18 @@ def _check_auction(rec, n, index):
                   and first_colour_allowed(rec, winner, int(PLOT_COLOUR[plot]))):
             _fail(index, f"build_plot {plot} is not a plot of the bid colour in district {place} the winner "
                          f"may have bid for")
+
+
+def _check_park_colour(rec, place, n, index):
+    """During the bidding: Central Park's one colour is the first coloured card bid there, so it
+    is set exactly when a seat has a bid colour, and no other auction has one."""
+    park = int(rec["park_colour"])
+    colours = {int(c) for c in rec["bid_colour"][:n] if c != NO_CARD}
+    if place != CENTRAL_PARK and park != NO_CARD:
+        _fail(index, f"park_colour is {park} in an auction for district {place}: only Central Park's has one")
+    if place == CENTRAL_PARK and (park == NO_CARD) != (not colours):
+        _fail(index, f"park_colour is {park} in Central Park's auction while the bid colours are "
+                     f"{sorted(colours)}: it is the first coloured card's, and every bidder's")
 
 
 def _check_high_bid(rec, index):

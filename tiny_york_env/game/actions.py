@@ -32,6 +32,7 @@ space never changes shape; the engine offers them once abilities are implemented
 
 import numpy as np
 
+from ..core.checked import action_id, is_int
 from .components import (
     BOROUGH_NAMES,
     CARD_NAMES,
@@ -120,11 +121,6 @@ CHARACTER_DONE = BLOCK_START["CHARACTER_DONE"]
 END_TURN = BLOCK_START["END_TURN"]
 
 
-def is_int(x):
-    """True for Python and numpy integers, False for bools and everything else."""
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 def encode(name, payload=0):
     """The action id of block ``name`` with ``payload``; ValueError if either is out of range."""
     if not isinstance(name, str) or name not in BLOCK_START:
@@ -137,11 +133,7 @@ def encode(name, payload=0):
 
 def decode(action):
     """(block name, payload) of an action id; ValueError if the id is outside the space."""
-    if not is_int(action):
-        raise ValueError(f"an action id is an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
-    action = int(action)
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action {action} is outside the action space 0..{NUM_ACTIONS - 1}")
+    action = action_id(action, NUM_ACTIONS)
     for name, size, _ in ACTION_BLOCKS:
         start = BLOCK_START[name]
         if action < start + size:

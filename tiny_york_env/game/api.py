@@ -10,9 +10,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.checked import apply_checked, check_writeable, refusal_text
 from ..core.seeds import SEED_LIMIT, check_seed, normal_seed  # noqa: F401  (re-exported: game.api.SEED_LIMIT, check_seed)
 from . import kernels
-from .actions import NUM_ACTIONS, describe_action, is_int
+from .actions import NUM_ACTIONS, describe_action
 from .components import BOROUGH_NAMES, FIRST_END_GAME_CHARACTER, MAX_SEATS, TILE_CHARACTER, TOM_MODES
 from .config import GameConfig
 from .press import press_rank
@@ -59,14 +60,6 @@ def _as_batch(state):
         return state
     raise ValueError(f"expected a single game (shape ()), got a batch of shape {state.shape}; "
                      "use the batch functions for batches")
-
-
-def _check_writeable(array, verb):
-    """``verb`` changes ``array`` in place: refuse a read-only one (e.g. ``np.frombuffer`` of
-    saved bytes) instead of writing through it."""
-    if not array.flags.writeable:
-        raise ValueError(f"{verb} changes the state in place, but this array is read-only (e.g. "
-                         "np.frombuffer of saved bytes); pass a writeable copy, e.g. from load_state")
 
 
 def _check_batch(states):
@@ -133,21 +126,9 @@ def apply_action(state: np.ndarray, action: int | np.integer) -> None:
     """Apply ``action`` in place; a ValueError names an illegal action and leaves the state as it was.
     The record is trusted (``load_state`` / ``validate_state`` check records from outside); a
     read-only array is refused."""
-    batch = _as_batch(state)
-    _check_writeable(batch, "apply_action")
-    if not is_int(action):
-        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
-    action = int(action)
-    if batch[0]["decision"] == DEC_GAME_OVER:
-        raise ValueError(f"action {action}: the game is over, no action is legal")
-    if not 0 <= action < NUM_ACTIONS or kernels.apply_kernel(batch, 0, action) != 0:
-        seat = int(batch[0]["actor"])
-        what = describe_action(action) if 0 <= action < NUM_ACTIONS else "outside the space"
-        legal = legal_actions(state)
-        raise ValueError(
-            f"illegal action {action} ({what}) for seat {seat}, whose pending decision is "
-            f"'{pending_decision(state)}'; legal actions: "
-            + ", ".join(f"{a} ({describe_action(a)})" for a in legal))
+    apply_checked(_as_batch(state), action, NUM_ACTIONS, kernels.apply_kernel,
+                  lambda a: refusal_text(a, NUM_ACTIONS, describe_action, current_player(state),
+                                         pending_decision(state), legal_actions(state)))
 
 
 def step(state: np.ndarray, action: int | np.integer) -> np.ndarray:
@@ -246,7 +227,7 @@ def apply_actions(states: np.ndarray, actions: NDArray[np.integer] | Sequence[in
     (those games are left unchanged). The records are trusted (``load_state`` /
     ``validate_state`` check records from outside); a read-only array is refused."""
     _check_batch(states)
-    _check_writeable(states, "apply_actions")
+    check_writeable(states, "apply_actions")
     actions = np.asarray(actions)
     if actions.shape != states.shape or not np.issubdtype(actions.dtype, np.integer):
         raise ValueError(f"actions must be integers, one per game ({states.shape[0]}); got "

@@ -76,12 +76,12 @@ A record passes when it is one the engine could have made between two calls. Wha
 * **The seat to move can answer**: the pending decision offers a legal action, and a turn that
   only offers characters (8, 18, 22, Phase III) has one usable.
 
-Counts the rules leave open (points, dollars, skyscrapers, bids, press moves, decisions) are
-capped at ``COUNT_LIMIT``, far above any game and low enough that no sum overflows
-(``CAPPED_FIELDS``). Every index the engine, the encoder and ``determinize`` take from the
-record is one of the fields checked here, so a record that passes is read within bounds, and
-its loops end; ``tests/game/test_state_fuzz.py`` plays on thousands of corrupted records that
-pass.
+Bids are at most ``MAX_BID_VALUE`` (a bid counts cards). Counts the rules leave open (points,
+dollars, skyscrapers, press moves, decisions) are capped at ``COUNT_LIMIT``, far above any game
+and low enough that no sum overflows (``CAPPED_FIELDS``). Every index the engine, the encoder
+and ``determinize`` take from the record is one of the fields checked here, so a record that
+passes is read within bounds, and its loops end; ``tests/game/test_state_fuzz.py`` plays on
+thousands of corrupted records that pass.
 """
 
 import numpy as np
@@ -231,11 +231,14 @@ from .tom_events import (
 )
 
 # --- bounds ------------------------------------------------------------------------------------
-COUNT_LIMIT = 10_000  # points, dollars, skyscrapers, bids, decisions: far above any game
+COUNT_LIMIT = 10_000  # points, dollars, skyscrapers, decisions: far above any game
+# A bid counts cards (R10: of the round's type, wilds, plans; a few abilities add 1 or 2): never
+# all the cards of the game, the most the Tom log (int8 values, tom_events.py) holds for a bid.
+MAX_BID_VALUE = NUM_CARDS
 # The fields COUNT_LIMIT caps: no real game comes near it, so only a record already near it can
 # be pushed past it by playing on.
 CAPPED_FIELDS = ("num_decisions", "skyscrapers", "points", "dollars", "board_skyscrapers",
-                 "press_moves", "press_height", "bid_value", "exchanges_left", "build_left",
+                 "press_moves", "press_height", "exchanges_left", "build_left",
                  "score_lines", "end_character_points")
 NUM_STAGES = len(STAGE_NAMES)
 NUM_DECISIONS = len(DECISION_NAMES)
@@ -402,7 +405,7 @@ ERRORS = (
               "NO_SEAT"),
     ("cursor", "is out of range for the stage or does not point at the actor"),
     ("bid_start", "must be a seat"),
-    ("bid_value", f"must be 0-{COUNT_LIMIT}, 0 for unused seats"),
+    ("bid_value", f"must be 0-{MAX_BID_VALUE} (a bid counts cards), 0 for unused seats"),
     ("bid_done", "must be 0 or 1, 0 for unused seats"),
     ("bid_done", "must be 1 for the seats that have bid in this bidding round and 0 for the others "
                  "(R3: each bids once, in order), with nothing bid by those still to bid"),
@@ -1074,7 +1077,7 @@ def _check_bids(st):
     n = st["num_seats"]
     if not _seated(st, st["bid_start"]):
         return E_BID_START
-    if not _seat_values_ok(st["bid_value"], n, 0, COUNT_LIMIT + 1):
+    if not _seat_values_ok(st["bid_value"], n, 0, MAX_BID_VALUE + 1):
         return E_BID_VALUE
     if not _seat_values_ok(st["bid_done"], n, 0, 2):
         return E_BID_DONE

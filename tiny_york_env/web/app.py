@@ -42,7 +42,7 @@ from starlette.routing import Route
 
 from ..cli import LEGENDS
 from ..registry import game_names, get_game
-from ..saved_games import SavedGameError
+from ..saved_games import SavedGameError, decode_saved_game
 from .sessions import (
     AUTOMATIC_KEYWORD,
     PERSON,
@@ -164,10 +164,9 @@ def create_app(store: SessionStore | None = None,
     async def new_replay(request: Request) -> JSONResponse:
         try:
             _check_json_request(request)
-            text = (await _body(request)).decode("utf-8")
+            body = await _body(request)  # decoding replays the lines before a bad one: off the loop
+            text = await run_in_threadpool(decode_saved_game, body, "the uploaded file")
             return JSONResponse(await run_in_threadpool(store.new_replay, text))
-        except UnicodeDecodeError as error:
-            return _error(SessionError(f"a saved game is UTF-8 text: {error}"))
         except (SessionError, SavedGameError) as error:
             return _error(error)
 
