@@ -105,44 +105,63 @@ def check_observations_in_space(game, state, seats, where):
                                    f"{outside[:5].tolist()}: {obs[outside[:5]].tolist()}")
 
 
-def fuzz(game_name, setups, cases, seed):
-    """``cases`` random records with one to three random fields overwritten by random bytes or
-    small values: refused by load_state, or played to the end with every seat's observation
-    inside the observation space at every decision, a determinized copy for a random seat valid,
-    the legal mask never empty and every state still valid. ``setups``: ``make_config``
-    keywords, taken in turn. Returns counts."""
+def corrupted_records(game_name, setups, cases, seed):
+    """``cases`` records of random games (``setups``: ``make_config`` keywords, taken in turn),
+    each with one to three random fields overwritten by random bytes or small values: (case,
+    setup, record, the changes as (field, flat index, old value, new value))."""
     game = get_game(game_name)
     rng = np.random.default_rng(seed)
     names = list(game.state_dtype.names)
-    accepted = refused = 0
     for case in range(cases):
         setup = setups[case % len(setups)]
-        seats = game.num_participants(game.make_config(**setup))
         record = setup_snapshots(game_name, setup, seed=case, every=11)
         record = record[int(rng.integers(len(record)))]
+        changes = []
         for _ in range(int(rng.integers(1, 4))):
             name = names[int(rng.integers(len(names)))]
             flat = record[name].reshape(-1)
             k = int(rng.integers(flat.size))
             info = np.iinfo(flat.dtype)
+            old = int(flat[k])
             flat[k] = (int(rng.integers(info.min, info.max, endpoint=True)) if rng.random() < 0.3
                        else flat[k] + int(rng.integers(-2, 3)))
+            changes.append((name, k, old, int(flat[k])))
+        yield case, setup, record, changes
+
+
+def play_on(game, state, seats, case):
+    """Play an accepted record to the end with random legal actions: every seat's observation
+    inside the observation space at every decision, a determinized copy for a random seat valid,
+    the legal mask never empty and every state still valid (AssertionError or ValueError
+    otherwise); returns the number of decisions."""
+    play_rng = np.random.default_rng(case)
+    decisions = 0
+    while not game.is_terminal(state):
+        mask = game.legal_mask(state)
+        assert mask.any(), f"case {case}: no legal action in a live game"
+        check_observations_in_space(game, state, seats, f"case {case}")
+        game.validate_state(game.determinize(state, int(play_rng.integers(seats)), case))
+        game.apply_action(state, int(play_rng.choice(np.flatnonzero(mask))))
+        game.validate_state(state)
+        decisions += 1
+    check_observations_in_space(game, state, seats, f"case {case}, the end")
+    game.final_scores(state)
+    return decisions
+
+
+def fuzz(game_name, setups, cases, seed):
+    """``corrupted_records``: each refused by load_state, or played to the end (``play_on``).
+    Returns counts."""
+    game = get_game(game_name)
+    accepted = refused = 0
+    for case, setup, record, _ in corrupted_records(game_name, setups, cases, seed):
         try:
             state = game.load_state(game.save_state(record, validate=False))
         except ValueError:
             refused += 1
             continue
         accepted += 1
-        play_rng = np.random.default_rng(case)
-        while not game.is_terminal(state):
-            mask = game.legal_mask(state)
-            assert mask.any(), f"case {case}: no legal action in a live game"
-            check_observations_in_space(game, state, seats, f"case {case}")
-            game.validate_state(game.determinize(state, int(play_rng.integers(seats)), case))
-            game.apply_action(state, int(play_rng.choice(np.flatnonzero(mask))))
-            game.validate_state(state)
-        check_observations_in_space(game, state, seats, f"case {case}, the end")
-        game.final_scores(state)
+        play_on(game, state, game.num_participants(game.make_config(**setup)), case)
     return {"accepted": accepted, "refused": refused}
 
 

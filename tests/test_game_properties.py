@@ -131,21 +131,27 @@ def mid_game(name):
     return setup_snapshots(name, SETUPS[name][0], 3, every=5)[2]
 
 
+def refusals(state, bad, verbs):
+    """The words of each verb's ValueError for the action ``bad``; the state unchanged by any."""
+    before = state.tobytes()
+    words = []
+    for verb in verbs:
+        with pytest.raises(ValueError) as error:
+            verb(state, bad)
+        assert state.tobytes() == before
+        words.append(str(error.value))
+    return words
+
+
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("bad", OUT_OF_RANGE, ids=repr)
 def test_an_action_outside_the_space_is_refused_and_changes_nothing(name, bad):
     game = get_game(name)
     state = mid_game(name)
-    before = state.tobytes()
-    seat = game.current_player(state)
     expected = (f"illegal action {int(bad)} (outside the action space 0..{game.num_actions - 1}) "
-                f"for seat {seat}, whose pending decision is ")
-    for verb in (game.apply_action, game.step):
-        with pytest.raises(ValueError) as error:
-            verb(state, bad)
-        assert str(error.value).startswith(expected)
-        assert "legal actions: " in str(error.value)
-        assert state.tobytes() == before
+                f"for seat {game.current_player(state)}, whose pending decision is ")
+    for words in refusals(state, bad, (game.apply_action, game.step)):
+        assert words.startswith(expected) and "legal actions: " in words
     with pytest.raises(ValueError, match=rf"action {int(bad)} is outside the action space 0\.\."):
         game.describe_action(bad)
 
@@ -154,16 +160,11 @@ def test_an_action_outside_the_space_is_refused_and_changes_nothing(name, bad):
 @pytest.mark.parametrize("bad", NOT_INTEGERS, ids=repr)
 def test_an_action_that_is_not_an_integer_is_refused_and_changes_nothing(name, bad):
     game = get_game(name)
-    state = mid_game(name)
-    before = state.tobytes()
     with pytest.raises(ValueError) as expected:
         int_action(bad, game.num_actions)
-    for verb in (game.apply_action, game.step, lambda _, action: game.describe_action(action)):
-        with pytest.raises(ValueError) as error:
-            verb(state, bad)
-        assert str(error.value) == str(expected.value)
-        assert f"0..{game.num_actions - 1}" in str(error.value)
-        assert state.tobytes() == before
+    assert f"0..{game.num_actions - 1}" in str(expected.value)
+    verbs = (game.apply_action, game.step, lambda _, action: game.describe_action(action))
+    assert refusals(mid_game(name), bad, verbs) == [str(expected.value)] * len(verbs)
 
 
 @pytest.mark.parametrize("name", GAMES)
