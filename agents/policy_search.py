@@ -37,7 +37,8 @@ network call a step however few games it holds: with every round in batches of o
 as before 2026-11-27, the champion took 1.6x as long a searched decision), and the search stops at
 the deadline (within one engine step for policy playouts, one playout for the others), keeping
 every finished batch (each covers all the round's candidates alike); if none finished, the first
-candidate is played (the prior's most probable action; a random one with ``prior=False``).
+candidate is played (the prior's most probable action; a random one with ``prior=False``). The
+limit is read on ``clock`` (``time.perf_counter`` unless given).
 ``skip_above=T`` plays the prior's choice without a search when its probability is at least T
 (most decisions of the shipped Tiny York policy are that sure: 74% at 0.9). Given its seed and a
 budget in simulations the agent is deterministic; a wall-time budget depends on the machine.
@@ -53,6 +54,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -252,8 +254,10 @@ class PolicySearchAgent:
                  seed: int | None = None, playout: str = "policy", prior: bool = True,
                  value_depth: int | None = None, time_limit: float | None = None,
                  margin_weight: float = DEFAULT_MARGIN_WEIGHT, widening: float = DEFAULT_WIDENING,
-                 network: str | Path | PolicyNetwork | None = None, skip_above: float | None = None) -> None:
+                 network: str | Path | PolicyNetwork | None = None, skip_above: float | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.game = get_game(game)
+        self.clock = clock  # seconds, read against time_limit (a test injects one of its own)
         check_search_settings(self.game, simulations, playout, prior, value_depth, time_limit,
                               margin_weight, widening, skip_above)
         self.skip_above = None if skip_above is None else float(skip_above)
@@ -297,7 +301,7 @@ class PolicySearchAgent:
         for step in range(MAX_PLAYOUT_DECISIONS):
             if self._kernels.rollout_observe(states, live, obs, masks) == 0:
                 break
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and self.clock() > deadline:
                 return None
             rows = np.flatnonzero(live)
             if self.value_depth is not None and step >= self.value_depth:
@@ -324,7 +328,7 @@ class PolicySearchAgent:
         else:
             seed_rng(self._words, int(self.rng.integers(SEED_LIMIT)))
             for i in range(states.shape[0]):
-                if deadline is not None and time.perf_counter() > deadline:
+                if deadline is not None and self.clock() > deadline:
                     return None
                 if self.playout_kind == "greedy":
                     self.game.greedy_playout(states, i)
@@ -350,7 +354,7 @@ class PolicySearchAgent:
         actions, their ``prior``, the searched ``candidates``, their ``visits`` and ``means``, the
         ``action`` chosen, the ``playouts`` run and the ``seconds`` taken."""
         check_view(self.game, view, seat)
-        start = time.perf_counter()
+        start = self.clock()
         deadline = None if self.time_limit is None else start + self.time_limit
         legal = np.flatnonzero(self.game.legal_mask(view)).astype(np.int64)
         prior = self._root(view, seat, legal)
@@ -368,7 +372,7 @@ class PolicySearchAgent:
                 else int(order[0]))  # nothing finished in time: the first candidate
         self.last_search = {"legal": legal, "prior": prior, "candidates": legal[order[:k]],
                             "visits": visits, "means": means, "action": int(legal[best]),
-                            "playouts": playouts, "seconds": time.perf_counter() - start}
+                            "playouts": playouts, "seconds": self.clock() - start}
         return self.last_search
 
     def _halving(self, view, seat, legal, prior, alive, visits, totals, deadline) -> int:
@@ -399,7 +403,7 @@ class PolicySearchAgent:
                deadline: float | None) -> NDArray[np.float64] | None:
         """Results float[len(actions), views]: ``views`` redrawn views, each played out after
         every one of ``actions`` (common random numbers); None past the deadline."""
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and self.clock() > deadline:
             return None
         redrawn = [self.game.determinize(view, seat, self.rng) for _ in range(views)]
         states = np.empty(actions.size * views, dtype=self.game.state_dtype)

@@ -2,13 +2,11 @@
 parts, within its time budget, and stronger with policy playouts than with random ones."""
 
 import math
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tiny_york_env.agents import policy_search
 from tiny_york_env.agents.base import choose_action
 from tiny_york_env.agents.policy_search import (
     CHAMPION_MARGIN_WEIGHT,
@@ -53,7 +51,7 @@ SIGNIFICANCE = 0.05
 NOISY_BUDGET = 8  # playouts a decision: two or three a candidate in Construction Yard
 NOISY_GAMES = 16
 CHEAP_DECISIONS = 12  # decisions a legality check plays
-WALL_SLACK = 0.25  # s past a 0.5 s limit: the last engine step, on a machine that may be busy
+TICK = 0.001  # s between two readings of the test's clock
 
 
 @pytest.fixture(scope="module")
@@ -178,18 +176,30 @@ def test_the_search_follows_its_schedule(network):
     assert result["visits"][played] == result["visits"].max()
 
 
+class TickingClock:
+    """A stand-in for the clock: every reading is a millisecond after the last, however busy the
+    machine is."""
+
+    def __init__(self):
+        self.readings = []
+
+    def perf_counter(self):
+        self.readings.append(len(self.readings) * TICK)
+        return self.readings[-1]
+
+
 def test_the_time_budget_is_kept(network):
+    """The search stops at its first reading of the clock past the limit (one more reading times
+    it), keeping the playouts finished by then."""
     state = open_position(GameConfig(num_agents=1, toms=(12,)), 2, 5)
     view = determinize(state, 0, 0)
     limit = 0.5
     plan = 4096  # far more playouts than fit in the limit, over 7 candidates
-    agent = PolicySearchAgent(simulations=plan, seed=0, time_limit=limit, network=network, widening=0.1)
-    agent.search(view, 0)  # compiles what is left to compile
-    for _ in range(3):
-        started = time.perf_counter()
+    for seed in range(3):
+        agent = PolicySearchAgent(simulations=plan, seed=seed, time_limit=limit, network=network,
+                                  widening=0.1, clock=TickingClock().perf_counter)
         result = agent.search(view, 0)
-        elapsed = time.perf_counter() - started
-        assert elapsed < limit + WALL_SLACK, elapsed
+        assert limit < result["seconds"] <= limit + 2 * TICK + 1e-9, result["seconds"]
         assert 0 < result["playouts"] < plan
         assert result["action"] in legal_actions(state)
 
@@ -255,23 +265,12 @@ def test_the_sparse_network_computes_what_the_dense_one_does(network):
             network.values(bad)
 
 
-class TickingClock:
-    """A stand-in for the time module: every reading is a millisecond after the last."""
-
-    def __init__(self):
-        self.readings = []
-
-    def perf_counter(self):
-        self.readings.append(len(self.readings) * 0.001)
-        return self.readings[-1]
-
-
-def test_no_engine_step_starts_after_the_deadline(network, monkeypatch):
+def test_no_engine_step_starts_after_the_deadline(network):
     state = open_position(GameConfig(num_agents=1, toms=(12,)), 2, 5)
     view = determinize(state, 0, 0)
     clock = TickingClock()
-    monkeypatch.setattr(policy_search, "time", clock)
-    agent = PolicySearchAgent(simulations=4096, seed=0, time_limit=1.0, network=network, widening=0.1)
+    agent = PolicySearchAgent(simulations=4096, seed=0, time_limit=1.0, network=network, widening=0.1,
+                              clock=clock.perf_counter)
     kernels, stepped_at = agent._kernels, []
 
     class RecordingKernels:
