@@ -13,6 +13,8 @@ contract only:
   entry every game shares), the state unchanged.
 """
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -196,3 +198,22 @@ def test_a_read_only_record_is_refused_before_anything_is_applied(name):
     state.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
         game.apply_action(state, int(np.flatnonzero(game.legal_mask(state))[0]))
+
+
+def test_the_covering_deal_keeps_the_view_and_lets_the_payer_finish(monkeypatch):
+    """With no redeal allowed, every copy takes the covering deal (the fallback after misses): it
+    is still valid, looks the same to its seat, and the payment can finish."""
+    monkeypatch.setattr(importlib.import_module("tiny_york_env.construction_yard.determinize"),
+                        "MAX_REDEALS", 0)
+    game = get_game("construction_yard")
+    copies = 0
+    for seed in range(GAMES_PER_SETUP):
+        for state in setup_snapshots("construction_yard", {"num_players": 3}, seed, every=1):
+            if int(state["decision"]) != DEC_PAY:
+                continue
+            for seat in range(3):
+                copy = game.determinize(state, seat, seed)
+                game.validate_state(copy)
+                assert np.array_equal(game.encode(copy, seat), game.encode(state, seat))
+                copies += 1
+    assert copies > 50

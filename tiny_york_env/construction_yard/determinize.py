@@ -9,9 +9,9 @@ generator is reseeded from ``rng``, so its future draws are fresh too.
 What a seat has seen also limits the other hands: a player paying for a building could afford
 it when they bought it (Buy one building card, Y4), so their hand still holds at least the rest
 of the price in the slot's currency. The deal is drawn again until the payer's hand does (a
-uniform deal among those that do); after ``MAX_REDEALS`` misses, the payer gets the fewest
-largest cards of that currency that cover it and the rest of their hand at random, so the copy
-always has a legal move at every decision, as the real game has.
+uniform deal among those that do); when ``MAX_REDEALS`` more deals miss too, the payer gets the
+fewest largest cards of that currency that cover it and the rest of their hand at random, so the
+copy always has a legal move at every decision, as the real game has.
 """
 
 import numpy as np
@@ -24,7 +24,7 @@ from .observation import check_observer
 from .state import DEC_PAY, SCORING_A, SCORING_B
 
 PILE_OF_SCORING = {SCORING_A: SCORING_A_PILE, SCORING_B: SCORING_B_PILE}
-MAX_REDEALS = 64  # deals drawn before the payer's hand is built to cover the price
+MAX_REDEALS = 64  # deals drawn again before the payer's hand is built to cover the price
 
 
 def _pile_range(rec, pile: int, count: int) -> tuple[int, int]:
@@ -61,10 +61,11 @@ def _covering_deal(pool, sizes, needs, rng) -> tuple[dict[int, list[int]], list[
     payer, currency, amount = needs
     order = sorted(rng.permutation(pool).tolist(),
                    key=lambda c: -(c % NUM_VALUES + 1) if c // NUM_VALUES == currency else 0)
-    covering = []
-    while _currency_total(covering, currency) < amount and order:
+    covering, covered = [], 0
+    while covered < amount and order:
         covering.append(order.pop(0))
-    if _currency_total(covering, currency) < amount or len(covering) > sizes[payer]:
+        covered = _currency_total(covering[-1:], currency) + covered
+    if covered < amount or len(covering) > sizes[payer]:
         raise ValueError(f"seat {payer} pays for a building with money that cannot cover it: not a "
                          "position the game can reach (validate_state refuses it)")
     rest = rng.permutation(np.array(order, dtype=np.int64))
@@ -86,9 +87,7 @@ def determinize(state: np.ndarray, seat: int, rng: np.random.Generator | int | N
     scoring_at = [k for k in range(count) if deck[k] in (SCORING_A, SCORING_B)]
     pool = [int(c) for k, c in enumerate(deck) if k not in scoring_at]
     sizes = {}
-    for s in range(n):
-        if s == seat:
-            continue
+    for s in (s for s in range(n) if s != seat):
         sizes[s] = int(rec["hand"][s].sum())
         for c in range(NUM_CURRENCIES):
             for v in range(NUM_VALUES):
@@ -96,12 +95,14 @@ def determinize(state: np.ndarray, seat: int, rng: np.random.Generator | int | N
         rec["hand"][s] = 0
     pool = np.array(pool, dtype=np.int64)
     needs = payer_needs(rec, seat)
-    for _ in range(MAX_REDEALS):
-        hands, rest = _deal(rng.permutation(pool), sizes)
-        if needs is None or _currency_total(hands[needs[0]], needs[1]) >= needs[2]:
+    hands, rest = _deal(rng.permutation(pool), sizes)
+    redeals = 0
+    while needs is not None and _currency_total(hands[needs[0]], needs[1]) < needs[2]:
+        if redeals == MAX_REDEALS:
+            hands, rest = _covering_deal(pool, sizes, needs, rng)
             break
-    else:
-        hands, rest = _covering_deal(pool, sizes, needs, rng)
+        hands, rest = _deal(rng.permutation(pool), sizes)
+        redeals += 1
     for s, codes in hands.items():
         for code in codes:
             rec["hand"][s, code // NUM_VALUES, code % NUM_VALUES] += 1
