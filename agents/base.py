@@ -1,12 +1,12 @@
 """The agent interface shared by the baselines, the envs and the evaluation harness.
 
-Every agent has ``act(observation, action_mask) -> action``: the seat's observation
-(``tiny_york_env.observation.encode``, float32[OBS_SIZE]) and its legal mask (bool[NUM_ACTIONS]),
-exactly what the Gymnasium and PettingZoo envs hand a policy. Agents that plan with the engine
-may also define ``act_state(view, seat) -> action``. ``view`` is never the real game: it is
-``tiny_york_env.game.determinize(state, seat, seed)``, a copy in which everything ``seat`` may
-not know (R25: other hands and reserves, Tom supplies, pile and stack orders, the generator) is
-resampled from what it does know. So an agent can read, copy and play out ``view`` freely and
+Every agent has ``act(observation, action_mask) -> action``: the seat's observation (the game
+record's ``encode``, float32[obs_size]) and its legal mask (bool[num_actions]), exactly what the
+Gymnasium and PettingZoo envs hand a policy. Agents that plan with the engine may also define
+``act_state(view, seat) -> action``. ``view`` is never the real game: it is the record's
+``determinize(state, seat, seed)``, a copy in which everything ``seat`` may not know (in Tiny York,
+R25: other hands and reserves, Tom supplies, pile and stack orders, the generator) is resampled
+from what it does know. So an agent can read, copy and play out ``view`` freely and
 still cannot cheat. ``choose_action`` is the one place that makes this call; the evaluation
 harness, the terminal player and the single-agent env go through it.
 """
@@ -19,9 +19,7 @@ from typing import Protocol, TypeGuard
 import numpy as np
 from numpy.typing import NDArray
 
-from tiny_york_env.game import current_player, legal_mask
-from tiny_york_env.game.determinize import determinize
-from tiny_york_env.observation import encode
+from tiny_york_env.registry import game_of_state
 
 SEED_BOUND = 2 ** 63
 
@@ -30,7 +28,7 @@ class Agent(Protocol):
     """The interface every agent has: ``act(observation, action_mask) -> action``."""
 
     def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.bool_]) -> int:
-        """The action for one seat's observation (float32[OBS_SIZE]) and legal mask (bool[NUM_ACTIONS])."""
+        """The action for one seat's observation (float32[obs_size]) and legal mask (bool[num_actions])."""
         ...
 
 
@@ -51,14 +49,16 @@ def choose_action(agent: Agent, state: np.ndarray, rng: np.random.Generator) -> 
     """The action ``agent`` chooses for the seat to move in ``state`` (left unchanged).
 
     A planning agent gets a determinized view drawn with ``rng`` (numpy Generator); any other
-    agent gets the seat's observation and legal mask. ValueError when the game is over."""
-    seat = current_player(state)
+    agent gets the seat's observation and legal mask. The game is the record's (any registered
+    game). ValueError when the game is over."""
+    game = game_of_state(state)
+    seat = game.current_player(state)
     if seat < 0:
         raise ValueError("the game is over: no seat is to move")
     if uses_state(agent):
-        view = determinize(state, seat, int(rng.integers(SEED_BOUND)))
+        view = game.determinize(state, seat, int(rng.integers(SEED_BOUND)))
         return int(agent.act_state(view, seat))
-    return int(agent.act(encode(state, seat), legal_mask(state)))
+    return int(agent.act(game.encode(state, seat), game.legal_mask(state)))
 
 
 def check_agent(agent: object, name: str = "agent") -> None:

@@ -39,8 +39,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tiny_york_env.core.jit import jit
-from tiny_york_env.game import legal_mask
-from tiny_york_env.game.components import (
+from tiny_york_env.games.tiny_york import legal_mask
+from tiny_york_env.games.tiny_york.bots import TOM_MAX_PER_BOROUGH, tom_character_points
+from tiny_york_env.games.tiny_york.components import (
     BOROUGH_BONUS_END,
     DOLLARS,
     ELEVATOR,
@@ -70,9 +71,9 @@ from tiny_york_env.game.components import (
     VESSEL_ENDS,
     WILD,
 )
-from tiny_york_env.game.press import ahead
-from tiny_york_env.game.scoring import end_game_character_points, goods, majority_points
-from tiny_york_env.game.state import (
+from tiny_york_env.games.tiny_york.press import ahead
+from tiny_york_env.games.tiny_york.scoring import end_game_character_points, goods, majority_points
+from tiny_york_env.games.tiny_york.state import (
     DEC_ELEVATOR,
     DEC_GAME_OVER,
     DEC_PRESTIGE_BOROUGH,
@@ -92,7 +93,6 @@ from tiny_york_env.game.state import (
     STATE_DTYPE,
     VESSEL_ON_BOARD,
 )
-from tiny_york_env.game.tom import TOM_MAX_PER_BOROUGH, tom_character_points
 
 # --- weights (points per unit; hand-tuned against RandomAgent and Tom) -------------------------
 DOLLAR_VALUE = 0.5  # "(dollars + skyscrapers) / 2" at the end; also pays for abilities

@@ -31,8 +31,8 @@ from numpy.typing import NDArray
 
 from tiny_york_env.agents.evaluation_features import NEG_INF, check_seat_to_move, relative_value
 from tiny_york_env.core.jit import jit
-from tiny_york_env.game.abilities import BID_LAST
-from tiny_york_env.game.actions import (
+from tiny_york_env.games.tiny_york.abilities import BID_LAST
+from tiny_york_env.games.tiny_york.actions import (
     BID_CARD,
     BID_DONE,
     BID_PAIR,
@@ -43,12 +43,12 @@ from tiny_york_env.game.actions import (
     NUM_ACTIONS,
     USE_CHARACTER,
 )
-from tiny_york_env.game.api import SEED_LIMIT
-from tiny_york_env.game.components import NUM_BIDDING_ROUNDS, NUM_CARD_TYPES, WILD
-from tiny_york_env.game.determinize import determinize_into
-from tiny_york_env.game.legal import decision_range, fill_legal_mask, is_legal
-from tiny_york_env.game.rules import apply
-from tiny_york_env.game.state import (
+from tiny_york_env.games.tiny_york.api import SEED_LIMIT
+from tiny_york_env.games.tiny_york.components import NUM_BIDDING_ROUNDS, NUM_CARD_TYPES, WILD
+from tiny_york_env.games.tiny_york.determinize import determinize_into
+from tiny_york_env.games.tiny_york.legal import decision_range, fill_legal_mask, is_legal
+from tiny_york_env.games.tiny_york.rules import apply
+from tiny_york_env.games.tiny_york.state import (
     DEC_BID,
     DEC_BUILD,
     DEC_CHARACTER_BOROUGH,

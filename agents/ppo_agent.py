@@ -33,7 +33,7 @@ for files you trust, assuming the current observation layout.
 
 **Observation layout.** The card records the layout the policy was trained on. The agent builds
 an index map by part name from the current encoder's parts (``Game.obs_slices``; Tiny York's is
-``tiny_york_env.observation.OBS_SLICES``): each
+``tiny_york_env.games.tiny_york.observation.OBS_SLICES``): each
 trained part reads the first ``size`` entries of the current part of that name (new one-hot
 entries are appended at the end of a part), parts the policy never saw are left out, and a
 trained part that is gone or shrank is a clear error. So a policy keeps playing exactly what it

@@ -14,9 +14,12 @@ which reads the agent's default limit), so a missing one breaks only its name.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.metadata
 import inspect
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +32,11 @@ BUDGET_SEPARATOR = ":"
 TIME_LIMIT_SEPARATOR = "@"  # 'champion@0.5': at most 0.5 s a decision
 NO_TIME_LIMIT = "none"  # 'champion@none': no wall-time limit (the simulations alone bound a search)
 TIME_LIMIT_OPTION = "time_limit"
+# The agents below were written for Tiny York's engine (another game's seats take the contract's
+# policies, agents/policies.py); an outside agent (MODULE:ATTRIBUTE or an entry point) plays any.
+TINY_YORK_AGENT = ("tiny_york",)
+ENTRY_POINT_GROUP = "tiny_york_env.agents"  # installed packages' agents: name = "module:attribute"
+EXTERNAL_SEPARATOR = ":"
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,7 @@ class AgentEntry:
     budget_option: str | None = None
     path_option: str | None = None  # the constructor option a ``name:PATH`` sets (kept as typed)
     timed: bool = False  # takes a ``time_limit`` (seconds a decision), set by ``name@SECONDS``
+    games: tuple[str, ...] | None = TINY_YORK_AGENT  # the games it plays; None: every game
 
 
 AGENTS = {
@@ -72,8 +81,45 @@ AGENTS = {
 }
 
 
+EXTERNAL_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+
+@functools.cache
+def installed_agents() -> dict[str, AgentEntry]:
+    """The agents that installed packages declare in the entry-point group ``ENTRY_POINT_GROUP``
+    (``[project.entry-points."tiny_york_env.agents"] mybot = "mypkg.bots:MyBot"``), by name."""
+    found = {}
+    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        module, _, attribute = point.value.partition(EXTERNAL_SEPARATOR)
+        found[point.name.lower()] = AgentEntry(module.strip(), attribute.strip(),
+                                               f"installed agent ({point.value})", games=None)
+    return found
+
+
+def is_external_name(spec: str) -> bool:
+    """True for an outside agent named by ``MODULE:ATTRIBUTE`` (``mypkg.bots:MyBot``): a factory
+    taking ``seed=`` (a class, a function) that returns an ``act(observation, action_mask)`` agent."""
+    name = spec.partition(BUDGET_SEPARATOR)[0].strip().lower()
+    if name in AGENTS or name in installed_agents():
+        return False
+    return EXTERNAL_NAME.fullmatch(spec.strip()) is not None
+
+
+def agent_entry(name: str) -> AgentEntry:
+    """The entry of a parsed agent name: this package's, an installed package's or an outside
+    ``MODULE:ATTRIBUTE``; KeyError for another name."""
+    if name in AGENTS:
+        return AGENTS[name]
+    if name in installed_agents():
+        return installed_agents()[name]
+    if is_external_name(name):
+        module, _, attribute = name.partition(EXTERNAL_SEPARATOR)
+        return AgentEntry(module, attribute, f"outside agent {name}", games=None)
+    raise KeyError(name)
+
+
 def _known_names() -> str:
-    return ", ".join(sorted(AGENTS))
+    return ", ".join(sorted({**AGENTS, **installed_agents()})) + ", or MODULE:ATTRIBUTE"
 
 
 def agent_name_forms() -> str:
@@ -128,10 +174,13 @@ def _timed_parts(spec: str) -> tuple[str, dict[str, float | None]]:
     """``split_time_limit(spec)`` where the agent takes a time limit; for another agent the name
     whole when the '@' is inside its path, else ValueError."""
     untimed, limit = split_time_limit(spec)
-    name = untimed.partition(BUDGET_SEPARATOR)[0].strip().lower()
-    if not limit or name not in AGENTS or AGENTS[name].timed:
+    if is_external_name(untimed):
         return untimed, limit
-    if AGENTS[name].path_option and BUDGET_SEPARATOR in untimed:  # 'ppo:runs/policy@2': a path
+    name = untimed.partition(BUDGET_SEPARATOR)[0].strip().lower()
+    entries = {**installed_agents(), **AGENTS}
+    if not limit or name not in entries or entries[name].timed:
+        return untimed, limit
+    if entries[name].path_option and BUDGET_SEPARATOR in untimed:  # 'ppo:runs/policy@2': a path
         return spec.strip(), {}
     timed = ", ".join(n for n, e in AGENTS.items() if e.timed)
     raise ValueError(f"agent {name!r} takes no time limit ({spec!r}); only {timed} do (e.g. 'champion@0.5')")
@@ -139,20 +188,22 @@ def _timed_parts(spec: str) -> tuple[str, dict[str, float | None]]:
 
 def _parse_untimed(spec: str, typed: str) -> tuple[str, dict[str, int | str]]:
     """``parse_agent_name`` of a name without its time limit (``typed``: the name as given)."""
+    if is_external_name(spec):
+        return spec.strip(), {}
     name, separator, budget = spec.partition(BUDGET_SEPARATOR)
     name = name.lower()  # only the name: a path after the colon keeps its case
-    if name not in AGENTS:
+    if name not in AGENTS and name not in installed_agents():
         raise ValueError(f"unknown agent {typed!r}; known agents: {_known_names()} "
                          f"(a budget may follow a colon, e.g. 'search:64')")
     if not separator:
         return name, {}
-    path_option = AGENTS[name].path_option
+    path_option = agent_entry(name).path_option
     if path_option is not None:
         if not budget.strip():
             raise ValueError(f"empty path in {typed!r}: give a model file after the colon, "
                              f"e.g. '{name}:runs/ppo-x/policy.zip', or plain '{name}'")
         return name, {path_option: budget.strip()}
-    option = AGENTS[name].budget_option
+    option = agent_entry(name).budget_option
     if option is None:
         budgeted = ", ".join(n for n, e in AGENTS.items() if e.budget_option)
         raise ValueError(f"agent {name!r} takes no budget ({typed!r}); only {budgeted} does")
@@ -168,6 +219,8 @@ def normalize_agent_name(spec: str) -> str:
     ``'champion@1'`` is ``'champion'``; ValueError as parse_agent_name."""
     name, options = parse_agent_name(spec)
     untimed, limit = _timed_parts(spec)
+    if is_external_name(untimed):
+        return spec.strip()
     _, separator, rest = untimed.partition(BUDGET_SEPARATOR)
     normal = name + separator + rest.strip() if separator else name
     if limit and options[TIME_LIMIT_OPTION] != default_time_limit(name):
@@ -178,19 +231,24 @@ def normalize_agent_name(spec: str) -> str:
 def default_time_limit(name: str) -> float | None:
     """The time limit (seconds a decision, None for none) of the agent ``name`` when its name
     sets none: a limit equal to it is left out of the name (``'champion@1'`` is ``'champion'``)."""
-    return inspect.signature(agent_class(name)).parameters[TIME_LIMIT_OPTION].default
+    parameter = inspect.signature(agent_class(name)).parameters.get(TIME_LIMIT_OPTION)
+    return None if parameter is None else parameter.default
 
 
 def agent_class(name: str) -> Callable[..., Agent]:
-    """The class registered under ``name`` (imported now); ValueError if unknown or missing."""
+    """The class (or factory) registered under ``name`` (imported now); ValueError if unknown or
+    missing."""
     name, _ = parse_agent_name(name)
-    entry = AGENTS[name]
+    entry = agent_entry(name)
     try:
         module = importlib.import_module(entry.module)
     except ModuleNotFoundError as error:
-        raise ValueError(f"agent {name!r} is registered but its module {entry.module} "
+        raise ValueError(f"agent {name!r}: its module {entry.module} "
                          f"cannot be imported: {error}") from error
-    return getattr(module, entry.class_name)
+    try:
+        return functools.reduce(getattr, entry.class_name.split("."), module)
+    except AttributeError as error:
+        raise ValueError(f"agent {name!r}: {entry.module} has no {entry.class_name}") from error
 
 
 def make_agent(name: str, seed: int | None = None, **options: Any) -> Agent:
@@ -216,3 +274,17 @@ class AgentFactory:
     def __call__(self, seed: int | None) -> Agent:
         """A new agent seeded with ``seed``."""
         return make_agent(self.name, seed=seed, **self.options)
+
+
+def agent_specs(names: Iterable[str], unsafe_unpickle: bool) -> list:
+    """``names`` for the evaluation harness: each ``ppo`` name as a factory that may unpickle an
+    SB3 checkpoint when ``unsafe_unpickle``, the others unchanged."""
+    if not unsafe_unpickle:
+        return list(names)
+    return [AgentFactory(name, {"unsafe_unpickle": True}) if parse_agent_name(name)[0] == "ppo" else name
+            for name in names]
+
+
+def make_agent_from_spec(spec: str | Callable[[int | None], Agent], seed: int | None) -> Agent:
+    """A new agent from a registry name or a ``factory(seed)``."""
+    return make_agent(spec, seed=seed) if isinstance(spec, str) else spec(seed)

@@ -21,13 +21,13 @@ from numpy.typing import NDArray
 from tiny_york_env.agents.game_search import check_search_options
 from tiny_york_env.core.jit import jit
 from tiny_york_env.core.rng import next32, randbelow, seed_rng
-from tiny_york_env.game import STATE_DTYPE, current_player, legal_actions
-from tiny_york_env.game.actions import NUM_ACTIONS
-from tiny_york_env.game.components import MAX_SEATS
-from tiny_york_env.game.determinize import SEED_LIMIT, determinize_into
-from tiny_york_env.game.legal import fill_legal_mask, pick_legal
-from tiny_york_env.game.rules import OK, apply
-from tiny_york_env.game.state import DEC_GAME_OVER, NUM_SCORE_LINES, RNG_WORDS
+from tiny_york_env.games.tiny_york import STATE_DTYPE, current_player, legal_actions
+from tiny_york_env.games.tiny_york.actions import NUM_ACTIONS
+from tiny_york_env.games.tiny_york.components import MAX_SEATS
+from tiny_york_env.games.tiny_york.determinize import SEED_LIMIT, determinize_into
+from tiny_york_env.games.tiny_york.legal import fill_legal_mask, pick_legal
+from tiny_york_env.games.tiny_york.rules import OK, apply
+from tiny_york_env.games.tiny_york.state import DEC_GAME_OVER, NUM_SCORE_LINES, RNG_WORDS
 
 DEFAULT_SIMULATIONS = 64
 DEFAULT_EXPLORATION = math.sqrt(2.0)  # UCB1's constant for results in [0, 1]

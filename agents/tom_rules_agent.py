@@ -39,7 +39,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tiny_york_env.agents.evaluation_features import check_seat_to_move, record_of
-from tiny_york_env.game.actions import (
+from tiny_york_env.games.tiny_york.actions import (
     BID_CARD,
     BID_DONE,
     BID_PAIR,
@@ -54,7 +54,7 @@ from tiny_york_env.game.actions import (
     START_STACK,
     USE_CHARACTER,
 )
-from tiny_york_env.game.components import (
+from tiny_york_env.games.tiny_york.components import (
     ELEVATOR_COLUMNS,
     MAX_PAIRS,
     NUM_START_STACKS,
@@ -68,7 +68,7 @@ from tiny_york_env.game.components import (
     VESSEL_ENDS,
     WILD,
 )
-from tiny_york_env.game.state import (
+from tiny_york_env.games.tiny_york.state import (
     DEC_AFTER_EVALUATION,
     DEC_AFTER_PICK,
     DEC_BID,

@@ -13,11 +13,11 @@ import time
 
 import numpy as np
 
-from tiny_york_env.construction_yard import GameConfig as YardConfig
 from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.envs.batch import batch_kernels
-from tiny_york_env.fifth_avenue import GameConfig as AvenueConfig
-from tiny_york_env.game import GameConfig
+from tiny_york_env.games.construction_yard import GameConfig as YardConfig
+from tiny_york_env.games.fifth_avenue import GameConfig as AvenueConfig
+from tiny_york_env.games.tiny_york import GameConfig
 from tiny_york_env.registry import game_names, get_game
 
 MAX_DECISIONS = 1_000_000

@@ -23,7 +23,7 @@ from vector_env import measure as measure_sb3  # this folder: the SB3 env, same 
 
 import tiny_york_env  # noqa: F401  (registers TinyYork-v0)
 from tiny_york_env.core.jit import max_threads
-from tiny_york_env.game import NUM_ACTIONS
+from tiny_york_env.games.tiny_york import NUM_ACTIONS
 
 ENV_ID = "TinyYork-v0"
 

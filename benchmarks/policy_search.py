@@ -27,7 +27,14 @@ from tiny_york_env.agents.policy_search import (
     PolicySearchAgent,
     check_search_settings,
 )
-from tiny_york_env.game import GameConfig, apply_action, determinize, is_terminal, legal_actions, new_game
+from tiny_york_env.games.tiny_york import (
+    GameConfig,
+    apply_action,
+    determinize,
+    is_terminal,
+    legal_actions,
+    new_game,
+)
 from tiny_york_env.registry import get_game
 
 SKIP = 0.9

@@ -15,12 +15,19 @@ import time
 
 import numpy as np
 
-from tiny_york_env.game import GameConfig, apply_action, determinize, is_terminal, legal_mask, new_game
-from tiny_york_env.game.determinize import determinize_into
-from tiny_york_env.game.persist import load_state, save_state
-from tiny_york_env.game.state import STATE_DTYPE
-from tiny_york_env.game.validate import state_error_codes, validate_state
-from tiny_york_env.observation import encode
+from tiny_york_env.games.tiny_york import (
+    GameConfig,
+    apply_action,
+    determinize,
+    is_terminal,
+    legal_mask,
+    new_game,
+)
+from tiny_york_env.games.tiny_york.determinize import determinize_into
+from tiny_york_env.games.tiny_york.observation import encode
+from tiny_york_env.games.tiny_york.persist import load_state, save_state
+from tiny_york_env.games.tiny_york.state import STATE_DTYPE
+from tiny_york_env.games.tiny_york.validate import state_error_codes, validate_state
 
 CONFIGS = (GameConfig(num_agents=2), GameConfig(num_agents=3), GameConfig(num_agents=4),
            GameConfig(num_agents=1, toms=(5,)), GameConfig(num_agents=2, toms=(12,)))

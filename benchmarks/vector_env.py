@@ -24,8 +24,8 @@ import numpy as np
 
 from tiny_york_env.core.jit import max_threads
 from tiny_york_env.envs.vector import ConstructionYardVecEnv, FifthAvenueVecEnv, TinyYorkVecEnv
-from tiny_york_env.game import GameConfig, apply_actions, legal_masks, new_games
-from tiny_york_env.observation import encode_batch
+from tiny_york_env.games.tiny_york import GameConfig, apply_actions, legal_masks, new_games
+from tiny_york_env.games.tiny_york.observation import encode_batch
 from tiny_york_env.registry import get_game
 
 

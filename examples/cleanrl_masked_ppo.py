@@ -36,7 +36,7 @@ from torch.distributions.categorical import Categorical
 
 import tiny_york_env  # noqa: F401  (registers TinyYork-v0)
 from tiny_york_env.envs.rewards import REWARD_KINDS
-from tiny_york_env.game import GameConfig
+from tiny_york_env.games.tiny_york import GameConfig
 from tiny_york_env.training.evaluate import evaluate_vs_agents
 
 ENV_ID = "TinyYork-v0"

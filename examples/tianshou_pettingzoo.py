@@ -38,7 +38,7 @@ from tianshou.utils.net.common import Net
 
 import tiny_york_env
 from tiny_york_env.envs.rewards import REWARD_KINDS
-from tiny_york_env.game import GameConfig
+from tiny_york_env.games.tiny_york import GameConfig
 from tiny_york_env.training.evaluate import evaluate_vs_agents
 
 DEFAULT_STEPS = 20_000

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from tiny_york_env.core.savefile import HEADER_SIZE
-from tiny_york_env.game import new_game as new_tiny_york_game
-from tiny_york_env.game import save_state as save_tiny_york
+from tiny_york_env.games.tiny_york import new_game as new_tiny_york_game
+from tiny_york_env.games.tiny_york import save_state as save_tiny_york
 from tiny_york_env.registry import get_game
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

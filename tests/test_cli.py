@@ -10,7 +10,7 @@ import pytest
 
 import tiny_york_env
 from tiny_york_env.cli import build_parser, main, tom_levels
-from tiny_york_env.game import GameConfig, new_game, render_text
+from tiny_york_env.games.tiny_york import GameConfig, new_game, render_text
 
 ENOUGH_CHOICES = "1\n" * 3000  # always the first legal action, more than any game needs
 

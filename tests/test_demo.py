@@ -6,7 +6,7 @@ import pytest
 import sb3_contrib  # noqa: F401  (the shipped agent needs the train extra, installed by make test)
 
 from tiny_york_env import demo
-from tiny_york_env.game import score_breakdown, winner
+from tiny_york_env.games.tiny_york import score_breakdown, winner
 
 BOROUGH_LINE = re.compile(r"^  (?P<name>[A-Z][A-Za-z ]*?)\s+[A-EX]\s+value\s+(?P<value>\d+) \(.*\)\s+"
                           r"(?P<counts>(?:[PT]\d:\d+ )+N:\d+)")

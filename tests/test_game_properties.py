@@ -19,23 +19,13 @@ import numpy as np
 import pytest
 
 from tests.save_checks import check_fuzz, check_observations_in_space, setup_snapshots
-from tiny_york_env.construction_yard.state import DEC_PAY
 from tiny_york_env.core.checked import int_action
+from tiny_york_env.games.construction_yard.state import DEC_PAY
 from tiny_york_env.registry import game_names, get_game
 
 GAMES = game_names()
-# Setups of every game (``make_config`` keywords): each player count's rules, automatic seats
-# (Toms, bots) in the game, and the two-player games with Dirk and Alea.
-SETUPS = {
-    "tiny_york": ({"num_agents": 2, "toms": ()}, {"num_agents": 1, "toms": (5,)},
-                  {"num_agents": 3, "toms": ("C9",)}, {"num_agents": 1, "toms": (12, 3)},
-                  {"num_agents": 4, "toms": ()}),
-    "construction_yard": ({"num_players": 2, "bots": ()}, {"num_players": 2, "bots": ("greedy",)},
-                          {"num_players": 3, "bots": ("random", "greedy")}, {"num_players": 4, "bots": ()},
-                          {"num_players": 6, "bots": ("greedy", "random")}),
-    "fifth_avenue": ({"num_players": 2, "bots": ()}, {"num_players": 3, "bots": ("random",)},
-                     {"num_players": 4, "bots": ()}, {"num_players": 4, "bots": ("greedy", "random")}),
-}
+# Setups of every game (``make_config`` keywords): the record's ``example_setups``.
+SETUPS = {name: get_game(name).example_setups for name in GAMES}
 GAMES_PER_SETUP = 3
 POSITIONS_PER_GAME = 8  # spread evenly over each game, from its first decision to its last
 FUZZ_CASES = 300
@@ -53,7 +43,7 @@ def setup_config(game, setup):
 
 
 def test_every_registered_game_has_setups_here():
-    assert set(SETUPS) == set(GAMES), "a new game needs its setups in this module"
+    assert all(SETUPS[name] for name in GAMES), "every game names example setups in its record"
 
 
 def positions(name, setup, seed):
@@ -203,7 +193,7 @@ def test_a_read_only_record_is_refused_before_anything_is_applied(name):
 def test_the_covering_deal_keeps_the_view_and_lets_the_payer_finish(monkeypatch):
     """With no redeal allowed, every copy takes the covering deal (the fallback after misses): it
     is still valid, looks the same to its seat, and the payment can finish."""
-    monkeypatch.setattr(importlib.import_module("tiny_york_env.construction_yard.determinize"),
+    monkeypatch.setattr(importlib.import_module("tiny_york_env.games.construction_yard.determinize"),
                         "MAX_REDEALS", 0)
     game = get_game("construction_yard")
     copies = 0

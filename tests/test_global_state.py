@@ -12,10 +12,9 @@ import pytest
 from tests.game.scenario import rec
 from tests.test_observation import CONFIGS, _midgame
 from tiny_york_env.envs.aec import raw_env
-from tiny_york_env.game import GameConfig, new_game
-from tiny_york_env.game.components import NUM_CARD_TYPES
-from tiny_york_env.game.state import STACK_HIDDEN
-from tiny_york_env.global_state import (
+from tiny_york_env.games.tiny_york import GameConfig, new_game
+from tiny_york_env.games.tiny_york.components import NUM_CARD_TYPES
+from tiny_york_env.games.tiny_york.global_state import (
     ACTOR_CONTEXT_PARTS,
     GLOBAL_STATE_HIGH,
     GLOBAL_STATE_SIZE,
@@ -24,7 +23,8 @@ from tiny_york_env.global_state import (
     global_state_space,
     global_state_table_markdown,
 )
-from tiny_york_env.observation import OBS_SIZE, OBS_SLICES, encode
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE, OBS_SLICES, encode
+from tiny_york_env.games.tiny_york.state import STACK_HIDDEN
 
 ROOT = Path(__file__).resolve().parents[1]
 AEC_SETUPS = [{"num_agents": 2}, {"num_agents": 3}, {"num_agents": 4}, {"num_agents": 1, "toms": (5,)},
@@ -200,8 +200,8 @@ def test_plain_python_encoder_equals_the_compiled_one():
     """TINY_YORK_JIT=0 (debugging, coverage) runs the same encoder as plain Python: same vectors."""
     setups = ((GameConfig(2), 1, 30), (GameConfig(4), 2, 90), (GameConfig(1, toms=(1, 12, "A2")), 3, 10_000))
     states = [_midgame(config, seed, steps) for config, seed, steps in setups]
-    code = ("import sys, numpy as np; from tiny_york_env.game import STATE_DTYPE; "
-            "from tiny_york_env.global_state import encode_global_state; "
+    code = ("import sys, numpy as np; from tiny_york_env.games.tiny_york import STATE_DTYPE; "
+            "from tiny_york_env.games.tiny_york.global_state import encode_global_state; "
             "states = np.frombuffer(sys.stdin.buffer.read(), dtype=STATE_DTYPE); "
             "out = np.stack([encode_global_state(s.reshape(1)) for s in states]); "
             "sys.stdout.buffer.write(out.tobytes())")

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from tests.game.scenario import give_character, play_until, rec
-from tiny_york_env.game import GameConfig, apply_action, is_terminal, legal_actions, new_game
-from tiny_york_env.game.components import (
+from tiny_york_env.games.tiny_york import GameConfig, apply_action, is_terminal, legal_actions, new_game
+from tiny_york_env.games.tiny_york.components import (
     CARDS_PER_TYPE,
     DOLLARS,
     ELEVATOR,
@@ -15,14 +15,7 @@ from tiny_york_env.game.components import (
     PRESS,
     SKYSCRAPERS,
 )
-from tiny_york_env.game.state import (
-    DEC_DECLARE_BID_LAST,
-    DEC_PICK_PAIR,
-    DECISION_NAMES,
-    STAGE_DECLARE_BID_LAST,
-    STAGE_NAMES,
-)
-from tiny_york_env.observation import (
+from tiny_york_env.games.tiny_york.observation import (
     OBS_SIZE,
     OBS_SLICES,
     OBSERVATION_HIGH,
@@ -30,6 +23,13 @@ from tiny_york_env.observation import (
     encode,
     encode_batch,
     observation_table_markdown,
+)
+from tiny_york_env.games.tiny_york.state import (
+    DEC_DECLARE_BID_LAST,
+    DEC_PICK_PAIR,
+    DECISION_NAMES,
+    STAGE_DECLARE_BID_LAST,
+    STAGE_NAMES,
 )
 
 ROOT = Path(__file__).resolve().parents[1]

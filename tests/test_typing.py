@@ -17,18 +17,18 @@ CALLED_DUNDERS = ("__init__", "__call__")  # special methods a user calls: the c
 
 # module -> names the README shows (functions, classes, ``Class.method``) that live in it.
 PUBLIC_API = {
-    "tiny_york_env.game.api": (
+    "tiny_york_env.games.tiny_york.api": (
         "new_game", "new_games", "current_player", "legal_mask", "legal_masks", "legal_actions",
         "pending_decision", "apply_action", "apply_actions", "step", "is_terminal", "final_scores",
         "winner", "score_breakdown", "end_character_points",
     ),
-    "tiny_york_env.game.persist": ("save_state", "load_state"),
-    "tiny_york_env.game.validate": ("validate_state",),
-    "tiny_york_env.game.determinize": ("determinize",),
-    "tiny_york_env.observation": (
+    "tiny_york_env.games.tiny_york.persist": ("save_state", "load_state"),
+    "tiny_york_env.games.tiny_york.validate": ("validate_state",),
+    "tiny_york_env.games.tiny_york.determinize": ("determinize",),
+    "tiny_york_env.games.tiny_york.observation": (
         "encode", "encode_batch", "observation_space", "observation_table_markdown",
     ),
-    "tiny_york_env.render": ("render_rgb", "save_png"),
+    "tiny_york_env.games.tiny_york.picture": ("render_rgb", "save_png"),
     "tiny_york_env.agents.base": ("Agent", "StateAgent", "choose_action", "uses_state"),
     "tiny_york_env.agents.registry": ("make_agent", "AgentFactory"),
     "tiny_york_env.agents.random_agent": ("RandomAgent",),
@@ -43,10 +43,10 @@ PUBLIC_API = {
     "tiny_york_env.training.tournament": (
         "run_tournament", "format_tournament", "write_tournament", "TournamentResults", "Standing",
     ),
-    "tiny_york_env.game.config": ("GameConfig",),
-    "tiny_york_env.game.actions": ("describe_action",),
-    "tiny_york_env.game.text": ("render_text",),
-    "tiny_york_env.global_state": ("encode_global_state", "global_state_space"),
+    "tiny_york_env.games.tiny_york.config": ("GameConfig",),
+    "tiny_york_env.games.tiny_york.actions": ("describe_action",),
+    "tiny_york_env.games.tiny_york.text": ("render_text",),
+    "tiny_york_env.games.tiny_york.global_state": ("encode_global_state", "global_state_space"),
     "tiny_york_env.envs.aec": ("env", "raw_env"),
     "tiny_york_env.envs.single": ("TinyYorkEnv",),
     "tiny_york_env.envs.vector": ("TinyYorkVecEnv",),
@@ -115,7 +115,7 @@ def test_agent_classes_annotate_the_agent_interface():
 
 
 def test_the_package_reexports_the_annotated_functions():
-    import tiny_york_env.game as game
+    import tiny_york_env.games.tiny_york as game
     for name in GAME_REEXPORTS:
         function = getattr(game, name)
         assert function.__module__ in PUBLIC_API, f"game.{name} comes from {function.__module__}"

@@ -1,10 +1,13 @@
-"""Tiny York: reinforcement-learning environments for the board game Tiny York and, through one
-game contract (``contract.py``, ``registry.py``, docs/games.md), Construction Yard.
+"""Tiny York: reinforcement-learning environments for the board games Tiny York, Construction Yard
+and 5th Avenue, through one game contract (``contract.py``, ``registry.py``, docs/games.md).
 
-- ``get_game(name)`` / ``game_names()``: the registered games ("tiny_york", "construction_yard").
+- ``get_game(name)`` / ``game_names()``: the registered games ("tiny_york", "construction_yard",
+  "fifth_avenue"); ``register_game`` adds one.
 - ``make_aec(game, **setup)``: any game's PettingZoo AEC env; ``gymnasium.make("ConstructionYard-v0")``.
 
-- :mod:`tiny_york_env.game`: the rules engine (a numpy state record, compiled with numba).
+- :mod:`tiny_york_env.games`: one package per game (``games/tiny_york`` is Tiny York's rules engine,
+  a numpy state record compiled with numba); the old paths (``tiny_york_env.game``,
+  ``.observation``, ``.render``, ...) are deprecated aliases (``deprecated_paths.py``).
 - ``env()`` / ``raw_env()``: the PettingZoo AEC environment for 2-4 agents, with Toms.
 - ``gymnasium.make("TinyYork-v0")``: one learning seat against Toms and fixed opponents.
 - ``TinyYorkVecEnv``: B single-agent games in compiled batch kernels, for stable-baselines3
@@ -14,18 +17,26 @@ game contract (``contract.py``, ``registry.py``, docs/games.md), Construction Ya
   ``infos["action_mask"]``); ``vectorization_mode="sync"`` gives B Python envs.
 - :mod:`tiny_york_env.agents`, :mod:`tiny_york_env.training`: baseline agents, the shipped policy,
   evaluation and training (the repository's ``agents/`` and ``training/`` folders).
-- :mod:`tiny_york_env.openspiel`: registers the OpenSpiel game ``python_tiny_york`` on import.
+- :mod:`tiny_york_env.openspiel`: registers the OpenSpiel game ``python_<name>`` of every game on
+  import (``python_tiny_york``, ...).
 """
 
 import importlib
 
-import gymnasium
-
+from . import deprecated_paths  # first: it installs the finder of the old import paths
 from .envs.aec import env, make_aec, make_raw_aec, raw_env
-from .game import GameConfig, load_state, new_game, save_state, validate_state
-from .observation import OBS_SIZE, encode, encode_batch
-from .registry import game_names, get_game, register_game
-from .render import render_rgb
+from .games.tiny_york import GameConfig, load_state, new_game, save_state, validate_state
+from .games.tiny_york.observation import OBS_SIZE, encode, encode_batch
+from .games.tiny_york.picture import render_rgb
+from .registry import (
+    BUILTIN_GAMES,
+    DEFAULT_GAME,
+    game_names,
+    game_of_class_prefix,
+    get_game,
+    load_plugins,
+    register_game,
+)
 
 __version__ = "0.2.0"  # pyproject reads it (dynamic version)
 __all__ = ["OBS_SIZE", "ConstructionYardEnv", "ConstructionYardVecEnv", "ConstructionYardVectorEnv",
@@ -35,28 +46,21 @@ __all__ = ["OBS_SIZE", "ConstructionYardEnv", "ConstructionYardVecEnv", "Constru
            "make_raw_aec", "new_game", "raw_env", "register_game", "render_rgb", "save_state",
            "validate_state"]
 
-ENV_ID = "TinyYork-v0"
-# Gymnasium id -> (single env class, vector env class), both in tiny_york_env.envs
-GYMNASIUM_ENVS = {
-    ENV_ID: ("TinyYorkEnv", "TinyYorkVectorEnv"),
-    "ConstructionYard-v0": ("ConstructionYardEnv", "ConstructionYardVectorEnv"),
-    "FifthAvenue-v0": ("FifthAvenueEnv", "FifthAvenueVectorEnv"),
-}
-for _env_id, (_single, _vector) in GYMNASIUM_ENVS.items():
-    if _env_id not in gymnasium.registry:
-        gymnasium.register(id=_env_id, entry_point=f"tiny_york_env.envs.single:{_single}",
-                           vector_entry_point=f"tiny_york_env.envs.gym_vector:{_vector}")
-LAZY_CLASSES = {  # name -> module: imported on first use (SB3 is an optional extra)
-    "TinyYorkEnv": "single", "ConstructionYardEnv": "single", "FifthAvenueEnv": "single",
-    "FifthAvenueVectorEnv": "gym_vector", "FifthAvenueVecEnv": "vector",
-    "TinyYorkVectorEnv": "gym_vector", "ConstructionYardVectorEnv": "gym_vector",
-    "TinyYorkVecEnv": "vector", "ConstructionYardVecEnv": "vector",
-}
+ENV_ID = BUILTIN_GAMES[DEFAULT_GAME].env_id  # "TinyYork-v0"; registry.py registers every game's id
+# class name ending -> the env module that generates it for each game (envs/generated.py)
+GENERATED_CLASS_MODULES = {"VectorEnv": "gym_vector", "VecEnv": "vector", "AECEnv": "aec", "Env": "single"}
 
 
 def __getattr__(name):
-    """Import the Gymnasium and SB3 envs on first use (SB3 is an optional extra)."""
-    if name in LAZY_CLASSES:
-        module = importlib.import_module(f"tiny_york_env.envs.{LAZY_CLASSES[name]}")
-        return getattr(module, name)
+    """A game's env class by name (``TinyYorkEnv``, ``ConstructionYardVecEnv``...; imported on first
+    use, SB3 being an optional extra); an old module name (``tiny_york_env.game``, ...) imports its
+    new module with a DeprecationWarning."""
+    for ending, module in GENERATED_CLASS_MODULES.items():
+        if name.endswith(ending) and game_of_class_prefix(name[:-len(ending)]) is not None:
+            return getattr(importlib.import_module(f"{__name__}.envs.{module}"), name)
+    if deprecated_paths.new_path(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'tiny_york_env' has no attribute {name!r}")
+
+
+load_plugins()  # the games of other packages (entry points, TINY_YORK_ENV_GAMES), last of all

@@ -29,28 +29,16 @@ import argparse
 import secrets
 import shlex
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import IO
 
 import numpy as np
 
 from . import __version__
-from .game import (
-    GameConfig,
-    apply_action,
-    current_player,
-    describe_action,
-    final_scores,
-    is_terminal,
-    legal_actions,
-    new_game,
-    pending_decision,
-    render_text,
-    tom_events_of,
-    winner,
-)
-from .game.config import ALLOWED_TOMS, NUM_TOM_LEVELS, tom_code, tom_level
-from .registry import game_names
+from .agents.registry import agent_specs  # noqa: F401  (the CLI's name for it, kept)
+from .contract import Game
+from .games.tiny_york.config import ALLOWED_TOMS, NUM_TOM_LEVELS, tom_code
+from .registry import game_names, get_game
 from .saved_games import GameRecorder
 
 LADDER_GAMES = 500
@@ -88,8 +76,8 @@ class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 def agent_name(text: str) -> str:
     """argparse type: a registry agent name such as 'greedy', 'search:64' or 'ppo:PATH' (or the
     contract games' 'gsearch[:N]'); only the name is case-insensitive (a path keeps its capitals)."""
+    from tiny_york_env.agents.policies import GREEDY_SEARCH_PREFIX
     from tiny_york_env.agents.registry import normalize_agent_name
-    from tiny_york_env.training.game_matches import GREEDY_SEARCH_PREFIX
     if text.partition(":")[0].lower() == GREEDY_SEARCH_PREFIX:  # another game's policy (game_matches)
         return text.lower()
     try:
@@ -102,16 +90,6 @@ UNSAFE_UNPICKLE_HELP = ("let ppo:PATH be a stable-baselines3 checkpoint (model.z
                         "loading one UNPICKLES it, which runs code from the file; only for files you "
                         "trust. Without it such files are refused; policy files (a run's policy.zip, "
                         "training.export's output, the shipped model) never need it")
-
-
-def agent_specs(names: Iterable[str], unsafe_unpickle: bool) -> list:
-    """``names`` for the evaluation harness: each ``ppo`` name as a factory that may unpickle an
-    SB3 checkpoint when ``unsafe_unpickle``, the others unchanged."""
-    from tiny_york_env.agents.registry import AgentFactory, parse_agent_name
-    if not unsafe_unpickle:
-        return list(names)
-    return [AgentFactory(name, {"unsafe_unpickle": True}) if parse_agent_name(name)[0] == "ppo" else name
-            for name in names]
 
 
 def tom_spec(text: str) -> int | str:
@@ -366,52 +344,27 @@ def run_tournament_command(args: argparse.Namespace, out: IO[str]) -> None:
 
 # ---------------------------------------------------------------- play
 
-TINY_YORK_LEGEND = """How to read the board (render_text):
-  P0..P3      the seats; N the neutral player (its skyscrapers: N:2)
-  Boroughs    name, sequence letter, value (base + prestige tiles placed there), then each seat's
-              skyscrapers there (P0:1 P1:0 N:2); "<- Mayor" marks the Mayor's borough
-  #12(v1,II)  character 12, tile value 1, used in phase II; * a free character; [used] used
-              this round ([used $] paid with a dollar)
-  Press track spaces, highest first; stacked tokens top first
-  hand / reserve / played   your cards by type; others' hands and reserves show only their
-              sizes, Toms' supplies only their sizes (R25)
-  Elevator    value rows of character tiles: column:tile
-Type the number of an option; q quits (you may save the game); Ctrl-C too."""
-
-CONSTRUCTION_YARD_LEGEND = """How to read the board (render_text):
-  money display     the four money cards you may take (currency and value)
-  building display  the construction yard: slot 1-4, building type and price, in the slot's
-                    currency (slots 1-4: blue, green, yellow, red)
-  seat N            points, number of money cards (yours shown as cards per currency, = total),
-                    buildings by type; Dirk (two players) scores but never wins
-  scorings done     A and B come from the money deck, C at the end
-Type the number of an option; q quits (you may save the game); Ctrl-C too."""
-
-FIFTH_AVENUE_LEGEND = """How to read the board (render_text):
-  district rows     the five plots by colour: B J G P businesses (boutique, jeweler, gallery,
-                    perfume shop), "P1 x2" two of seat 1's skyscrapers, "Alea x1" Alea's, - empty
-  commissioners     where the white and beige commissioners stand, and the districts they marked
-  supply row        the eight sets of businesses, left to right ("." taken); take from the first
-                    set that has any
-  Central Park      its businesses (three count at the end) and the skyscrapers built there
-  face-up cards     each coloured stack's top card; the black stack's size
-  P0 ... P3         VP, skyscrapers in the supply and in the general supply, hand sizes (your
-                    own hand in full)
-Type the number of an option; q quits (you may save the game); Ctrl-C too."""
-
-LEGENDS = {"tiny_york": TINY_YORK_LEGEND, "construction_yard": CONSTRUCTION_YARD_LEGEND,
-           "fifth_avenue": FIFTH_AVENUE_LEGEND}
+# The option that names a game's automatic participants, by the record's ``automatic_kind``
+AUTOMATIC_OPTIONS = {"toms": "--tom", "bots": "--bots"}
 
 
-def participant_names(config: GameConfig, person: int, opponents: Sequence[str]) -> list[str]:
-    """A name per seat: 'you', the agents' names, then 'Tom 5 (B4)' for each Tom."""
-    names, rest = [], iter(opponents)
-    for seat in range(config.num_agents):
-        names.append("you" if seat == person else next(rest))
-    for code in config.toms:
-        level = tom_level(code)
-        names.append(f"Tom {level} ({code})" if level else f"Tom ({code})")
-    return names
+def automatic_participants(game: Game, args: argparse.Namespace) -> list:
+    """The automatic participants the command line names for ``game`` (``--tom`` or ``--bots``, as
+    its ``automatic_kind`` says); ValueError when the other option is given."""
+    given = {"toms": list(args.tom), "bots": list(args.bots)}
+    for kind, values in given.items():
+        if values and kind != game.automatic_kind:
+            raise ValueError(f"{AUTOMATIC_OPTIONS[kind]} does not apply to {game.title}: its engine "
+                             f"players are {game.automatic_kind} ({AUTOMATIC_OPTIONS[game.automatic_kind]})")
+    return given[game.automatic_kind]
+
+
+PLAY_KEYS = "Type the number of an option; q quits (you may save the game); Ctrl-C too."
+
+
+def terminal_legend(game) -> str:
+    """The game's board legend and the keys of the terminal game."""
+    return f"{game.legend}\n{PLAY_KEYS}" if game.legend else PLAY_KEYS
 
 
 def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "") -> int | None:
@@ -442,79 +395,88 @@ def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "") -> in
 
 
 SERVE_HOST, SERVE_PORT = "127.0.0.1", 8000  # as web/app.py's DEFAULT_HOST/PORT (no web import here)
-SEAT_WORD = "seat "  # how the contract games' lines name a seat ("seat 2"); Tiny York's: "P2"
 
 
-def print_automatic_moves(moves: Sequence[tuple[int, str]], names: Sequence[str],
-                          out: IO[str], seat_word: str = "P") -> None:
-    """One line per move the engine made for a Tom or bot: 'P2 Tom 5: bid 3 in the press round'
-    (``seat_word`` 'seat ' for the contract games: 'seat 2 random bot: ...')."""
-    for seat, words in moves:
-        print(f"{seat_word}{seat} {names[seat]}: {words}", file=out)
+def print_automatic_moves(game: Game, state: np.ndarray, names: Sequence[str], out: IO[str]) -> None:
+    """One line per move the engine made for a Tom or bot since the last action:
+    'P2 Tom 5 (B4): bid 3 in the press round', 'seat 2 greedy bot: ...'."""
+    if game.automatic_moves is None:
+        return
+    for seat, words in game.automatic_moves(state):
+        print(f"{game.seat_name(seat)} {names[seat]}: {words}", file=out)
 
 
-def print_final(state: np.ndarray, names: Sequence[str], person: int, out: IO[str]) -> None:
-    """The final board with the score breakdown, the totals and the winner."""
-    print(render_text(state), file=out)
-    scores = final_scores(state)
-    print("Final scores: " + ", ".join(f"P{s} {names[s]} {int(scores[s])}" for s in range(len(names))),
-          file=out)
-    best = winner(state)
-    print("You win!" if best == person else f"Winner: P{best} {names[best]}.", file=out)
+def print_final(game: Game, state: np.ndarray, names: Sequence[str], person: int, out: IO[str]) -> None:
+    """The final board with the score breakdown, the totals and the winners."""
+    print(game.render_text(state, person), file=out)
+    scores = game.final_scores(state)
+    print("Final scores: " + ", ".join(f"{game.seat_name(s)} {names[s]} {int(scores[s])}"
+                                       for s in range(len(scores))), file=out)
+    winners = game.winners(state)
+    if winners == (person,):
+        print("You win!", file=out)
+    else:
+        who = ", ".join(f"{game.seat_name(s)} {names[s]}" for s in winners)
+        print(f"{'Winner' if len(winners) == 1 else 'Winners'}: {who}.", file=out)
 
 
-def play_game_interactively(opponents: Sequence[str], toms: Sequence[int | str], seed: int | None,
-                            person: int, stdin: IO[str], out: IO[str],
-                            unsafe_unpickle: bool = False, save: str | None = None) -> np.ndarray | None:
-    """A person at agent seat ``person`` against agents ``opponents`` and ``toms``; reads choices
-    from ``stdin``, writes to ``out``. Returns the final state, or None when the person quit.
-    ``unsafe_unpickle`` lets a ``ppo:PATH`` opponent be an SB3 checkpoint (runs code from it)."""
-    from tiny_york_env.agents.base import choose_action
-    from tiny_york_env.training.evaluate import build_agent
-    config = GameConfig(num_agents=1 + len(opponents), toms=tuple(toms))
-    if not 0 <= person < config.num_agents:
-        raise ValueError(f"--seat {person} is not an agent seat: choose 0-{config.num_agents - 1}")
-    names = participant_names(config, person, opponents)
+def play_interactively(game_name: str, opponents: Sequence[str], automatic: Sequence[int | str],
+                       seed: int | None, person: int, stdin: IO[str], out: IO[str],
+                       unsafe_unpickle: bool = False, save: str | None = None) -> np.ndarray | None:
+    """A person at agent seat ``person`` of any registered game against the policies or agents
+    ``opponents`` (``agents.policies.seat_policy``) and the engine's ``automatic`` participants
+    (Toms, bots); reads choices from ``stdin``, writes to ``out``. Returns the final state, or
+    None when the person quit. ``unsafe_unpickle`` lets a ``ppo:PATH`` opponent be an SB3
+    checkpoint (runs code from it)."""
+    from tiny_york_env.agents.policies import seat_policy
+    game = get_game(game_name)
+    config = game.seat_config(1 + len(opponents), tuple(automatic))
+    agents = game.num_agents(config)
+    if not 0 <= person < agents:
+        raise ValueError(f"--seat {person} is not an agent seat: choose 0-{agents - 1}")
+    others = [seat for seat in range(agents) if seat != person]
+    names = ["you" if seat == person else "" for seat in range(agents)]
+    for seat, name in zip(others, opponents, strict=True):
+        names[seat] = name
+    names += [game.automatic_label(spec) for spec in automatic]
     seed = secrets.randbelow(PLAY_SEED_BOUND) if seed is None else seed
-    seed_sequence = np.random.SeedSequence(seed)
-    specs = dict(zip((seat for seat in range(config.num_agents) if seat != person),
-                     agent_specs(opponents, unsafe_unpickle), strict=True))
-    agents = {seat: build_agent(specs[seat], int(s.generate_state(1)[0]))
-              for seat, s in zip(range(config.num_agents), seed_sequence.spawn(config.num_agents),
-                                 strict=True) if seat != person}
+    agent_seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(agents)]
     rng = np.random.default_rng(seed)
-    state = new_game(config, seed=seed)
-    recorder = GameRecorder("tiny_york", config, seed, names)
-    print(f"Tiny York, seed {seed}: you are P{person}; "
-          + ", ".join(f"P{s} {n}" for s, n in enumerate(names) if s != person), file=out)
+    policies = {seat: seat_policy(game, names[seat], rng, config, agent_seeds[seat], unsafe_unpickle)
+                for seat in others}
+    state = game.new_game(config, seed)
+    recorder = GameRecorder(game, config, seed, names)
+    print(f"{game.title}, seed {seed}: you are {game.seat_name(person)}; "
+          + ", ".join(f"{game.seat_name(s)} {n}" for s, n in enumerate(names) if s != person), file=out)
+    print_automatic_moves(game, state, names, out)  # engine players that moved before the first decision
     try:
-        while not is_terminal(state):
-            seat = current_player(state)
+        while not game.is_terminal(state):
+            seat = game.current_player(state)
             if seat != person:
-                action = choose_action(agents[seat], state, rng)
-                words = describe_action(action, state)
-                apply_action(state, action)
+                action = policies[seat](state)
+                words = game.option_text(action, state)
+                game.apply_action(state, action)
                 recorder.record(seat, action)
-                print(f"P{seat} {names[seat]}: {words}", file=out)
-                print_automatic_moves(tom_events_of(state), names, out)
+                print(f"{game.seat_name(seat)} {names[seat]}: {words}", file=out)
+                print_automatic_moves(game, state, names, out)
                 continue
-            print("\n" + render_text(state, viewer=person), file=out)
-            legal = legal_actions(state)
-            print(f"\nYou ({pending_decision(state)}):", file=out)
+            print("\n" + game.render_text(state, person), file=out)
+            legal = np.flatnonzero(game.legal_mask(state))
+            print(f"\nYou ({game.pending_decision(state)}):", file=out)
             for k, action in enumerate(legal):
-                print(f"  {k + FIRST_CHOICE:>3}. {describe_action(int(action), state)}", file=out)
-            choice = ask_choice(len(legal), stdin, out, TINY_YORK_LEGEND)
+                print(f"  {k + FIRST_CHOICE:>3}. {game.option_text(int(action), state)}", file=out)
+            choice = ask_choice(len(legal), stdin, out, terminal_legend(game))
             if choice is None:
                 offer_save(recorder, save, stdin, out)
                 return None
-            apply_action(state, int(legal[choice]))
+            game.apply_action(state, int(legal[choice]))
             recorder.record(seat, int(legal[choice]))
-            print_automatic_moves(tom_events_of(state), names, out)
+            print_automatic_moves(game, state, names, out)
     except KeyboardInterrupt:
         print(INTERRUPTED, file=out)
         offer_save(recorder, save, stdin, out)
         return None
-    print_final(state, names, person, out)
+    print_final(game, state, names, person, out)
     recorder.finish(state)
     save_game(recorder, save, out)
     return state
@@ -544,73 +506,6 @@ def offer_save(recorder: GameRecorder, path: str | None, stdin: IO[str], out: IO
         print(f"Could not save the game to {path}: {error}", file=out)
 
 
-def play_contract_game(game_name: str, opponents: Sequence[str], bots: Sequence[str],
-                       seed: int | None, person: int, stdin: IO[str], out: IO[str],
-                       save: str | None = None) -> np.ndarray | None:
-    """A person at agent seat ``person`` of ``game_name`` (any registered game) against the
-    policies ``opponents`` and the engine's ``bots``; reads choices from ``stdin``, writes to
-    ``out``. Returns the final state, or None when the person quit."""
-    from tiny_york_env.registry import get_game
-    from tiny_york_env.training.game_matches import make_policy
-    game = get_game(game_name)
-    config = game.make_config(num_players=1 + len(opponents) + len(bots), bots=tuple(bots))
-    agents = game.num_agents(config)
-    if not 0 <= person < agents:
-        raise ValueError(f"--seat {person} is not an agent seat: choose 0-{agents - 1}")
-    seed = secrets.randbelow(PLAY_SEED_BOUND) if seed is None else seed
-    rng = np.random.default_rng(seed)
-    others = [seat for seat in range(agents) if seat != person]
-    names = {person: "you", **dict(zip(others, opponents, strict=True))}
-    policies = {seat: make_policy(game, names[seat], rng, config) for seat in others}
-    for k, bot in enumerate(bots):
-        names[agents + k] = f"{bot} bot"
-    state = game.new_game(config, seed)
-    seat_names = [names[seat] for seat in range(game.num_participants(config))]
-    recorder = GameRecorder(game, config, seed, seat_names)
-    print(f"{game.title}, seed {seed}: you are seat {person}; "
-          + ", ".join(f"seat {s} {n}" for s, n in sorted(names.items()) if s != person), file=out)
-    if game.automatic_moves:  # bots that moved before the first outside decision
-        print_automatic_moves(game.automatic_moves(state), seat_names, out, SEAT_WORD)
-    try:
-        while not game.is_terminal(state):
-            seat = game.current_player(state)
-            if seat != person:
-                action = policies[seat](state)
-                game.apply_action(state, action)
-                recorder.record(seat, action)
-                print(f"seat {seat} {names[seat]}: {game.describe_action(action)}", file=out)
-                if game.automatic_moves:
-                    print_automatic_moves(game.automatic_moves(state), seat_names, out, SEAT_WORD)
-                continue
-            print("\n" + game.render_text(state, person), file=out)
-            legal = np.flatnonzero(game.legal_mask(state))
-            print("\nYour options:", file=out)
-            for k, action in enumerate(legal):
-                print(f"  {k + FIRST_CHOICE:>3}. {game.describe_action(int(action))}", file=out)
-            choice = ask_choice(len(legal), stdin, out, LEGENDS.get(game.name, ""))
-            if choice is None:
-                offer_save(recorder, save, stdin, out)
-                return None
-            game.apply_action(state, int(legal[choice]))
-            recorder.record(seat, int(legal[choice]))
-            if game.automatic_moves:
-                print_automatic_moves(game.automatic_moves(state), seat_names, out, SEAT_WORD)
-    except KeyboardInterrupt:
-        print(INTERRUPTED, file=out)
-        offer_save(recorder, save, stdin, out)
-        return None
-    print(game.render_text(state, person), file=out)
-    scores = game.final_scores(state)
-    print("Final scores: " + ", ".join(f"seat {s} {names[s]} {int(scores[s])}"
-                                       for s in range(len(scores))), file=out)
-    winners = game.winners(state)
-    print("You win!" if winners == (person,) else
-          f"Winners: {', '.join(f'seat {s} {names[s]}' for s in winners)}.", file=out)
-    recorder.finish(state)
-    save_game(recorder, save, out)
-    return state
-
-
 REPLAY_HELP = "Enter or n: next decision; p: previous; j N: jump to decision N; e: the end; q: quit"
 
 
@@ -637,12 +532,10 @@ def replay_game(path: str, stdin: IO[str], out: IO[str], check_only: bool = Fals
             seat, action = saved.decisions[at - 1]
             print(f"\n[{at}/{len(saved.decisions)}] {saved.players[seat]} (seat {seat}): "
                   f"{game.describe_action(action)}", file=out)
-            if game.automatic_moves:
-                print_automatic_moves(game.automatic_moves(states[at]), saved.players, out, SEAT_WORD)
+            print_automatic_moves(game, states[at], saved.players, out)
         else:
             print(f"\n[0/{len(saved.decisions)}] the start", file=out)
-            if game.automatic_moves:
-                print_automatic_moves(game.automatic_moves(states[0]), saved.players, out, SEAT_WORD)
+            print_automatic_moves(game, states[0], saved.players, out)
         print(game.render_text(states[at]), file=out)
         print("replay> ", end="", file=out, flush=True)
         line = stdin.readline()
@@ -680,20 +573,15 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
             run_tournament_command(args, out)
         elif args.command == "serve":
             run_serve(args, out)
-        elif args.game != "tiny_york":
-            if args.tom:
-                raise ValueError(f"--tom is Tiny York's; --game {args.game} takes --vs and --bots")
-            if not args.vs and not args.bots:
-                raise ValueError("play needs at least one opponent: --vs POLICY and/or --bots BOT")
-            play_contract_game(args.game, args.vs, args.bots, args.seed, args.seat, stdin, out,
-                               args.save)
         else:
-            if args.bots:
-                raise ValueError("--bots is for another --game than tiny_york (Toms: --tom)")
-            if not args.tom and not args.vs:
-                raise ValueError("play needs at least one opponent: --tom LEVEL and/or --vs AGENT")
-            play_game_interactively(args.vs, args.tom, args.seed, args.seat, stdin, out,
-                                    args.unsafe_unpickle, args.save)
+            game = get_game(args.game)
+            automatic = automatic_participants(game, args)
+            if not automatic and not args.vs:
+                raise ValueError(f"play needs at least one opponent: "
+                                 f"{AUTOMATIC_OPTIONS[game.automatic_kind]} "
+                                 "and/or --vs NAME")
+            play_interactively(args.game, args.vs, automatic, args.seed, args.seat, stdin, out,
+                               args.unsafe_unpickle, args.save)
     except ValueError as error:
         parser.exit(EXIT_ERROR, f"tiny-york {args.command}: error: {error}\n")
     return EXIT_OK

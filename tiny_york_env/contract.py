@@ -62,6 +62,12 @@ class Game:
     num_agents: Callable[[Any], int]  # agent seats of a config: seats 0..num_agents-1 decide from outside
     num_participants: Callable[[Any], int]  # seats that score and are ranked (agents + automatic seats)
     config_params: Callable[[Any], np.ndarray]  # int64 vector for ``GameKernels.init_record``
+    # (num_agents, automatic) -> a checked config: agent seats 0..num_agents-1, then one seat per
+    # automatic participant named in ``automatic`` (Tom levels or codes, bot names), in that order
+    seat_config: Callable[[int, Sequence[Any]], Any]
+    automatic_kind: str  # what the automatic seats are called in options and texts: "toms", "bots"
+    automatic_label: Callable[[Any], str]  # one automatic participant for people: "Tom 5 (B4)", "greedy bot"
+    automatic_choices: tuple[Any, ...]  # the automatic participants a menu offers (levels 1-12, "greedy")
     # --- the engine -----------------------------------------------------------------------------
     state_dtype: np.dtype
     num_actions: int
@@ -76,6 +82,7 @@ class Game:
     placings: Callable[[np.ndarray], np.ndarray]  # float per seat: 0 = first; tied seats share the mean
     score_breakdown: Callable[[np.ndarray], list[dict[str, int]]]
     describe_action: Callable[[int], str]
+    pending_decision: Callable[[np.ndarray], str]  # the decision of the seat to move, in words
     render_text: Callable[[np.ndarray], str]
     determinize: Callable[..., np.ndarray]  # (state, seat, rng) -> a copy, hidden parts resampled
     # --- observation ----------------------------------------------------------------------------
@@ -88,6 +95,10 @@ class Game:
     # --- rewards and views ------------------------------------------------------------------------
     score_scale: float  # the "score" reward divides the margin to the best other seat by this
     render_rgb: Callable[[np.ndarray], np.ndarray] | None = None  # a picture, when the game has one
+    # (state, seat or None) -> an SVG of the table as that seat may see it (the browser board)
+    board_svg: Callable[[np.ndarray, int | None], str] | None = None
+    # (action, state) -> the action in words, naming what it refers to in that state
+    describe_option: Callable[[int, np.ndarray], str] | None = None
     global_state: Callable[[np.ndarray], np.ndarray] | None = None  # PettingZoo ``state()``
     global_state_space: Callable[[], spaces.Box] | None = None
     validate_state: Callable[[np.ndarray], None] | None = None  # ValueError for a foreign record
@@ -100,17 +111,41 @@ class Game:
     # (seat, words) for each move the engine made for its own participants (Toms, bots) since the
     # last action, public facts only; None when the game keeps no such log
     automatic_moves: Callable[[np.ndarray], list[tuple[int, str]]] | None = None
-    env_defaults: dict[str, Any] = field(default_factory=dict)  # the single-agent env's opponents
+    # the setup keywords (config fields) of the single-agent, vector and VecEnv envs, with their
+    # defaults: one learning seat (and its opponents) against these automatic participants
+    env_defaults: dict[str, Any] = field(default_factory=dict)
+    # the AEC env's setup keywords (config fields) with their defaults: every seat of the game
+    aec_defaults: dict[str, Any] = field(default_factory=dict)
+    legend: str = ""  # how to read ``render_text``'s board (the terminal game, the browser board)
+    # a few setups (``make_config`` keywords) that cover the game's player counts and automatic
+    # participants, one with a single agent seat and one of agents only among them: the shared
+    # tests, the benchmarks and the docs' examples play them
+    example_setups: tuple[dict[str, Any], ...] = ()
+    # players -> the shipped trained policy of that setup, a file in agents/models (``ppo``, ``psearch``)
+    shipped_policies: dict[int, str] = field(default_factory=dict)
+    board_defaults: tuple[Any, ...] = ()  # the automatic participants a new browser game starts with
+    seat_word: str = "seat "  # how texts name a seat before its number: "seat 2" (Tiny York: "P2")
+    # a bound on the moves of one game for any config: every agent seat's decisions plus one
+    # (OpenSpiel's max_game_length counts its deal); None when the game has not measured one
+    max_decisions: int | None = None
+    # a bound on every participant's final total, totals lying in 0..max_score (the "score"
+    # reward's utility bounds: margins within +-max_score / score_scale, e.g. OpenSpiel's
+    # min/max_utility); None when the game has not measured one
+    max_score: int | None = None
     docs: Sequence[str] = ()  # the game's pages under docs/
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} ({self.title}) v{self.version}>"
 
-    def __reduce__(self) -> tuple:
-        """Pickle (and deepcopy) by name: the registry rebuilds the record (it holds functions)."""
-        from .registry import get_game  # noqa: PLC0415  (the registry imports this module)
+    def option_text(self, action: int, state: np.ndarray) -> str:
+        """``action`` in words, naming what it refers to in ``state`` where the game can."""
+        if self.describe_option is not None:
+            return self.describe_option(action, state)
+        return self.describe_action(action)
 
-        return get_game, (self.name,)
+    def seat_name(self, seat: int) -> str:
+        """A seat as the game's texts name it: "seat 2", or Tiny York's "P2"."""
+        return f"{self.seat_word}{seat}"
 
     def empty_mask(self) -> np.ndarray:
         """A bool array of ``num_actions`` for the mask kernels to fill."""

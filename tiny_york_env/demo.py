@@ -16,7 +16,15 @@ from tiny_york_env.agents.random_agent import RandomAgent
 
 from .cli import DefaultsHelpFormatter
 from .cli import main as cli_main
-from .game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game, render_text
+from .games.tiny_york import (
+    GameConfig,
+    apply_action,
+    current_player,
+    is_terminal,
+    legal_mask,
+    new_game,
+    render_text,
+)
 
 DEMO_AGENTS = ("random", "tomrules", "greedy", "search:16")
 SHIPPED_AGENT = "ppo"  # agents/models/ppo.zip, played when sb3-contrib is installed

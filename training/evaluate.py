@@ -33,7 +33,7 @@ import numpy as np
 
 from tiny_york_env import __version__
 from tiny_york_env.agents.base import Agent
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,
     current_player,
@@ -42,7 +42,7 @@ from tiny_york_env.game import (
     new_game,
     winner,
 )
-from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS, TOM_LEVEL_CODES
+from tiny_york_env.games.tiny_york.components import MAX_SEATS, MIN_PARTICIPANTS, TOM_LEVEL_CODES
 from tiny_york_env.options import check_int
 
 if TYPE_CHECKING:
@@ -308,7 +308,7 @@ def run_jobs(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence
     with tqdm(total=len(jobs), desc=description, unit="game", disable=not progress) as bar:
         if ray_address is not None:
             from .ray_jobs import run_jobs_on_ray
-            records = run_jobs_on_ray(players, labels, jobs, saving, ray_address, bar)
+            records = run_jobs_on_ray(play_job, players, labels, jobs, saving, ray_address, bar)
         elif workers == 1 or len(jobs) <= 1:
             for job in jobs:
                 records.append(play_job(players, labels, job, saving))

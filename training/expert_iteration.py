@@ -57,7 +57,7 @@ from tiny_york_env.agents.policy_search import (
 )
 from tiny_york_env.agents.ppo_agent import CHAMPION_MODEL_PATH, POLICY_FILE
 from tiny_york_env.envs.rewards import final_rewards
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,
     current_player,
@@ -67,8 +67,8 @@ from tiny_york_env.game import (
     new_game,
     winner,
 )
-from tiny_york_env.game.actions import NUM_ACTIONS
-from tiny_york_env.observation import OBS_SIZE, encode
+from tiny_york_env.games.tiny_york.actions import NUM_ACTIONS
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE, encode
 from tiny_york_env.options import check_int
 from tiny_york_env.registry import get_game
 from tiny_york_env.training.evaluate import (

@@ -34,7 +34,7 @@ from tiny_york_env.agents.base import choose_action
 from tiny_york_env.agents.ppo_agent import POLICY_FILE
 from tiny_york_env.agents.registry import make_agent, parse_agent_name
 from tiny_york_env.envs.rewards import final_rewards
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     NUM_ACTIONS,
     GameConfig,
     apply_action,
@@ -43,7 +43,7 @@ from tiny_york_env.game import (
     legal_mask,
     new_game,
 )
-from tiny_york_env.observation import OBS_SIZE, encode
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE, encode
 from tiny_york_env.registry import game_names, get_game
 from tiny_york_env.training.evaluate import (
     derive_seed,

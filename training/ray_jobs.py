@@ -2,8 +2,9 @@
 
 The jobs are the ones ``evaluate.run_jobs`` plays locally (each carries its own game, agent and
 choice seeds), cut into chunks; each chunk is one Ray task that builds fresh agents from the
-player specs and plays its games with ``evaluate.play_job``. So the records, sorted by (cell,
-game), equal those of ``--workers N`` or one process exactly, whichever node plays which game.
+player specs and plays its games with the ``play`` function it is given (``evaluate.play_job``).
+So the records, sorted by (cell, game), equal those of ``--workers N`` or one process exactly,
+whichever node plays which game.
 Progress advances as chunks finish.
 
 ``address``: ``"local"`` starts a Ray on this machine (all its cores); anything else is passed to
@@ -14,7 +15,7 @@ every node (a shared folder), or ship it with Ray's ``runtime_env={"working_dir"
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 LOCAL = "local"
@@ -31,30 +32,29 @@ def connect(address: str) -> bool:
     return True
 
 
-def _play_chunk(players: Sequence[Any], labels: Sequence[str], jobs: Sequence[Any], saving: Any) -> list:
-    """One task: play ``jobs`` with agents built from ``players`` (torch on one thread: the
-    tasks are the parallelism)."""
+def _play_chunk(play: Callable[..., Any], players: Sequence[Any], labels: Sequence[str],
+                jobs: Sequence[Any], saving: Any) -> list:
+    """One task: ``play(players, labels, job, saving)`` for each of ``jobs`` (torch on one thread:
+    the tasks are the parallelism)."""
     import sys
-
-    from tiny_york_env.training.evaluate import play_job
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(1)
-    return [play_job(players, labels, job, saving) for job in jobs]
+    return [play(players, labels, job, saving) for job in jobs]
 
 
-def run_jobs_on_ray(players: Sequence[Any], labels: Sequence[str], jobs: Sequence[Any], saving: Any,
-                    address: str, bar: Any) -> list:
-    """Every job played as Ray tasks; the records (unsorted) as they come back, ``bar`` updated
-    per finished chunk."""
+def run_jobs_on_ray(play: Callable[..., Any], players: Sequence[Any], labels: Sequence[str],
+                    jobs: Sequence[Any], saving: Any, address: str, bar: Any) -> list:
+    """Every job played as Ray tasks by ``play`` (a module-level function, which Ray sends by
+    name); the records (unsorted) as they come back, ``bar`` updated per finished chunk."""
     import ray
     started = connect(address)
     try:
         play_chunk = ray.remote(num_cpus=1)(_play_chunk)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = max(1, len(jobs) // (cpus * CHUNKS_PER_CPU))
-        pending = {play_chunk.remote(players, labels, jobs[k:k + size], saving): min(size, len(jobs) - k)
-                   for k in range(0, len(jobs), size)}
+        pending = {play_chunk.remote(play, players, labels, jobs[k:k + size], saving):
+                   min(size, len(jobs) - k) for k in range(0, len(jobs), size)}
         records = []
         try:
             while pending:

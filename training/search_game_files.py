@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tiny_york_env.game import GameConfig
-from tiny_york_env.game.actions import NUM_ACTIONS
-from tiny_york_env.observation import OBS_SIZE
+from tiny_york_env.games.tiny_york import GameConfig
+from tiny_york_env.games.tiny_york.actions import NUM_ACTIONS
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE
 from tiny_york_env.training.evaluate import open_output, output_dir
 from tiny_york_env.training.imitate import DemonstrationLog, check_array_shapes, check_legal_actions
 

@@ -57,8 +57,8 @@ from tiny_york_env.agents.ppo_agent import POLICY_FILE
 from tiny_york_env.envs.aec import make_raw_aec, raw_env
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
 from tiny_york_env.envs.single import LegalDiscrete, as_action, check_agent_seat, next_game_seed
-from tiny_york_env.game import GameConfig
-from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
+from tiny_york_env.games.tiny_york import GameConfig
+from tiny_york_env.games.tiny_york.components import MAX_SEATS, MIN_PARTICIPANTS
 from tiny_york_env.registry import game_names, get_game
 from tiny_york_env.training.evaluate import (
     check_seed,

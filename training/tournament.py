@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tiny_york_env.game.components import MAX_SEATS, MIN_PARTICIPANTS
+from tiny_york_env.games.tiny_york.components import MAX_SEATS, MIN_PARTICIPANTS
 from tiny_york_env.registry import get_game
 
 from .evaluate import (

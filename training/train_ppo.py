@@ -59,8 +59,8 @@ from tiny_york_env.agents.ppo_agent import (
     resolve_model_path,
 )
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
-from tiny_york_env.game import GameConfig
-from tiny_york_env.game.config import NUM_TOM_LEVELS
+from tiny_york_env.games.tiny_york import GameConfig
+from tiny_york_env.games.tiny_york.config import NUM_TOM_LEVELS
 from tiny_york_env.registry import game_names, get_game
 from tiny_york_env.training.evaluate import (
     CellResult,

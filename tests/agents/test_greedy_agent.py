@@ -9,7 +9,7 @@ from tiny_york_env.agents.base import choose_action
 from tiny_york_env.agents.evaluation_features import NEG_INF, evaluate_view
 from tiny_york_env.agents.greedy_agent import GreedyAgent
 from tiny_york_env.agents.random_agent import RandomAgent
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,
     current_player,
@@ -19,9 +19,9 @@ from tiny_york_env.game import (
     new_game,
     winner,
 )
-from tiny_york_env.game.actions import BID_CARD, BID_DONE, END_TURN, NUM_ACTIONS, USE_CHARACTER
-from tiny_york_env.game.components import DOLLARS, ELEVATOR, PRESS, PRESTIGE, SKYSCRAPERS, WILD
-from tiny_york_env.game.state import DEC_DECLARE_BID_LAST, DEC_NONE, DEC_PHASE3, STAGE_BID_START
+from tiny_york_env.games.tiny_york.actions import BID_CARD, BID_DONE, END_TURN, NUM_ACTIONS, USE_CHARACTER
+from tiny_york_env.games.tiny_york.components import DOLLARS, ELEVATOR, PRESS, PRESTIGE, SKYSCRAPERS, WILD
+from tiny_york_env.games.tiny_york.state import DEC_DECLARE_BID_LAST, DEC_NONE, DEC_PHASE3, STAGE_BID_START
 
 CONFIGS = [GameConfig(2), GameConfig(3), GameConfig(4), GameConfig(1, toms=(5,)),
            GameConfig(2, toms=(1,)), GameConfig(3, toms=("C5",))]

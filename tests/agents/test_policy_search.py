@@ -22,7 +22,7 @@ from tiny_york_env.agents.policy_search import (
 from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH
 from tiny_york_env.agents.registry import make_agent
 from tiny_york_env.core.jit import JIT_ENABLED
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,
     current_player,
@@ -33,7 +33,7 @@ from tiny_york_env.game import (
     new_game,
     winner,
 )
-from tiny_york_env.observation import encode
+from tiny_york_env.games.tiny_york.observation import encode
 from tiny_york_env.registry import get_game
 from tiny_york_env.training.game_matches import (
     check_policy_name,

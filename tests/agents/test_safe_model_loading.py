@@ -31,8 +31,8 @@ from tiny_york_env.agents.ppo_agent import (  # noqa: E402
 )
 from tiny_york_env.agents.registry import make_agent  # noqa: E402
 from tiny_york_env.cli import main as cli_main  # noqa: E402
-from tiny_york_env.game import NUM_ACTIONS, GameConfig, new_game  # noqa: E402
-from tiny_york_env.observation import OBS_SIZE, OBS_SLICES, encode  # noqa: E402
+from tiny_york_env.games.tiny_york import NUM_ACTIONS, GameConfig, new_game  # noqa: E402
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE, OBS_SLICES, encode  # noqa: E402
 from tiny_york_env.training.train_ppo import initial_tensors  # noqa: E402
 
 TINY_NETWORK = {"pi": [8], "vf": [8], "activation": "tanh"}

@@ -13,7 +13,7 @@ from tiny_york_env.agents.base import choose_action
 from tiny_york_env.agents.random_agent import RandomAgent
 from tiny_york_env.agents.search_agent import SearchAgent
 from tiny_york_env.core.jit import JIT_ENABLED
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,
     current_player,
@@ -24,7 +24,7 @@ from tiny_york_env.game import (
     new_game,
     winner,
 )
-from tiny_york_env.observation import OBS_SIZE, encode
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE, encode
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -167,7 +167,14 @@ PLAIN_SEARCH = r'''
 import json, sys
 import numpy as np
 from tiny_york_env.agents.search_agent import SearchAgent, search_kernel
-from tiny_york_env.game import GameConfig, apply_action, current_player, determinize, legal_actions, new_game
+from tiny_york_env.games.tiny_york import (
+    GameConfig,
+    apply_action,
+    current_player,
+    determinize,
+    legal_actions,
+    new_game,
+)
 out = []
 for agents, seed, decisions in json.loads(sys.argv[1]):
     state = new_game(GameConfig(num_agents=agents), seed=seed)

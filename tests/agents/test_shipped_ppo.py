@@ -17,7 +17,14 @@ from tests.agents.shipped_models import MAX_MODEL_BYTES
 from tiny_york_env.agents.base import choose_action  # noqa: E402
 from tiny_york_env.agents.ppo_agent import CARD_MEMBER, DEFAULT_MODEL_PATH, WEIGHTS_MEMBER, PPOAgent  # noqa: E402
 from tiny_york_env.agents.registry import make_agent  # noqa: E402
-from tiny_york_env.game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game  # noqa: E402
+from tiny_york_env.games.tiny_york import (  # noqa: E402
+    GameConfig,
+    apply_action,
+    current_player,
+    is_terminal,
+    legal_mask,
+    new_game,
+)
 from tiny_york_env.training.evaluate import evaluate_vs_toms  # noqa: E402
 
 STRENGTH_GAMES = 200
@@ -48,8 +55,8 @@ def test_the_shipped_file_is_a_policy_file_described_by_its_card():
 
 def test_playing_the_shipped_agent_needs_no_stable_baselines3():
     code = ("import sys, numpy as np; from tiny_york_env.agents.ppo_agent import PPOAgent; "
-            "from tiny_york_env.game "
-            "import NUM_ACTIONS; from tiny_york_env.observation import OBS_SIZE; "
+            "from tiny_york_env.games.tiny_york "
+            "import NUM_ACTIONS; from tiny_york_env.games.tiny_york.observation import OBS_SIZE; "
             "PPOAgent().act(np.zeros(OBS_SIZE, np.float32), np.ones(NUM_ACTIONS, bool)); "
             "print(sorted(m for m in sys.modules if m.startswith(('stable_baselines3', 'sb3_contrib', "
             "'cloudpickle'))))")

@@ -10,7 +10,7 @@ from tests.game.scenario import bidding_round, deal_cards, give_character, rec, 
 from tiny_york_env.agents.base import choose_action
 from tiny_york_env.agents.random_agent import RandomAgent
 from tiny_york_env.agents.tom_rules_agent import TomRulesAgent
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,
     current_player,
@@ -20,7 +20,7 @@ from tiny_york_env.game import (
     new_game,
     winner,
 )
-from tiny_york_env.game.actions import (
+from tiny_york_env.games.tiny_york.actions import (
     BID_CARD,
     BID_DONE,
     BID_WILD,
@@ -32,7 +32,8 @@ from tiny_york_env.game.actions import (
     PRESTIGE_VESSEL,
     USE_CHARACTER,
 )
-from tiny_york_env.game.components import (
+from tiny_york_env.games.tiny_york.bots import tom_bid, tom_prestige_move, tom_take_elevator
+from tiny_york_env.games.tiny_york.components import (
     DOLLARS,
     ELEVATOR_COLUMNS,
     NUM_ACTIVE_CHARACTERS,
@@ -46,8 +47,8 @@ from tiny_york_env.game.components import (
     VESSEL_COLOUR,
     WILD,
 )
-from tiny_york_env.game.legal import action_value
-from tiny_york_env.game.state import (
+from tiny_york_env.games.tiny_york.legal import action_value
+from tiny_york_env.games.tiny_york.state import (
     DEC_BID,
     DEC_DECLARE_BID_LAST,
     DEC_ELEVATOR,
@@ -59,7 +60,6 @@ from tiny_york_env.game.state import (
     STAGE_BID_START,
     VESSEL_ON_BOARD,
 )
-from tiny_york_env.game.tom import tom_bid, tom_prestige_move, tom_take_elevator
 
 CONFIGS = [GameConfig(2), GameConfig(3), GameConfig(4), GameConfig(1, toms=(5,)),
            GameConfig(2, toms=(1,)), GameConfig(3, toms=("C5",))]

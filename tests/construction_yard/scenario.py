@@ -6,8 +6,8 @@ kept, so these positions are for rule scenarios, not for the conservation invari
 
 import numpy as np
 
-from tiny_york_env.construction_yard import GameConfig, apply_action, legal_actions, new_game
-from tiny_york_env.construction_yard.actions import (
+from tiny_york_env.games.construction_yard import GameConfig, apply_action, legal_actions, new_game
+from tiny_york_env.games.construction_yard.actions import (
     BUY,
     GIVE_TO_DIRK,
     KEEP,
@@ -17,14 +17,14 @@ from tiny_york_env.construction_yard.actions import (
     PAY_DONE,
     TAKE_MONEY,
 )
-from tiny_york_env.construction_yard.data import (
+from tiny_york_env.games.construction_yard.data import (
     BUILDING_PRICE,
     BUILDING_TYPE,
     CURRENCY_NAMES,
     DISPLAY_SLOTS,
     NUM_VALUES,
 )
-from tiny_york_env.construction_yard.state import DEC_DIRK, NO_CARD, SCORING_A, SCORING_B
+from tiny_york_env.games.construction_yard.state import DEC_DIRK, NO_CARD, SCORING_A, SCORING_B
 
 CURRENCY = {name: k for k, name in enumerate(CURRENCY_NAMES)}
 MUSEUM, THEATER, STATION, CHURCH, PARK, SKYSCRAPER = range(6)

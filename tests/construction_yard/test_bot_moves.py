@@ -4,11 +4,11 @@ replaying them: the outside action, then the logged ones, rebuild the record the
 import numpy as np
 import pytest
 
-from tiny_york_env.construction_yard import bot_moves as M
-from tiny_york_env.construction_yard import rules
-from tiny_york_env.construction_yard.bots import bot_action
-from tiny_york_env.construction_yard.legal import fill_legal_mask
-from tiny_york_env.construction_yard.state import STATE_DTYPE
+from tiny_york_env.games.construction_yard import bot_moves as M
+from tiny_york_env.games.construction_yard import rules
+from tiny_york_env.games.construction_yard.bots import bot_action
+from tiny_york_env.games.construction_yard.legal import fill_legal_mask
+from tiny_york_env.games.construction_yard.state import STATE_DTYPE
 from tiny_york_env.registry import get_game
 
 GAME = get_game("construction_yard")

@@ -3,7 +3,7 @@ bots only play legal actions (the engine would refuse the game otherwise)."""
 
 import numpy as np
 
-from tiny_york_env.construction_yard import (
+from tiny_york_env.games.construction_yard import (
     GameConfig,
     apply_action,
     greedy_choice,
@@ -11,10 +11,10 @@ from tiny_york_env.construction_yard import (
     legal_mask,
     new_game,
 )
-from tiny_york_env.construction_yard.actions import BUY, PAY, PAY_DONE
-from tiny_york_env.construction_yard.bots import smallest_cover
-from tiny_york_env.construction_yard.cards import building_price, slot_currency
-from tiny_york_env.construction_yard.state import DEC_CHOOSE, DEC_PAY
+from tiny_york_env.games.construction_yard.actions import BUY, PAY, PAY_DONE
+from tiny_york_env.games.construction_yard.bots import smallest_cover
+from tiny_york_env.games.construction_yard.cards import building_price, slot_currency
+from tiny_york_env.games.construction_yard.state import DEC_CHOOSE, DEC_PAY
 
 
 def test_greedy_pays_the_smallest_covering_payment_and_only_legal_actions():

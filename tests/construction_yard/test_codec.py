@@ -5,8 +5,8 @@ refused with a ValueError naming what is allowed."""
 import numpy as np
 import pytest
 
-from tiny_york_env.construction_yard import NUM_ACTIONS, action_names, decode, describe_action, encode
-from tiny_york_env.construction_yard.actions import (
+from tiny_york_env.games.construction_yard import NUM_ACTIONS, action_names, decode, describe_action, encode
+from tiny_york_env.games.construction_yard.actions import (
     ACTION_KINDS,
     BUY,
     GIVE_TO_DIRK,
@@ -18,7 +18,7 @@ from tiny_york_env.construction_yard.actions import (
     TAKE_MONEY,
     subset_slots,
 )
-from tiny_york_env.construction_yard.data import DISPLAY_SLOTS, MAX_VALUE, MIN_VALUE
+from tiny_york_env.games.construction_yard.data import DISPLAY_SLOTS, MAX_VALUE, MIN_VALUE
 
 # The layout other code is written against (cy_spec: "Action codec (NUM_ACTIONS = 32)").
 SPEC_LAYOUT = {"take_money": (0, 15), "buy": (15, 4), "pay": (19, 9), "pay_done": (28, 1),

@@ -6,9 +6,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from tiny_york_env.construction_yard import GameConfig, new_game, new_games
-from tiny_york_env.construction_yard.data import MAX_PLAYERS, MIN_PLAYERS
-from tiny_york_env.construction_yard.state import BOT_GREEDY, BOT_NONE, BOT_RANDOM
+from tiny_york_env.games.construction_yard import GameConfig, new_game, new_games
+from tiny_york_env.games.construction_yard.data import MAX_PLAYERS, MIN_PLAYERS
+from tiny_york_env.games.construction_yard.state import BOT_GREEDY, BOT_NONE, BOT_RANDOM
 
 
 def test_defaults_are_two_agents_with_dirk():

@@ -21,7 +21,8 @@ from tests.construction_yard.scenario import (
     rec,
     take,
 )
-from tiny_york_env.construction_yard import (
+from tiny_york_env.core.rng import seed_rng
+from tiny_york_env.games.construction_yard import (
     GameConfig,
     apply_action,
     dirk_score,
@@ -31,12 +32,11 @@ from tiny_york_env.construction_yard import (
     new_games,
     winners,
 )
-from tiny_york_env.construction_yard.actions import BUY, GIVE_TO_DIRK, KEEP, PAY_DONE
-from tiny_york_env.construction_yard.data import BUILDING_TYPE, DIRK_SETUP_CARDS
-from tiny_york_env.construction_yard.kernels import play_random_kernel
-from tiny_york_env.construction_yard.scoring import distribute_display, score, set_winners
-from tiny_york_env.construction_yard.state import DEC_CHOOSE, DEC_DIRK, DEC_GAME_OVER, DEC_PAY, DIRK_ROW
-from tiny_york_env.core.rng import seed_rng
+from tiny_york_env.games.construction_yard.actions import BUY, GIVE_TO_DIRK, KEEP, PAY_DONE
+from tiny_york_env.games.construction_yard.data import BUILDING_TYPE, DIRK_SETUP_CARDS
+from tiny_york_env.games.construction_yard.kernels import play_random_kernel
+from tiny_york_env.games.construction_yard.scoring import distribute_display, score, set_winners
+from tiny_york_env.games.construction_yard.state import DEC_CHOOSE, DEC_DIRK, DEC_GAME_OVER, DEC_PAY, DIRK_ROW
 
 SCORING_A_INDEX, SCORING_B_INDEX, SCORING_C_INDEX = range(3)
 FULL_DISPLAY = [("green", 1), ("green", 2), ("red", 3), ("yellow", 4)]

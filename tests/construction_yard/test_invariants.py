@@ -20,7 +20,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from tiny_york_env.construction_yard import (
+from tiny_york_env.core.jit import JIT_ENABLED
+from tiny_york_env.core.rng import seed_rng
+from tiny_york_env.games.construction_yard import (
     NUM_ACTIONS,
     STATE_DTYPE,
     GameConfig,
@@ -37,7 +39,7 @@ from tiny_york_env.construction_yard import (
     step,
     winners,
 )
-from tiny_york_env.construction_yard.actions import (
+from tiny_york_env.games.construction_yard.actions import (
     BUY,
     GIVE_TO_DIRK,
     KEEP,
@@ -48,9 +50,9 @@ from tiny_york_env.construction_yard.actions import (
     TAKE_MONEY,
     decode,
 )
-from tiny_york_env.construction_yard.data import BUILDING_COUNTS, BUILDING_PRICE, BUILDING_TYPE
-from tiny_york_env.construction_yard.kernels import play_random_kernel
-from tiny_york_env.construction_yard.state import (
+from tiny_york_env.games.construction_yard.data import BUILDING_COUNTS, BUILDING_PRICE, BUILDING_TYPE
+from tiny_york_env.games.construction_yard.kernels import play_random_kernel
+from tiny_york_env.games.construction_yard.state import (
     DEC_CHOOSE,
     DEC_DIRK,
     DEC_GAME_OVER,
@@ -60,8 +62,6 @@ from tiny_york_env.construction_yard.state import (
     SCORING_A,
     SCORING_B,
 )
-from tiny_york_env.core.jit import JIT_ENABLED
-from tiny_york_env.core.rng import seed_rng
 
 # Under TINY_YORK_JIT=0 (debugging, coverage) the engine is plain Python: play fewer games.
 _SCALE = 1 if JIT_ENABLED else 20

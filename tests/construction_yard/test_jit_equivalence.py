@@ -33,9 +33,9 @@ MAX_DECISIONS = 5_000
 PLAYER = r'''
 import hashlib, json, sys
 import numpy as np
-from tiny_york_env.construction_yard import (GameConfig, apply_action, apply_actions, is_terminal,
+from tiny_york_env.games.construction_yard import (GameConfig, apply_action, apply_actions, is_terminal,
                                              legal_mask, legal_masks, new_game, new_games)
-from tiny_york_env.construction_yard import kernels
+from tiny_york_env.games.construction_yard import kernels
 from tiny_york_env.core import jit as jit_module
 from tiny_york_env.core.rng import seed_rng
 
@@ -113,7 +113,13 @@ def test_plain_python_plays_the_same_games_as_the_compiled_engine():
 
 def test_the_games_compared_are_whole_games():
     """The compared games are not trivially short: hundreds of decisions each."""
-    from tiny_york_env.construction_yard import GameConfig, apply_action, is_terminal, legal_actions, new_game
+    from tiny_york_env.games.construction_yard import (
+        GameConfig,
+        apply_action,
+        is_terminal,
+        legal_actions,
+        new_game,
+    )
     n, bots, seed = GAMES[0]
     state = new_game(GameConfig(num_players=n, bots=tuple(bots)), seed)
     chooser = np.random.default_rng(seed + 1000)

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tiny_york_env.construction_yard import (
+from tiny_york_env.games.construction_yard import (
     GameConfig,
     apply_action,
     determinize,
@@ -14,8 +14,13 @@ from tiny_york_env.construction_yard import (
     legal_actions,
     new_game,
 )
-from tiny_york_env.construction_yard.observation import OBS_SIZE, encode, observation_space, observation_table
-from tiny_york_env.construction_yard.state import SCORING_A
+from tiny_york_env.games.construction_yard.observation import (
+    OBS_SIZE,
+    encode,
+    observation_space,
+    observation_table,
+)
+from tiny_york_env.games.construction_yard.state import SCORING_A
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "construction-yard-observation.md"
 

@@ -14,9 +14,9 @@ from tests.save_checks import (
     check_refused,
     snapshots,
 )
-from tiny_york_env.construction_yard import load_state, save_state, validate_state
-from tiny_york_env.construction_yard import state as S
-from tiny_york_env.construction_yard.data import NUM_PILES, NUM_VALUES, SLOT_CURRENCY
+from tiny_york_env.games.construction_yard import load_state, save_state, validate_state
+from tiny_york_env.games.construction_yard import state as S
+from tiny_york_env.games.construction_yard.data import NUM_PILES, NUM_VALUES, SLOT_CURRENCY
 from tiny_york_env.registry import get_game
 
 GAME = "construction_yard"

@@ -25,7 +25,7 @@ from tests.construction_yard.scenario import (
     take_action,
     takes,
 )
-from tiny_york_env.construction_yard import (
+from tiny_york_env.games.construction_yard import (
     GameConfig,
     apply_action,
     final_scores,
@@ -36,10 +36,10 @@ from tiny_york_env.construction_yard import (
     score_breakdown,
     winners,
 )
-from tiny_york_env.construction_yard.actions import BUY, PASS, PAY, PAY_DONE, TAKE_MONEY
-from tiny_york_env.construction_yard.scoring import distribute_display, score, set_winners
-from tiny_york_env.construction_yard.setup import choose_start_player
-from tiny_york_env.construction_yard.state import (
+from tiny_york_env.games.construction_yard.actions import BUY, PASS, PAY, PAY_DONE, TAKE_MONEY
+from tiny_york_env.games.construction_yard.scoring import distribute_display, score, set_winners
+from tiny_york_env.games.construction_yard.setup import choose_start_player
+from tiny_york_env.games.construction_yard.state import (
     DEC_CHOOSE,
     DEC_GAME_OVER,
     DEC_PAY,

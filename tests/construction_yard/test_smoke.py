@@ -6,7 +6,8 @@ never asked to decide). The thorough checks are in test_invariants.py."""
 import numpy as np
 import pytest
 
-from tiny_york_env.construction_yard import (
+from tiny_york_env.core.rng import seed_rng
+from tiny_york_env.games.construction_yard import (
     GameConfig,
     apply_action,
     current_player,
@@ -20,7 +21,7 @@ from tiny_york_env.construction_yard import (
     score_breakdown,
     winners,
 )
-from tiny_york_env.construction_yard.data import (
+from tiny_york_env.games.construction_yard.data import (
     COPIES,
     COPIES_TWO_PLAYERS,
     MAX_PLAYERS,
@@ -29,9 +30,8 @@ from tiny_york_env.construction_yard.data import (
     NUM_CURRENCIES,
     NUM_VALUES,
 )
-from tiny_york_env.construction_yard.kernels import play_random_kernel
-from tiny_york_env.construction_yard.state import DIRK_ROW, NO_CARD, SCORING_A
-from tiny_york_env.core.rng import seed_rng
+from tiny_york_env.games.construction_yard.kernels import play_random_kernel
+from tiny_york_env.games.construction_yard.state import DIRK_ROW, NO_CARD, SCORING_A
 
 PLAYER_COUNTS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
 GAMES_PER_COUNT = 3

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tiny_york_env.game.actions import actions_table_markdown
+from tiny_york_env.games.tiny_york.actions import actions_table_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,7 +17,7 @@ from tests.envs.test_rewards import expected_rewards
 from tiny_york_env.envs import aec
 from tiny_york_env.envs.aec import env, raw_env
 from tiny_york_env.envs.rewards import REWARD_KINDS
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     NUM_ACTIONS,
     GameConfig,
     current_player,
@@ -27,8 +27,8 @@ from tiny_york_env.game import (
     render_text,
     winner,
 )
-from tiny_york_env.global_state import GLOBAL_STATE_SIZE, encode_global_state
-from tiny_york_env.observation import OBS_SIZE, encode
+from tiny_york_env.games.tiny_york.global_state import GLOBAL_STATE_SIZE, encode_global_state
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE, encode
 
 SETUPS = {
     "2 agents": {"num_agents": 2},
@@ -261,7 +261,7 @@ def test_ids_are_registered_by_the_package():
                          cwd=ROOT).stdout.split()
     assert out == ["tiny_york_env.envs.single:TinyYorkEnv", "TinyYorkEnv"]
     assert tiny_york_env.ENV_ID == "TinyYork-v0" and tiny_york_env.ENV_ID in gymnasium.registry
-    assert raw_env.metadata["name"] == "tiny_york_v0" == aec.ENV_NAME
+    assert raw_env.metadata["name"] == "tiny_york_v0" == tiny_york_env.get_game("tiny_york").aec_name
     assert tiny_york_env.env is env and tiny_york_env.raw_env is raw_env
 
 

@@ -24,12 +24,25 @@ from tiny_york_env.envs.rewards import final_rewards
 from tiny_york_env.registry import game_names, game_of_state, get_game, register_game
 
 GAMES = game_names()
-# A small setup of each game for the AEC env (all seats agents) and the single-agent env.
-AEC_SETUPS = {"tiny_york": {"num_agents": 2}, "construction_yard": {"num_players": 3},
-              "fifth_avenue": {"num_players": 3}}
-ENV_KWARGS = {"tiny_york": {"toms": (3,)},
-              "construction_yard": {"num_players": 3, "bots": ("greedy", "random")},
-              "fifth_avenue": {"num_players": 3, "bots": ("random", "random")}}
+
+
+def example_setup(game, agents_only):
+    """The first of the record's example setups with agents in every seat (``agents_only``) or
+    with one agent seat."""
+    for setup in game.example_setups:
+        config = game.make_config(**setup)
+        agents = game.num_agents(config)
+        if (agents == game.num_participants(config) and agents > 1) if agents_only else agents == 1:
+            return setup
+    wanted = "only agents" if agents_only else "one agent"
+    raise AssertionError(f"{game.name} names no example setup with {wanted}")
+
+
+# A small setup of each game for the AEC env (all seats agents) and the single-agent env (its
+# setup keywords without the agent count, which the env sets).
+AEC_SETUPS = {name: example_setup(get_game(name), True) for name in GAMES}
+ENV_KWARGS = {name: {k: v for k, v in example_setup(get_game(name), False).items() if k != "num_agents"}
+              for name in GAMES}
 ILLEGAL_WARNING = "for the learning seat 0: the episode ends with reward"
 
 
@@ -126,13 +139,17 @@ def test_step_is_pure_and_an_illegal_action_changes_nothing(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_terminate_mode_ends_the_episode_on_an_illegal_action(name):
     env = gymnasium.make(get_game(name).env_id, **ENV_KWARGS[name]).unwrapped
+    raising = gymnasium.make(get_game(name).env_id, illegal_action="raise", **ENV_KWARGS[name]).unwrapped
     _, info = env.reset(seed=3)
+    raising.reset(seed=3)
+    while info["action_mask"].all():  # on to a decision where some action is illegal
+        action = first_legal(info["action_mask"])
+        _, _, _, _, info = env.step(action)
+        raising.step(action)
     illegal = int(np.flatnonzero(~info["action_mask"])[0])
     with pytest.warns(UserWarning, match="illegal action"):
         _, reward, terminated, _, info = env.step(illegal)
     assert terminated and reward == -1.0 and info["illegal_action"] == illegal
-    raising = gymnasium.make(get_game(name).env_id, illegal_action="raise", **ENV_KWARGS[name]).unwrapped
-    raising.reset(seed=3)
     with pytest.raises(ValueError, match="illegal action"):
         raising.step(illegal)
 
@@ -154,10 +171,9 @@ def test_rewards_are_zero_sum_and_follow_the_winners(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_sb3_vec_env_equals_single_envs(name):
     """The compiled VecEnv and B single envs seeded s + i agree on every step through resets."""
-    from tiny_york_env.envs.vector import ConstructionYardVecEnv, FifthAvenueVecEnv, TinyYorkVecEnv
+    from tiny_york_env.envs.vector import vec_env_class
 
-    vec_class = {"tiny_york": TinyYorkVecEnv, "construction_yard": ConstructionYardVecEnv,
-                 "fifth_avenue": FifthAvenueVecEnv}[name]
+    vec_class = vec_env_class(name)
     game, b = get_game(name), 3
     vec = vec_class(b, **ENV_KWARGS[name], seed=40)
     singles = [gymnasium.make(game.env_id, **ENV_KWARGS[name]) for _ in range(b)]

@@ -19,10 +19,11 @@ from gymnasium.utils.env_match import check_environments_match
 from gymnasium.vector import AutoresetMode
 
 import tiny_york_env  # noqa: F401  (registers TinyYork-v0)
+from tiny_york_env import ENV_ID
 from tiny_york_env.envs.gym_vector import LegalMultiDiscrete, TinyYorkVectorEnv
-from tiny_york_env.envs.single import ENV_ID, next_seed
-from tiny_york_env.game import NUM_ACTIONS, GameConfig, legal_mask, new_game
-from tiny_york_env.observation import OBS_SIZE, encode, observation_space
+from tiny_york_env.envs.single import next_seed
+from tiny_york_env.games.tiny_york import NUM_ACTIONS, GameConfig, legal_mask, new_game
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE, encode, observation_space
 
 COPIERS = {"deepcopy": copy.deepcopy, "pickle": lambda env: pickle.loads(pickle.dumps(env))}
 SEED_LIMIT = 2 ** 63

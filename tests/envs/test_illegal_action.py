@@ -10,10 +10,11 @@ import pytest
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
+from tiny_york_env import ENV_ID
 from tiny_york_env.envs.aec import env, raw_env
 from tiny_york_env.envs.rewards import DEFAULT_ILLEGAL_REWARD, ILLEGAL_ACTION_MODES
-from tiny_york_env.envs.single import ENV_ID, TinyYorkEnv
-from tiny_york_env.game import NUM_ACTIONS, is_terminal, legal_mask
+from tiny_york_env.envs.single import TinyYorkEnv
+from tiny_york_env.games.tiny_york import NUM_ACTIONS, is_terminal, legal_mask
 
 OUT_OF_SPACE_WORDS = r"action must be an int in 0\.\.263|outside the action space"
 OUT_OF_SPACE = [NUM_ACTIONS, -1, 2.0, np.float32(1), True, np.bool_(False), "3", None, np.array([1.0]),

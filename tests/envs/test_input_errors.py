@@ -11,8 +11,8 @@ from pettingzoo.utils.env_logger import EnvLogger
 from tiny_york_env.envs.aec import env, raw_env
 from tiny_york_env.envs.single import TinyYorkEnv
 from tiny_york_env.envs.vector import TinyYorkVecEnv
-from tiny_york_env.game import GameConfig, new_game
-from tiny_york_env.game.api import SEED_LIMIT
+from tiny_york_env.games.tiny_york import GameConfig, new_game
+from tiny_york_env.games.tiny_york.api import SEED_LIMIT
 
 BAD_SEEDS = [SEED_LIMIT, 2**70, -1, np.int64(-5), 1.5, "3", True]
 SEED_WORDS = "seed must be a non-negative int below 2**63"

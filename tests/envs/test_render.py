@@ -5,8 +5,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from tiny_york_env.game import GameConfig, apply_action, is_terminal, legal_mask, new_game
-from tiny_york_env.render import PICTURE_SHAPE, main, mid_game_state, render_rgb
+from tiny_york_env.games.tiny_york import GameConfig, apply_action, is_terminal, legal_mask, new_game
+from tiny_york_env.games.tiny_york.picture import PICTURE_SHAPE, main, mid_game_state, render_rgb
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,7 +39,7 @@ def test_picture_changes_when_a_skyscraper_is_built_and_rendering_changes_nothin
 
 
 def test_main_writes_a_png(tmp_path):
-    """``python -m tiny_york_env.render PATH`` writes the mid-game picture as a PNG."""
+    """``python -m tiny_york_env.games.tiny_york.picture PATH`` writes the mid-game picture as a PNG."""
     path = main([str(tmp_path / "sub" / "board.png")])
     with Image.open(path) as image:
         assert image.format == "PNG" and image.size == (PICTURE_SHAPE[1], PICTURE_SHAPE[0])
@@ -47,7 +47,7 @@ def test_main_writes_a_png(tmp_path):
 
 
 def test_readme_picture_is_a_fresh_render():
-    """docs/images/board.png is what ``python -m tiny_york_env.render docs/images/board.png``
+    """docs/images/board.png is what ``python -m tiny_york_env.games.tiny_york.picture docs/images/board.png``
     draws now (README "Picture"): the default mid-game position, pixel for pixel. When the engine
     or the renderer changes, that command redraws it."""
     with Image.open(ROOT / "docs" / "images" / "board.png") as image:
@@ -56,4 +56,5 @@ def test_readme_picture_is_a_fresh_render():
     fresh = render_rgb(mid_game_state())
     differing = int((shipped != fresh).any(axis=2).sum())
     assert differing == 0, (f"{differing} pixels of docs/images/board.png differ from a fresh render; "
-                            "redraw it with python -m tiny_york_env.render docs/images/board.png")
+                            "redraw it with python -m tiny_york_env.games.tiny_york.picture "
+                            "docs/images/board.png")

@@ -11,9 +11,10 @@ written into the record, ties included, and check numbers written out by hand.
 import numpy as np
 import pytest
 
-from tiny_york_env.envs.rewards import REWARD_KINDS, SCORE_MARGIN_SCALE, check_reward_kind, final_rewards
-from tiny_york_env.game import GameConfig, final_scores, new_game, winner
-from tiny_york_env.game.state import DEC_GAME_OVER, SCORE_TRACK
+from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind, final_rewards
+from tiny_york_env.games.tiny_york import GameConfig, final_scores, new_game, winner
+from tiny_york_env.games.tiny_york.contract import SCORE_SCALE as SCORE_MARGIN_SCALE
+from tiny_york_env.games.tiny_york.state import DEC_GAME_OVER, SCORE_TRACK
 
 MARGIN_SCALE = 50.0  # README: "score" is (own total - best other total) / 50
 

@@ -14,7 +14,7 @@ from tests.envs.test_rewards import expected_rewards
 from tiny_york_env.agents.random_agent import RandomAgent
 from tiny_york_env.envs.rewards import REWARD_KINDS
 from tiny_york_env.envs.single import ENV_ID, SEED_LIMIT, SEED_STRIDE, TinyYorkEnv, next_seed
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     NUM_ACTIONS,
     current_player,
     final_scores,
@@ -23,7 +23,7 @@ from tiny_york_env.game import (
     render_text,
     winner,
 )
-from tiny_york_env.observation import OBS_SIZE, OBS_SLICES, OBSERVATION_HIGH, encode
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE, OBS_SLICES, OBSERVATION_HIGH, encode
 
 
 @pytest.fixture(scope="module")

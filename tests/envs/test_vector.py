@@ -19,8 +19,8 @@ from stable_baselines3.common.vec_env import VecCheckNan, VecMonitor
 from tests.envs.test_rewards import expected_rewards
 from tiny_york_env.envs.single import SEED_STRIDE, TinyYorkEnv, next_seed
 from tiny_york_env.envs.vector import TinyYorkVecEnv
-from tiny_york_env.game import NUM_ACTIONS, legal_mask, new_game
-from tiny_york_env.observation import OBS_SIZE, encode
+from tiny_york_env.games.tiny_york import NUM_ACTIONS, legal_mask, new_game
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE, encode
 
 
 def random_actions(masks, rng):

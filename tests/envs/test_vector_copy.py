@@ -12,7 +12,7 @@ pytest.importorskip("stable_baselines3")
 
 from tiny_york_env.envs.single import TinyYorkEnv  # noqa: E402
 from tiny_york_env.envs.vector import TinyYorkVecEnv  # noqa: E402
-from tiny_york_env.game import legal_mask  # noqa: E402
+from tiny_york_env.games.tiny_york import legal_mask  # noqa: E402
 
 COPIERS = {"deepcopy": copy.deepcopy, "pickle": lambda env: pickle.loads(pickle.dumps(env))}
 

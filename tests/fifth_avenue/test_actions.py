@@ -3,8 +3,8 @@ refused by name."""
 
 import pytest
 
-from tiny_york_env.fifth_avenue import actions as A
-from tiny_york_env.fifth_avenue import data as F
+from tiny_york_env.games.fifth_avenue import actions as A
+from tiny_york_env.games.fifth_avenue import data as F
 
 
 def test_the_blocks_cover_every_id_once():

@@ -5,7 +5,7 @@ engine's greedy bot plays exactly what ``greedy_choice`` plays."""
 import numpy as np
 import pytest
 
-from tiny_york_env.fifth_avenue import (
+from tiny_york_env.games.fifth_avenue import (
     GameConfig,
     apply_action,
     current_player,
@@ -16,10 +16,10 @@ from tiny_york_env.fifth_avenue import (
     legal_mask,
     new_game,
 )
-from tiny_york_env.fifth_avenue import actions as A
-from tiny_york_env.fifth_avenue import bots as B
-from tiny_york_env.fifth_avenue import data as F
-from tiny_york_env.fifth_avenue import state as S
+from tiny_york_env.games.fifth_avenue import actions as A
+from tiny_york_env.games.fifth_avenue import bots as B
+from tiny_york_env.games.fifth_avenue import data as F
+from tiny_york_env.games.fifth_avenue import state as S
 
 
 def random_game_states(num_players, seed, every=5):

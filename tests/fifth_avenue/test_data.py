@@ -5,7 +5,7 @@ import itertools
 
 import numpy as np
 
-from tiny_york_env.fifth_avenue import data as F
+from tiny_york_env.games.fifth_avenue import data as F
 
 
 def test_the_counts_of_the_box():

@@ -18,7 +18,7 @@ import pytest
 
 from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.envs.batch import batch_kernels
-from tiny_york_env.fifth_avenue import (
+from tiny_york_env.games.fifth_avenue import (
     NUM_ACTIONS,
     STATE_DTYPE,
     GameConfig,
@@ -32,11 +32,17 @@ from tiny_york_env.fifth_avenue import (
     validate_state,
     winners,
 )
-from tiny_york_env.fifth_avenue import data as F
-from tiny_york_env.fifth_avenue import kernels as K
-from tiny_york_env.fifth_avenue.api import config_params
-from tiny_york_env.fifth_avenue.setup import placing_seat
-from tiny_york_env.fifth_avenue.state import ALEA_ROW, BLACK, DEC_GAME_OVER, DEC_START_SKYSCRAPER, NO_PLAYER
+from tiny_york_env.games.fifth_avenue import data as F
+from tiny_york_env.games.fifth_avenue import kernels as K
+from tiny_york_env.games.fifth_avenue.api import config_params
+from tiny_york_env.games.fifth_avenue.setup import placing_seat
+from tiny_york_env.games.fifth_avenue.state import (
+    ALEA_ROW,
+    BLACK,
+    DEC_GAME_OVER,
+    DEC_START_SKYSCRAPER,
+    NO_PLAYER,
+)
 from tiny_york_env.registry import get_game
 
 PLAYER_COUNTS = (2, 3, 4)

@@ -20,9 +20,10 @@ GAMES = [(2, 3), (3, 4), (4, 5)]  # (players, seed)
 PLAYER = r'''
 import hashlib, json, sys
 import numpy as np
-from tiny_york_env.fifth_avenue import rules as R, setup as S
-from tiny_york_env.fifth_avenue.actions import NUM_ACTIONS
-from tiny_york_env.fifth_avenue.state import DEC_GAME_OVER, STATE_DTYPE
+from tiny_york_env.games.fifth_avenue import rules as R
+from tiny_york_env.games.fifth_avenue import legal as L, setup as S
+from tiny_york_env.games.fifth_avenue.actions import NUM_ACTIONS
+from tiny_york_env.games.fifth_avenue.state import DEC_GAME_OVER, STATE_DTYPE
 
 def play(n, seed):
     states = np.zeros(1, STATE_DTYPE)
@@ -32,7 +33,7 @@ def play(n, seed):
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     digest, actions = hashlib.sha256(), []
     while st["decision"] != DEC_GAME_OVER and len(actions) < 5000:
-        R.fill_legal_mask(st, mask)
+        L.fill_legal_mask(st, mask)
         digest.update(np.packbits(mask).tobytes())
         a = int(chooser.choice(np.flatnonzero(mask)))
         R.apply_unchecked(st, a)

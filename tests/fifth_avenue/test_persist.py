@@ -14,9 +14,9 @@ from tests.save_checks import (
     check_refused,
     snapshots,
 )
-from tiny_york_env.fifth_avenue import load_state, save_state, validate_state
-from tiny_york_env.fifth_avenue import state as S
-from tiny_york_env.fifth_avenue.data import CENTRAL_PARK
+from tiny_york_env.games.fifth_avenue import load_state, save_state, validate_state
+from tiny_york_env.games.fifth_avenue import state as S
+from tiny_york_env.games.fifth_avenue.data import CENTRAL_PARK
 from tiny_york_env.registry import get_game
 
 GAME = "fifth_avenue"

@@ -1,4 +1,4 @@
-"""5th Avenue's picture (``tiny_york_env.fifth_avenue_render``): a fixed shape in every part of a
+"""5th Avenue's picture (``tiny_york_env.games.fifth_avenue.picture``): a fixed shape in every part of a
 game, the public table only (hidden parts never change it), public changes always do, and the
 envs' ``render_mode="rgb_array"``."""
 
@@ -12,7 +12,7 @@ from PIL import Image
 from tiny_york_env import make_aec
 from tiny_york_env.envs.aec import ConstructionYardAECEnv
 from tiny_york_env.envs.single import ConstructionYardEnv, FifthAvenueEnv, TinyYorkEnv
-from tiny_york_env.fifth_avenue import (
+from tiny_york_env.games.fifth_avenue import (
     GameConfig,
     apply_action,
     determinize,
@@ -20,9 +20,9 @@ from tiny_york_env.fifth_avenue import (
     legal_mask,
     new_game,
 )
-from tiny_york_env.fifth_avenue import data as D
-from tiny_york_env.fifth_avenue import state as F
-from tiny_york_env.fifth_avenue_render import PICTURE_SHAPE, main, mid_game_state, render_rgb
+from tiny_york_env.games.fifth_avenue import data as D
+from tiny_york_env.games.fifth_avenue import state as F
+from tiny_york_env.games.fifth_avenue.picture import PICTURE_SHAPE, main, mid_game_state, render_rgb
 from tiny_york_env.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -207,17 +207,15 @@ def test_pettingzoo_env_renders_rgb_array():
     assert env.render().shape == PICTURE_SHAPE
 
 
-def test_the_other_games_render_modes_are_unchanged():
-    """Tiny York keeps its picture; Construction Yard has none, as before."""
+def test_the_other_games_draw_pictures_too():
+    """Tiny York keeps its picture; Construction Yard has one too (tests/construction_yard)."""
     assert "rgb_array" in TinyYorkEnv.metadata["render_modes"]
-    assert ConstructionYardEnv.metadata["render_modes"] == ["human", "ansi"]
-    assert ConstructionYardAECEnv.metadata["render_modes"] == ["human", "ansi"]
-    with pytest.raises(ValueError, match="render_mode"):
-        make_aec("construction_yard", render_mode="rgb_array")
+    assert ConstructionYardEnv.metadata["render_modes"] == ["human", "ansi", "rgb_array"]
+    assert ConstructionYardAECEnv.metadata["render_modes"] == ["human", "ansi", "rgb_array"]
 
 
 def test_main_writes_a_png(tmp_path):
-    """``python -m tiny_york_env.fifth_avenue_render PATH`` writes the mid-game picture as a PNG."""
+    """``python -m tiny_york_env.games.fifth_avenue.picture PATH`` writes the mid-game picture as a PNG."""
     path = main([str(tmp_path / "sub" / "board.png")])
     with Image.open(path) as image:
         assert image.format == "PNG" and image.size == (PICTURE_SHAPE[1], PICTURE_SHAPE[0])
@@ -232,5 +230,5 @@ def test_docs_picture_is_a_fresh_render():
     assert shipped.shape == fresh.shape
     differing = int((shipped != fresh).any(axis=2).sum())
     assert differing == 0, (f"{differing} pixels of docs/images/fifth-avenue-board.png differ from a fresh "
-                            "render; redraw it with python -m tiny_york_env.fifth_avenue_render "
+                            "render; redraw it with python -m tiny_york_env.games.fifth_avenue.picture "
                             "docs/images/fifth-avenue-board.png")

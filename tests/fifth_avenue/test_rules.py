@@ -6,18 +6,20 @@ from functools import cache
 import numpy as np
 import pytest
 
-from tiny_york_env.fifth_avenue import data as F
-from tiny_york_env.fifth_avenue import engine as E
-from tiny_york_env.fifth_avenue import rules as R
-from tiny_york_env.fifth_avenue import setup as S
-from tiny_york_env.fifth_avenue.actions import (
+from tiny_york_env.games.fifth_avenue import data as F
+from tiny_york_env.games.fifth_avenue import engine as E
+from tiny_york_env.games.fifth_avenue import legal as L
+from tiny_york_env.games.fifth_avenue import rules as R
+from tiny_york_env.games.fifth_avenue import scoring as SC
+from tiny_york_env.games.fifth_avenue import setup as S
+from tiny_york_env.games.fifth_avenue.actions import (
     BUILDING_STOP,
     NUM_ACTIONS,
     OPTION_B,
     PLACE_BUSINESS,
     TAKE_SPACE,
 )
-from tiny_york_env.fifth_avenue.state import (
+from tiny_york_env.games.fifth_avenue.state import (
     ALEA_ROW,
     BLACK,
     DEC_BUILD,
@@ -41,7 +43,7 @@ def new_game(players, seed):
 
 def legal(st):
     mask = np.zeros(NUM_ACTIONS, np.bool_)
-    R.fill_legal_mask(st, mask)
+    L.fill_legal_mask(st, mask)
     return np.flatnonzero(mask)
 
 
@@ -163,15 +165,15 @@ def test_scoring_by_adjacent_business_types():
     d = F.TIMES_SQUARE
     colours = ring(d)
     sky = put(st, d, colours[0], owner=1, skyscrapers=2)
-    assert R.plot_value(st, sky) == 1
+    assert SC.plot_value(st, sky) == 1
     put(st, d, colours[1], businesses=(0, 0))  # two boutiques: one type
-    assert R.plot_value(st, sky) == 2
+    assert SC.plot_value(st, sky) == 2
     put(st, d, colours[4], businesses=(1, 2))
-    assert R.plot_value(st, sky) == 5  # 3 types
+    assert SC.plot_value(st, sky) == 5  # 3 types
     st["plot_business"][F.plot_index(d, colours[1]), 1] = 3
-    assert R.plot_value(st, sky) == 8 and R.district_points(st, 1, d) == 16
+    assert SC.plot_value(st, sky) == 8 and SC.district_points(st, 1, d) == 16
     put(st, d, colours[2], businesses=(0, 1))  # not adjacent to the skyscraper's plot
-    assert R.plot_value(st, sky) == 8
+    assert SC.plot_value(st, sky) == 8
 
 
 def test_building_stop_fig_10():
@@ -187,7 +189,7 @@ def test_building_stop_fig_10():
     put(st, d, colours[4], businesses=(2,))
     put(st, d, colours[2], owner=blue, skyscrapers=2)  # 2 x 3 VP: 2 types around it
     put(st, d, colours[3], owner=red, skyscrapers=1)
-    assert R.district_points(st, yellow, d) == 5 and R.district_points(st, blue, d) == 6
+    assert SC.district_points(st, yellow, d) == 5 and SC.district_points(st, blue, d) == 6
     before = st["score"].copy()
     R.building_stop(st, d, red)
     assert (st["score"] - before)[:3].tolist() == [4, 2, 3]
@@ -204,7 +206,7 @@ def test_central_park_scores_two_three_or_five():
         st["park_business_count"] = 3
         st["park_skyscrapers"][1] = 2
         st["score"][:] = 0
-        R.end_game(st)
+        SC.end_game(st)
         assert st["score"][1] == 2 * points
 
 
@@ -270,7 +272,7 @@ def test_only_the_winner_of_a_full_district_without_a_plot_must_stop():
 
 
 def test_the_text_view_shows_only_the_seats_own_hand():
-    from tiny_york_env.fifth_avenue.text import render_text
+    from tiny_york_env.games.fifth_avenue.text import render_text
     states, _ = random_games(3)[0]
     mine = render_text(states[0:1].reshape(()), seat=1)
     assert mine.count("hand: ") == 1 and "P1 (yellow)" in mine and "winner: " in mine
@@ -294,7 +296,7 @@ def all_states(players, games=3):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_observations_are_in_their_space_and_name_the_decision(players):
-    from tiny_york_env.fifth_avenue.observation import OBS_SIZE, OBS_SLICES, encode, observation_space
+    from tiny_york_env.games.fifth_avenue.observation import OBS_SIZE, OBS_SLICES, encode, observation_space
     space = observation_space()
     bids = 0
     for states in all_states(players)[::3]:
@@ -307,7 +309,7 @@ def test_observations_are_in_their_space_and_name_the_decision(players):
 
 
 def test_the_observation_hides_other_hands_the_black_order_and_the_unused_businesses():
-    from tiny_york_env.fifth_avenue.observation import encode
+    from tiny_york_env.games.fifth_avenue.observation import encode
     rng = np.random.default_rng(0)
     checked = 0
     for states in all_states(3, games=2)[::5]:
@@ -334,8 +336,8 @@ def test_the_observation_hides_other_hands_the_black_order_and_the_unused_busine
 
 
 def test_determinize_keeps_the_seats_view_and_deals_the_hidden_again():
-    from tiny_york_env.fifth_avenue.determinize import determinize
-    from tiny_york_env.fifth_avenue.observation import encode
+    from tiny_york_env.games.fifth_avenue.determinize import determinize
+    from tiny_york_env.games.fifth_avenue.observation import encode
     rng = np.random.default_rng(7)
     changed = 0
     for states in all_states(3, games=2)[::7]:
@@ -353,8 +355,8 @@ def test_determinize_keeps_the_seats_view_and_deals_the_hidden_again():
 
 # --- the engine verbs and the engine's bots ---------------------------------------------------------
 def test_the_verbs_play_a_whole_game_against_random_bots():
-    from tiny_york_env.fifth_avenue import api
-    from tiny_york_env.fifth_avenue.config import GameConfig
+    from tiny_york_env.games.fifth_avenue import api
+    from tiny_york_env.games.fifth_avenue.config import GameConfig
     for players, bots in ((2, ()), (3, ("random",)), (4, ("random", "random"))):
         config = GameConfig(num_players=players, bots=bots)
         state = api.new_game(config, seed=players)
@@ -384,8 +386,8 @@ def test_the_contract_record_drives_the_batched_env():
     one agent against a random bot plays games to their ends, rewards at the end only."""
     pytest.importorskip("stable_baselines3", reason="the train extra")
     from tiny_york_env.envs.vector import GameVecEnv
-    from tiny_york_env.fifth_avenue.config import GameConfig
-    from tiny_york_env.fifth_avenue.contract import fifth_avenue_game
+    from tiny_york_env.games.fifth_avenue.config import GameConfig
+    from tiny_york_env.games.fifth_avenue.contract import fifth_avenue_game
     game = fifth_avenue_game()
     env = GameVecEnv(8, game=game, config=GameConfig(num_players=3, bots=("random", "random")),
                      seed=0, illegal_action="raise")
@@ -406,10 +408,10 @@ def test_the_contract_record_drives_the_batched_env():
 def test_the_bots_moves_are_logged_for_people():
     """What the engine's bots did since the last outside decision (the terminal, the replay and
     the golden playthroughs print it); the log stays far below its capacity."""
-    from tiny_york_env.fifth_avenue import api
-    from tiny_york_env.fifth_avenue.config import GameConfig
-    from tiny_york_env.fifth_avenue.contract import fifth_avenue_game
-    from tiny_york_env.fifth_avenue.state import BOT_MOVE_CAPACITY
+    from tiny_york_env.games.fifth_avenue import api
+    from tiny_york_env.games.fifth_avenue.config import GameConfig
+    from tiny_york_env.games.fifth_avenue.contract import fifth_avenue_game
+    from tiny_york_env.games.fifth_avenue.state import BOT_MOVE_CAPACITY
     game = fifth_avenue_game()
     most, seen = 0, 0
     for seed in range(6):
@@ -426,9 +428,9 @@ def test_the_bots_moves_are_logged_for_people():
 def test_option_b_needs_a_plot_that_can_take_a_business():
     """B is "place a business ... on any empty building plot or any building plot that has but
     one business": with every plot built on or holding two businesses it is not offered."""
-    from tiny_york_env.fifth_avenue import actions as A
-    from tiny_york_env.fifth_avenue import api
-    from tiny_york_env.fifth_avenue import state as ST
+    from tiny_york_env.games.fifth_avenue import actions as A
+    from tiny_york_env.games.fifth_avenue import api
+    from tiny_york_env.games.fifth_avenue import state as ST
     state = api.new_game(seed=5)
     rec = state.reshape(1)[0]
     while rec["decision"] != ST.DEC_OPTION:
@@ -447,8 +449,8 @@ def test_option_b_needs_a_plot_that_can_take_a_business():
 def test_the_game_ends_after_the_turn_limit_with_the_final_scoring():
     """Not in the text (docs/fifth-avenue.md, "a turn limit"): the turn ending at TURN_LIMIT
     ends the game, each district scored once and Central Park, a winner named."""
-    from tiny_york_env.fifth_avenue import api
-    from tiny_york_env.fifth_avenue import state as ST
+    from tiny_york_env.games.fifth_avenue import api
+    from tiny_york_env.games.fifth_avenue import state as ST
     state = api.new_game(seed=6)
     rec = state.reshape(1)[0]
     while rec["decision"] != ST.DEC_OPTION:

@@ -4,9 +4,15 @@ the board's businesses under the colour rule, the starting players' placing orde
 import numpy as np
 import pytest
 
-from tiny_york_env.fifth_avenue import data as F
-from tiny_york_env.fifth_avenue import setup as S
-from tiny_york_env.fifth_avenue.state import ALEA_ROW, BLACK, DEC_START_SKYSCRAPER, NO_BUSINESS, STATE_DTYPE
+from tiny_york_env.games.fifth_avenue import data as F
+from tiny_york_env.games.fifth_avenue import setup as S
+from tiny_york_env.games.fifth_avenue.state import (
+    ALEA_ROW,
+    BLACK,
+    DEC_START_SKYSCRAPER,
+    NO_BUSINESS,
+    STATE_DTYPE,
+)
 
 SEEDS = range(40)
 

@@ -9,11 +9,12 @@ players: red 0, yellow 1, blue 2, green 3; play runs clockwise by seat number.
 import numpy as np
 import pytest
 
-from tiny_york_env.fifth_avenue import api
-from tiny_york_env.fifth_avenue import data as F
-from tiny_york_env.fifth_avenue import rules as R
-from tiny_york_env.fifth_avenue import setup as S
-from tiny_york_env.fifth_avenue.actions import (
+from tiny_york_env.games.fifth_avenue import api
+from tiny_york_env.games.fifth_avenue import data as F
+from tiny_york_env.games.fifth_avenue import legal as L
+from tiny_york_env.games.fifth_avenue import rules as R
+from tiny_york_env.games.fifth_avenue import setup as S
+from tiny_york_env.games.fifth_avenue.actions import (
     BID_CARD,
     BID_FINISH,
     BID_PASS,
@@ -33,8 +34,8 @@ from tiny_york_env.fifth_avenue.actions import (
     TAKE_SPACE,
     describe_action,
 )
-from tiny_york_env.fifth_avenue.config import GameConfig
-from tiny_york_env.fifth_avenue.state import (
+from tiny_york_env.games.fifth_avenue.config import GameConfig
+from tiny_york_env.games.fifth_avenue.state import (
     ALEA_ROW,
     BLACK,
     DEC_BID,
@@ -49,7 +50,7 @@ from tiny_york_env.fifth_avenue.state import (
     NO_PLAYER,
     STATE_DTYPE,
 )
-from tiny_york_env.fifth_avenue.state import OPTION_C as OPT_C
+from tiny_york_env.games.fifth_avenue.state import OPTION_C as OPT_C
 
 RED, YELLOW, BLUE, GREEN = 0, 1, 2, 3
 ORANGE, GREEN_C, GRAY, BROWN, VIOLET = range(F.NUM_CARD_COLOURS)
@@ -90,7 +91,7 @@ def ring(district):
 
 def legal(st):
     mask = np.zeros(NUM_ACTIONS, np.bool_)
-    R.fill_legal_mask(st, mask)
+    L.fill_legal_mask(st, mask)
     return set(np.flatnonzero(mask).tolist())
 
 

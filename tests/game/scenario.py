@@ -5,14 +5,14 @@ docstrings which parts of a position are written and which are played."""
 
 import numpy as np
 
-from tiny_york_env.game import GameConfig, apply_action, legal_actions, new_game
-from tiny_york_env.game import actions as A
-from tiny_york_env.game import components as C
-from tiny_york_env.game import state as S
-from tiny_york_env.game.components import NEUTRAL, NUM_BOROUGHS, NUM_CARD_TYPES
-from tiny_york_env.game.elevator import refill_display_slot
-from tiny_york_env.game.kernels import advance_kernel
-from tiny_york_env.game.state import DEC_BID, DEC_NONE, STAGE_BIDDING
+from tiny_york_env.games.tiny_york import GameConfig, apply_action, legal_actions, new_game
+from tiny_york_env.games.tiny_york import actions as A
+from tiny_york_env.games.tiny_york import components as C
+from tiny_york_env.games.tiny_york import state as S
+from tiny_york_env.games.tiny_york.components import NEUTRAL, NUM_BOROUGHS, NUM_CARD_TYPES
+from tiny_york_env.games.tiny_york.elevator import refill_display_slot
+from tiny_york_env.games.tiny_york.kernels import advance_kernel
+from tiny_york_env.games.tiny_york.state import DEC_BID, DEC_NONE, STAGE_BIDDING
 
 
 def rec(state):

@@ -5,8 +5,8 @@ order (R3)."""
 import pytest
 
 from tests.game.scenario import bidding_round, clear_skyscrapers, play_until, rec, set_cards, strip_characters
-from tiny_york_env.game import GameConfig, apply_action, legal_actions, new_game
-from tiny_york_env.game.actions import (
+from tiny_york_env.games.tiny_york import GameConfig, apply_action, legal_actions, new_game
+from tiny_york_env.games.tiny_york.actions import (
     BID_CARD,
     BID_DONE,
     BID_PAIR,
@@ -17,7 +17,7 @@ from tiny_york_env.game.actions import (
     PRESTIGE_FORFEIT,
     PRESTIGE_TILE,
 )
-from tiny_york_env.game.components import (
+from tiny_york_env.games.tiny_york.components import (
     BROOKLYN,
     DOLLARS,
     ELEVATOR,
@@ -29,8 +29,8 @@ from tiny_york_env.game.components import (
     SKYSCRAPERS,
     WILD,
 )
-from tiny_york_env.game.scoring import final_scoring
-from tiny_york_env.game.state import (
+from tiny_york_env.games.tiny_york.scoring import final_scoring
+from tiny_york_env.games.tiny_york.state import (
     DEC_BID,
     DEC_ELEVATOR,
     DEC_PICK_PAIR,

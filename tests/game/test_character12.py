@@ -8,10 +8,18 @@ Each bidding turn allows as many exchanges as the reserve holds; a refill during
 """
 
 from tests.game.scenario import bidding_round, give_character, rec, set_cards
-from tiny_york_env.game import apply_action, legal_actions
-from tiny_york_env.game.actions import BID_CARD, CHARACTER_CARD, EXCHANGE, USE_CHARACTER
-from tiny_york_env.game.components import DOLLARS, ELEVATOR, NUM_CARD_TYPES, PLANS, PRESS, SKYSCRAPERS, WILD
-from tiny_york_env.game.state import DEC_BID
+from tiny_york_env.games.tiny_york import apply_action, legal_actions
+from tiny_york_env.games.tiny_york.actions import BID_CARD, CHARACTER_CARD, EXCHANGE, USE_CHARACTER
+from tiny_york_env.games.tiny_york.components import (
+    DOLLARS,
+    ELEVATOR,
+    NUM_CARD_TYPES,
+    PLANS,
+    PRESS,
+    SKYSCRAPERS,
+    WILD,
+)
+from tiny_york_env.games.tiny_york.state import DEC_BID
 
 OWNER = 0
 REFRESH_RESERVE, PLAY_FROM_RESERVE = 12, 15

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from tests.game.scenario import bidding_round, give_character, pass_until, rec, resume, set_cards, set_press
-from tiny_york_env.game import GameConfig, apply_action, legal_actions, new_game
-from tiny_york_env.game.actions import BID_CARD, BID_DONE, END_TURN, USE_CHARACTER
-from tiny_york_env.game.components import (
+from tiny_york_env.games.tiny_york import GameConfig, apply_action, legal_actions, new_game
+from tiny_york_env.games.tiny_york.actions import BID_CARD, BID_DONE, END_TURN, USE_CHARACTER
+from tiny_york_env.games.tiny_york.components import (
     CHARACTER_FREE,
     DOLLARS,
     ELEVATOR,
@@ -22,7 +22,7 @@ from tiny_york_env.game.components import (
     NUM_TILES,
     TILE_CHARACTER,
 )
-from tiny_york_env.game.state import (
+from tiny_york_env.games.tiny_york.state import (
     DEC_BID,
     DEC_DECLARE_BID_LAST,
     DEC_NONE,

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from tests.game.scenario import bidding_round, give_character, pass_until, phase1_pick, rec, set_cards
-from tiny_york_env.game import GameConfig, apply_action, legal_actions, new_game, render_text
-from tiny_york_env.game.actions import (
+from tiny_york_env.games.tiny_york import GameConfig, apply_action, legal_actions, new_game, render_text
+from tiny_york_env.games.tiny_york.actions import (
     BID_CARD,
     CHARACTER_CARD,
     CHARACTER_DONE,
@@ -21,9 +21,16 @@ from tiny_york_env.game.actions import (
     PICK_PAIR,
     USE_CHARACTER,
 )
-from tiny_york_env.game.components import DOLLARS, ELEVATOR, NUM_CARD_TYPES, PLANS, PRESS, SKYSCRAPERS
-from tiny_york_env.game.state import DEC_AFTER_PICK, DEC_BID, DEC_CHARACTER_CARD, DEC_PICK_PAIR
-from tiny_york_env.render import render_rgb
+from tiny_york_env.games.tiny_york.components import (
+    DOLLARS,
+    ELEVATOR,
+    NUM_CARD_TYPES,
+    PLANS,
+    PRESS,
+    SKYSCRAPERS,
+)
+from tiny_york_env.games.tiny_york.picture import render_rgb
+from tiny_york_env.games.tiny_york.state import DEC_AFTER_PICK, DEC_BID, DEC_CHARACTER_CARD, DEC_PICK_PAIR
 
 BIGGER_RESERVE, MATCH_PAIR, REFRESH_RESERVE, PLAY_FROM_RESERVE = 3, 8, 12, 15
 

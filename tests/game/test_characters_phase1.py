@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from tests.game.scenario import clear_skyscrapers, give_character, pass_until, phase1_pick, rec, set_cards
-from tiny_york_env.game import apply_action, legal_actions
-from tiny_york_env.game.actions import (
+from tiny_york_env.games.tiny_york import apply_action, legal_actions
+from tiny_york_env.games.tiny_york.actions import (
     CHARACTER_BOROUGH,
     CHARACTER_CARD,
     CHARACTER_DONE,
@@ -28,7 +28,7 @@ from tiny_york_env.game.actions import (
     PICK_PAIR,
     USE_CHARACTER,
 )
-from tiny_york_env.game.components import (
+from tiny_york_env.games.tiny_york.components import (
     BROOKLYN,
     CARDS_PER_TYPE,
     DOLLARS,
@@ -49,7 +49,7 @@ from tiny_york_env.game.components import (
     TILE_VALUE,
     WILD,
 )
-from tiny_york_env.game.state import (
+from tiny_york_env.games.tiny_york.state import (
     DEC_AFTER_PICK,
     DEC_BID,
     DEC_CHARACTER_BOROUGH,

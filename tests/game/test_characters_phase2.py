@@ -21,8 +21,8 @@ from tests.game.scenario import (
     rec,
     set_press,
 )
-from tiny_york_env.game import apply_action, legal_actions
-from tiny_york_env.game.actions import (
+from tiny_york_env.games.tiny_york import apply_action, legal_actions
+from tiny_york_env.games.tiny_york.actions import (
     BID_CARD,
     BID_DONE,
     BID_WILD,
@@ -40,7 +40,7 @@ from tiny_york_env.game.actions import (
     SELL_FROM,
     USE_CHARACTER,
 )
-from tiny_york_env.game.components import (
+from tiny_york_env.games.tiny_york.components import (
     CARDS_PER_TYPE,
     DOLLARS,
     ELEVATOR,
@@ -53,7 +53,7 @@ from tiny_york_env.game.components import (
     SKYSCRAPERS,
     WILD,
 )
-from tiny_york_env.game.state import (
+from tiny_york_env.games.tiny_york.state import (
     DEC_AFTER_EVALUATION,
     DEC_BID,
     DEC_BUILD,

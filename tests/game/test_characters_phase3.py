@@ -20,10 +20,22 @@ from tests.game.scenario import (
     set_cards,
     set_press,
 )
-from tiny_york_env.game import STATE_DTYPE, apply_action, legal_actions
-from tiny_york_env.game.actions import BID_CARD, BID_DONE, END_TURN, USE_CHARACTER
-from tiny_york_env.game.components import NEUTRAL, NUM_BOROUGHS, PRESS, PRESS_LAST_SPACE, SKYSCRAPERS
-from tiny_york_env.game.state import DEC_AFTER_EVALUATION, DEC_BID, DEC_PHASE3, DEC_PICK_PAIR, STAGE_PHASE3
+from tiny_york_env.games.tiny_york import STATE_DTYPE, apply_action, legal_actions
+from tiny_york_env.games.tiny_york.actions import BID_CARD, BID_DONE, END_TURN, USE_CHARACTER
+from tiny_york_env.games.tiny_york.components import (
+    NEUTRAL,
+    NUM_BOROUGHS,
+    PRESS,
+    PRESS_LAST_SPACE,
+    SKYSCRAPERS,
+)
+from tiny_york_env.games.tiny_york.state import (
+    DEC_AFTER_EVALUATION,
+    DEC_BID,
+    DEC_PHASE3,
+    DEC_PICK_PAIR,
+    STAGE_PHASE3,
+)
 
 RED, YELLOW, BLUE, GREEN = 0, 1, 2, 3
 PHASE3_CHARACTERS = (23, 24, 25, 26, 27)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     NUM_ACTIONS,
     GameConfig,
     action_names,
@@ -14,8 +14,8 @@ from tiny_york_env.game import (
     legal_actions,
     new_game,
 )
-from tiny_york_env.game import actions as A
-from tiny_york_env.game.actions import ACTION_BLOCKS, BLOCK_SIZE, BLOCK_START
+from tiny_york_env.games.tiny_york import actions as A
+from tiny_york_env.games.tiny_york.actions import ACTION_BLOCKS, BLOCK_SIZE, BLOCK_START
 
 ALL_IDS = range(NUM_ACTIONS)
 

@@ -4,9 +4,9 @@ ValueError that says what was wrong and what is allowed."""
 import numpy as np
 import pytest
 
-from tiny_york_env.game import GameConfig, new_game, new_games
-from tiny_york_env.game.api import SEED_LIMIT, check_seed
-from tiny_york_env.game.state import STATE_DTYPE
+from tiny_york_env.games.tiny_york import GameConfig, new_game, new_games
+from tiny_york_env.games.tiny_york.api import SEED_LIMIT, check_seed
+from tiny_york_env.games.tiny_york.state import STATE_DTYPE
 
 
 # --- Tom codes: ASCII digits only ---------------------------------------------------------------

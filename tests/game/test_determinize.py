@@ -26,7 +26,7 @@ from tests.game.scenario import (
 )
 from tests.game.test_invariants import check_states, play_checked
 from tiny_york_env.core.jit import JIT_ENABLED
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     STATE_DTYPE,
     GameConfig,
     apply_action,
@@ -36,11 +36,11 @@ from tiny_york_env.game import (
     legal_mask,
     new_game,
 )
-from tiny_york_env.game import components as C
-from tiny_york_env.game import state as S
-from tiny_york_env.game.actions import BID_CARD, BID_DONE, USE_CHARACTER
-from tiny_york_env.game.determinize import revealed_start_stack_count, tom_wild_cap
-from tiny_york_env.observation import encode
+from tiny_york_env.games.tiny_york import components as C
+from tiny_york_env.games.tiny_york import state as S
+from tiny_york_env.games.tiny_york.actions import BID_CARD, BID_DONE, USE_CHARACTER
+from tiny_york_env.games.tiny_york.determinize import revealed_start_stack_count, tom_wild_cap
+from tiny_york_env.games.tiny_york.observation import encode
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = (
@@ -273,7 +273,7 @@ def test_only_a_single_game_record_is_accepted():
 PLAIN_VIEWS = r'''
 import json, sys
 import numpy as np
-from tiny_york_env.game import GameConfig, apply_action, determinize, legal_mask, new_game
+from tiny_york_env.games.tiny_york import GameConfig, apply_action, determinize, legal_mask, new_game
 from tiny_york_env.core import jit as jit_module
 out = []
 for agents, toms, seed, steps, seat, view_seed in json.loads(sys.argv[1]):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     NUM_ACTIONS,
     STATE_DTYPE,
     GameConfig,
@@ -24,7 +24,7 @@ from tiny_york_env.game import (
     step,
     winner,
 )
-from tiny_york_env.game.state import DEC_BID, DEC_START_STACK, DECISION_NAMES
+from tiny_york_env.games.tiny_york.state import DEC_BID, DEC_START_STACK, DECISION_NAMES
 
 
 def _message(err):

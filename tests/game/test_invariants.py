@@ -22,7 +22,7 @@ import pytest
 
 from tiny_york_env.core.jit import JIT_ENABLED
 from tiny_york_env.core.rng import seed_rng
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     NUM_ACTIONS,
     STATE_DTYPE,
     GameConfig,
@@ -42,9 +42,9 @@ from tiny_york_env.game import (
     step,
     winner,
 )
-from tiny_york_env.game import components as C
-from tiny_york_env.game import state as S
-from tiny_york_env.game.actions import (
+from tiny_york_env.games.tiny_york import components as C
+from tiny_york_env.games.tiny_york import state as S
+from tiny_york_env.games.tiny_york.actions import (
     ACTION_BLOCKS,
     BID_DONE,
     CHARACTER_BOROUGH,
@@ -54,8 +54,8 @@ from tiny_york_env.game.actions import (
     START_STACK,
     USE_CHARACTER,
 )
-from tiny_york_env.game.config import NUM_TOM_LEVELS
-from tiny_york_env.game.kernels import play_random_kernel
+from tiny_york_env.games.tiny_york.config import NUM_TOM_LEVELS
+from tiny_york_env.games.tiny_york.kernels import play_random_kernel
 
 AGENT_COUNTS = (2, 3, 4)
 # Under TINY_YORK_JIT=0 (debugging, coverage) the engine is plain Python: play fewer games.

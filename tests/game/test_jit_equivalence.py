@@ -17,7 +17,7 @@ import pytest
 
 from tiny_york_env.core import jit as jit_module
 from tiny_york_env.core.rng import seed_rng
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,
     apply_actions,
@@ -41,9 +41,16 @@ MAX_DECISIONS = 5_000
 PLAYER = r'''
 import hashlib, json, sys
 import numpy as np
-from tiny_york_env.game import GameConfig, apply_action, is_terminal, legal_mask, new_game, new_games
+from tiny_york_env.games.tiny_york import (
+    GameConfig,
+    apply_action,
+    is_terminal,
+    legal_mask,
+    new_game,
+    new_games,
+)
 from tiny_york_env.core import jit as jit_module
-from tiny_york_env.game import kernels
+from tiny_york_env.games.tiny_york import kernels
 from tiny_york_env.core.rng import seed_rng
 
 def play(num_agents, seed):

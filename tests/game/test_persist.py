@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     STATE_DTYPE,
     GameConfig,
     apply_action,
@@ -20,7 +20,7 @@ from tiny_york_env.game import (
     new_game,
     save_state,
 )
-from tiny_york_env.game import persist as P
+from tiny_york_env.games.tiny_york import persist as P
 
 CONFIGS = (GameConfig(num_agents=2), GameConfig(num_agents=4), GameConfig(num_agents=1, toms=("C9", 3)),
            GameConfig(num_agents=2, toms=(7,)))

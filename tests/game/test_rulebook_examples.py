@@ -31,7 +31,7 @@ from tests.game.scenario import (
     rec,
     strip_characters,
 )
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,
     current_player,
@@ -41,7 +41,7 @@ from tiny_york_env.game import (
     score_breakdown,
     winner,
 )
-from tiny_york_env.game.actions import (
+from tiny_york_env.games.tiny_york.actions import (
     BID_CARD,
     BID_DONE,
     BID_PAIR,
@@ -57,7 +57,7 @@ from tiny_york_env.game.actions import (
     SELL_FROM,
     START_STACK,
 )
-from tiny_york_env.game.components import (
+from tiny_york_env.games.tiny_york.components import (
     BRONX,
     BROOKLYN,
     DOLLARS,
@@ -88,7 +88,7 @@ from tiny_york_env.game.components import (
     VESSEL_COLOUR,
     WILD,
 )
-from tiny_york_env.game.state import (
+from tiny_york_env.games.tiny_york.state import (
     DEC_BID,
     DEC_BUILD,
     DEC_ELEVATOR,

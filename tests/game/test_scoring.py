@@ -16,7 +16,7 @@ from tests.game.scenario import (
     set_cards,
     strip_characters,
 )
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,
     final_scores,
@@ -25,9 +25,9 @@ from tiny_york_env.game import (
     score_breakdown,
     winner,
 )
-from tiny_york_env.game.actions import BID_DONE
-from tiny_york_env.game.api import end_character_points
-from tiny_york_env.game.components import (
+from tiny_york_env.games.tiny_york.actions import BID_DONE
+from tiny_york_env.games.tiny_york.api import end_character_points
+from tiny_york_env.games.tiny_york.components import (
     BRONX,
     BROOKLYN,
     DOLLARS,
@@ -48,8 +48,8 @@ from tiny_york_env.game.components import (
     TILE_IS_START,
     WILD,
 )
-from tiny_york_env.game.scoring import final_scoring, goods, half_rounded_up, score_set_order
-from tiny_york_env.game.state import (
+from tiny_york_env.games.tiny_york.scoring import final_scoring, goods, half_rounded_up, score_set_order
+from tiny_york_env.games.tiny_york.state import (
     DEC_BID,
     LOC_OWNED,
     LOC_REMOVED,

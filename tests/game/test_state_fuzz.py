@@ -38,7 +38,7 @@ import pytest
 
 from tiny_york_env.core.jit import JIT_ENABLED
 from tiny_york_env.core.rng import seed_rng
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     STATE_DTYPE,
     GameConfig,
     apply_action,
@@ -50,12 +50,12 @@ from tiny_york_env.game import (
     score_breakdown,
     winner,
 )
-from tiny_york_env.game import components as C
-from tiny_york_env.game import state as S
-from tiny_york_env.game.kernels import play_random_kernel
-from tiny_york_env.game.persist import HEADER_SIZE, load_state, save_state
-from tiny_york_env.game.validate import CAPPED_FIELDS, COUNT_LIMIT, validate_state
-from tiny_york_env.observation import encode, observation_space
+from tiny_york_env.games.tiny_york import components as C
+from tiny_york_env.games.tiny_york import state as S
+from tiny_york_env.games.tiny_york.kernels import play_random_kernel
+from tiny_york_env.games.tiny_york.observation import encode, observation_space
+from tiny_york_env.games.tiny_york.persist import HEADER_SIZE, load_state, save_state
+from tiny_york_env.games.tiny_york.validate import CAPPED_FIELDS, COUNT_LIMIT, validate_state
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ((2, ()), (3, ()), (4, ()), (1, (5,)), (2, ("C9",)), (1, ("C9", 12, "B2")),

@@ -25,8 +25,15 @@ from tests.game.scenario import (
     set_press,
     strip_characters,
 )
-from tiny_york_env.game import GameConfig, apply_action, current_player, is_terminal, legal_actions, new_game
-from tiny_york_env.game.actions import (
+from tiny_york_env.games.tiny_york import (
+    GameConfig,
+    apply_action,
+    current_player,
+    is_terminal,
+    legal_actions,
+    new_game,
+)
+from tiny_york_env.games.tiny_york.actions import (
     BID_CARD,
     BID_DONE,
     ELEVATOR_TAKE,
@@ -36,7 +43,14 @@ from tiny_york_env.game.actions import (
     PRESTIGE_VESSEL,
     START_STACK,
 )
-from tiny_york_env.game.components import (
+from tiny_york_env.games.tiny_york.bots import (
+    tom_build,
+    tom_character_points,
+    tom_draw_before_bidding,
+    tom_prestige_move,
+    tom_take_elevator,
+)
+from tiny_york_env.games.tiny_york.components import (
     BRONX,
     BROOKLYN,
     DOLLARS,
@@ -60,9 +74,9 @@ from tiny_york_env.game.components import (
     TILE_VALUE,
     WILD,
 )
-from tiny_york_env.game.rules import _apply_bid, _apply_pick, _stage_bidding, _stage_phase1
-from tiny_york_env.game.scoring import final_scoring
-from tiny_york_env.game.state import (
+from tiny_york_env.games.tiny_york.rules import _apply_bid, _apply_pick, _stage_bidding, _stage_phase1
+from tiny_york_env.games.tiny_york.scoring import final_scoring
+from tiny_york_env.games.tiny_york.state import (
     DEC_BID,
     DEC_ELEVATOR,
     DEC_NONE,
@@ -88,13 +102,6 @@ from tiny_york_env.game.state import (
     STACK_TAKEN,
     STAGE_BID_START,
     VESSEL_ON_BOARD,
-)
-from tiny_york_env.game.tom import (
-    tom_build,
-    tom_character_points,
-    tom_draw_before_bidding,
-    tom_prestige_move,
-    tom_take_elevator,
 )
 
 # The solo rules' level table, copied from the rulebook ("Tom 1: A6 ... Tom 12: C5").

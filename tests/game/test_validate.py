@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tiny_york_env.core.jit import JIT_ENABLED
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     STATE_DTYPE,
     GameConfig,
     apply_action,
@@ -22,11 +22,11 @@ from tiny_york_env.game import (
     step,
     validate_state,
 )
-from tiny_york_env.game import components as C
-from tiny_york_env.game import state as S
-from tiny_york_env.game import validate as V
-from tiny_york_env.game.tom_events import TOM_EVENT_CAPACITY
-from tiny_york_env.observation import OBS_SIZE, encode, encode_batch
+from tiny_york_env.games.tiny_york import components as C
+from tiny_york_env.games.tiny_york import state as S
+from tiny_york_env.games.tiny_york import validate as V
+from tiny_york_env.games.tiny_york.bot_moves import TOM_EVENT_CAPACITY
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE, encode, encode_batch
 
 CONFIGS = (
     GameConfig(num_agents=2), GameConfig(num_agents=3), GameConfig(num_agents=4),

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tiny_york_env.game import (
+from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,
     current_player,
@@ -46,7 +46,7 @@ from tiny_york_env.game import (
     tom_events_of,
     winner,
 )
-from tiny_york_env.game.components import (
+from tiny_york_env.games.tiny_york.components import (
     BOROUGH_NAMES,
     CARD_NAMES,
     COLOUR_NAMES,
@@ -62,7 +62,7 @@ from tiny_york_env.game.components import (
     VESSEL_KIND,
     VESSEL_KIND_NAMES,
 )
-from tiny_york_env.game.state import (
+from tiny_york_env.games.tiny_york.state import (
     DEC_BID,
     DEC_BUILD,
     DEC_ELEVATOR,
@@ -79,7 +79,7 @@ from tiny_york_env.game.state import (
     STAGE_NAMES,
     STAGE_RETURN_CARDS,
 )
-from tiny_york_env.game.text import seat_label, tile_label
+from tiny_york_env.games.tiny_york.text import seat_label, tile_label
 
 FORMAT_VERSION = 1
 HERE = Path(__file__).resolve().parent

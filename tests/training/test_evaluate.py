@@ -54,7 +54,7 @@ class PlanningAgent(FirstLegalAgent):
         raise AssertionError("a planning agent must be asked through act_state")
 
     def act_state(self, view, seat):
-        from tiny_york_env.game import legal_actions
+        from tiny_york_env.games.tiny_york import legal_actions
         PlanningAgent.calls += 1
         return int(legal_actions(view)[0])
 

@@ -7,7 +7,7 @@ import pytest
 
 from tiny_york_env.agents.policy_search import CHAMPION_MARGIN_WEIGHT, CHAMPION_SKIP_ABOVE
 from tiny_york_env.agents.ppo_agent import CHAMPION_MODEL_PATH, DEFAULT_MODEL_PATH, POLICY_FILE, PPOAgent
-from tiny_york_env.observation import OBS_SIZE
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE
 from tiny_york_env.training import expert_iteration
 from tiny_york_env.training.expert_iteration import (
     DECISIONS_FILE,

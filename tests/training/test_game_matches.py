@@ -38,10 +38,16 @@ def test_bad_matches_are_refused_clearly():
         evaluate_match("construction_yard", ["tom", "random"], games=2, num_players=2)
     with pytest.raises(ValueError, match="no trained policy is shipped for Construction Yard with 5"):
         evaluate_match("construction_yard", ["ppo"] * 5, games=2, num_players=5)
-    with pytest.raises(ValueError, match="has no greedy heuristic"):
-        evaluate_match("tiny_york", ["greedy", "random"], games=2, num_agents=2)
+    with pytest.raises(ValueError, match="its module clever cannot be imported"):
+        evaluate_match("construction_yard", ["clever:x", "random"], games=2, num_players=2)
     with pytest.raises(ValueError, match="unknown game"):
         evaluate_match("chess", ["random"], games=2)
+
+
+def test_tiny_york_seats_take_its_registry_agents():
+    results = evaluate_match("tiny_york", ["greedy", "random"], games=2, num_agents=2)
+    assert [row["agent"] for row in results["agents"]] == ["greedy", "random"]
+    assert sum(row["wins"] for row in results["agents"]) == 2  # no Toms: an agent wins every game
 
 
 def test_the_cli_runs_a_construction_yard_match(tmp_path):
@@ -122,9 +128,9 @@ def test_a_construction_yard_player_sees_only_their_own_hand():
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--game", "construction_yard", "--tom", "5"], "--tom is Tiny York's"),
+    (["--game", "construction_yard", "--tom", "5"], "--tom does not apply to Construction Yard"),
     (["--game", "construction_yard"], "at least one opponent"),
-    (["--bots", "greedy", "--tom", "5"], "--bots is for another --game"),
+    (["--bots", "greedy", "--tom", "5"], "--bots does not apply to Tiny York"),
     (["--game", "construction_yard", "--vs", "greedy", "--seat", "4"], "not an agent seat"),
 ])
 def test_bad_play_setups_are_refused(argv, message, capsys):

@@ -9,8 +9,8 @@ import torch  # noqa: E402
 
 from tiny_york_env.agents.base import choose_action  # noqa: E402
 from tiny_york_env.agents.ppo_agent import PPOAgent  # noqa: E402
-from tiny_york_env.game import NUM_ACTIONS, GameConfig, apply_action, is_terminal, new_game  # noqa: E402
-from tiny_york_env.observation import OBS_SIZE  # noqa: E402
+from tiny_york_env.games.tiny_york import NUM_ACTIONS, GameConfig, apply_action, is_terminal, new_game  # noqa: E402
+from tiny_york_env.games.tiny_york.observation import OBS_SIZE  # noqa: E402
 from tiny_york_env.training.imitate import (  # noqa: E402
     DEMOS_FILE,
     HISTORY_FILE,

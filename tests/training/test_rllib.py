@@ -13,8 +13,15 @@ pytest.importorskip("msgpack_numpy", reason="msgpack-numpy is in the ray extra")
 from tiny_york_env.agents.registry import make_agent  # noqa: E402
 from tiny_york_env.agents.rllib_agent import read_module_state  # noqa: E402
 from tiny_york_env.core.seeds import next_seed  # noqa: E402
-from tiny_york_env.game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game  # noqa: E402
-from tiny_york_env.observation import encode  # noqa: E402
+from tiny_york_env.games.tiny_york import (  # noqa: E402
+    GameConfig,
+    apply_action,
+    current_player,
+    is_terminal,
+    legal_mask,
+    new_game,
+)
+from tiny_york_env.games.tiny_york.observation import encode  # noqa: E402
 from tiny_york_env.training.rllib_env import MASK_KEY, OBS_KEY, GameMultiAgentEnv  # noqa: E402
 from tiny_york_env.training.rllib_train import main as rllib_main  # noqa: E402
 

@@ -11,8 +11,15 @@ from sb3_contrib import MaskablePPO
 from tiny_york_env.agents.ppo_agent import POLICY_FILE, PPOAgent
 from tiny_york_env.envs.aec import raw_env
 from tiny_york_env.envs.single import next_seed
-from tiny_york_env.game import GameConfig, apply_action, current_player, is_terminal, legal_mask, new_game
-from tiny_york_env.observation import encode
+from tiny_york_env.games.tiny_york import (
+    GameConfig,
+    apply_action,
+    current_player,
+    is_terminal,
+    legal_mask,
+    new_game,
+)
+from tiny_york_env.games.tiny_york.observation import encode
 from tiny_york_env.training.selfplay import (
     CONFIG_FILE,
     LOG_COLUMNS,
@@ -417,8 +424,8 @@ def test_self_play_starts_from_the_shipped_policy():
     """init_from="ppo": the first snapshot (the learner before any update) plays the shipped
     policy's logits."""
     from tiny_york_env.agents.ppo_agent import PPOAgent
-    from tiny_york_env.game import new_game
-    from tiny_york_env.observation import encode
+    from tiny_york_env.games.tiny_york import new_game
+    from tiny_york_env.games.tiny_york.observation import encode
     result = selfplay(players=2, num_envs=2, total_steps=64, n_steps=32, batch_size=32, n_epochs=1,
                       init_from="ppo", eval_every=10_000, progress=False)
     first = result.pool.snapshots[0]  # taken at step 0, before the first update

@@ -19,7 +19,14 @@ from tiny_york_env.agents.base import choose_action  # noqa: E402
 from tiny_york_env.agents.ppo_agent import PPOAgent, check_model_spaces  # noqa: E402
 from tiny_york_env.agents.registry import make_agent, parse_agent_name  # noqa: E402
 from tiny_york_env.envs.vector import TinyYorkVecEnv  # noqa: E402
-from tiny_york_env.game import NUM_ACTIONS, GameConfig, apply_action, is_terminal, legal_mask, new_game  # noqa: E402
+from tiny_york_env.games.tiny_york import (  # noqa: E402
+    NUM_ACTIONS,
+    GameConfig,
+    apply_action,
+    is_terminal,
+    legal_mask,
+    new_game,
+)
 from tiny_york_env.training.evaluate import EvalResults, evaluate_vs_toms  # noqa: E402
 from tiny_york_env.training.train_ppo import main, make_config, train  # noqa: E402
 

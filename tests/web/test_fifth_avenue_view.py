@@ -10,11 +10,11 @@ from functools import cache
 import numpy as np
 import pytest
 
-from tiny_york_env.fifth_avenue import api
-from tiny_york_env.fifth_avenue import data as F
-from tiny_york_env.fifth_avenue.config import GameConfig
-from tiny_york_env.fifth_avenue.determinize import determinize
-from tiny_york_env.fifth_avenue.state import (
+from tiny_york_env.games.fifth_avenue import api
+from tiny_york_env.games.fifth_avenue import data as F
+from tiny_york_env.games.fifth_avenue.config import GameConfig
+from tiny_york_env.games.fifth_avenue.determinize import determinize
+from tiny_york_env.games.fifth_avenue.state import (
     ALEA_ROW,
     BLACK,
     DEC_BID,

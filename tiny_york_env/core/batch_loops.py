@@ -3,8 +3,8 @@
 Each kernel loops over B games in compiled code: start games, apply one action per game (the
 engine runs the automatic participants), encode the learning seat's observation and fill its
 legal mask. They call a game's compiled functions (``contract.GameKernels``) by the names bound
-below. A game's ``batch`` module (``tiny_york_env/game/batch.py``,
-``tiny_york_env/construction_yard/batch.py``) imports its own functions under these names and
+below. A game's ``batch`` module (``tiny_york_env/games/tiny_york/batch.py``,
+``tiny_york_env/games/construction_yard/batch.py``) imports its own functions under these names and
 calls ``specialise(globals(), __file__)``: the loops below are compiled again in that module, so
 each call is direct and numba caches them on disk beside it (closures or functions passed as
 arguments would be recompiled in every process: their cache keys change).

@@ -5,13 +5,11 @@ numba keys a cached function on its own file only, so a change in a function it 
 another file would leave stale machine code in the cache. On import, this module hashes the
 package's source files and clears numba cache files whose sources changed, in scopes:
 
-- each separate game package (``ISOLATED_GAME_PACKAGES``, e.g. ``construction_yard/``) with
-  ``core/``: a change there clears that package's caches only;
-- everything else (Tiny York's ``game/``, the encoder, the env kernels, ``core/`` and the agents in
-  ``tiny_york_env.agents``): a change there clears the caches of all of it.
-
-So compiled code that calls into an isolated game package lives inside that package (a game's
-code imports no other game's; its batch kernels are compiled in its own ``batch.py``).
+- each game package (every folder of ``games/``) with ``core/``: a change there clears that
+  game's caches (a game's code imports no other game's; its batch kernels are compiled in its
+  own ``batch.py``);
+- the compiled code outside the games (the agents in ``tiny_york_env.agents``, which may call any
+  game's compiled functions): its caches are cleared when any source file changes.
 """
 
 import hashlib
@@ -27,14 +25,14 @@ COMPILED_DIRS = (PACKAGE_DIR,) + (() if (PACKAGE_DIR / "agents").is_dir() else (
 CACHE_DIR = Path(__file__).resolve().parent / "__pycache__"
 SOURCE_HASH_FILE = CACHE_DIR / "numba-source.sha256"
 NUMBA_CACHE_SUFFIXES = (".nbi", ".nbc")
-# Game packages whose compiled code depends only on themselves and core/ (their own cache scope).
-ISOLATED_GAME_PACKAGES = ("construction_yard", "fifth_avenue")
+# Game packages, each compiled code depending only on itself and core/ (its own cache scope).
+GAMES_DIR = PACKAGE_DIR / "games"
 SHARED_ENGINE_DIR = "core"
 
 
 def isolated_game_dirs():
-    """The folders of the isolated game packages present in the package."""
-    return [PACKAGE_DIR / name for name in ISOLATED_GAME_PACKAGES if (PACKAGE_DIR / name).is_dir()]
+    """The folders of the game packages (each its own cache scope)."""
+    return sorted(path for path in GAMES_DIR.iterdir() if (path / "__init__.py").is_file())
 
 
 def _inside(path, folders):
@@ -42,14 +40,12 @@ def _inside(path, folders):
 
 
 def package_sources():
-    """Every source file of the main scope (all but the isolated game packages), in path order."""
-    isolated = isolated_game_dirs()
-    return sorted(path for folder in COMPILED_DIRS if folder.is_dir() for path in folder.rglob("*.py")
-                  if not _inside(path, isolated))
+    """Every source file (the main scope's compiled code may call any of them), in path order."""
+    return sorted(path for folder in COMPILED_DIRS if folder.is_dir() for path in folder.rglob("*.py"))
 
 
 def game_package_sources(game_dir):
-    """The source files of one isolated game package and of ``core/``, in path order."""
+    """The source files of one game package and of ``core/``, in path order."""
     return sorted(list(game_dir.rglob("*.py")) + list((PACKAGE_DIR / SHARED_ENGINE_DIR).rglob("*.py")))
 
 
@@ -57,13 +53,14 @@ def _source_hash(paths):
     """sha256 over ``paths`` (path relative to the packages' parent, and contents)."""
     digest = hashlib.sha256()
     for path in paths:
-        digest.update(str(path.relative_to(PACKAGE_DIR.parent)).encode())
+        inside = PACKAGE_DIR.parent in path.parents
+        digest.update(str(path.relative_to(PACKAGE_DIR.parent) if inside else path).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
 def package_source_hash():
-    """sha256 over the main scope's source files."""
+    """sha256 over every source file."""
     return _source_hash(package_sources())
 
 
@@ -91,6 +88,18 @@ def clear_stale_numba_cache():
                   if not _inside(path, isolated)]
     _clear_scope(package_source_hash(), SOURCE_HASH_FILE, main_files)
     for game_dir in isolated:
+        _clear_scope(_source_hash(game_package_sources(game_dir)),
+                     game_dir / "__pycache__" / SOURCE_HASH_FILE.name,
+                     list(game_dir.rglob("__pycache__/*")))
+
+
+def cache_scope(game_dir) -> None:
+    """Give a game package outside this one (a plug-in, docs/adding-a-game.md) its own cache scope:
+    its numba cache files are cleared when its sources or ``core/``'s change. Call it in the
+    package's ``__init__.py`` (``cache_scope(__file__)``) before its compiled modules are imported."""
+    game_dir = Path(game_dir).resolve()
+    game_dir = game_dir.parent if game_dir.is_file() else game_dir
+    if JIT_ENABLED:
         _clear_scope(_source_hash(game_package_sources(game_dir)),
                      game_dir / "__pycache__" / SOURCE_HASH_FILE.name,
                      list(game_dir.rglob("__pycache__/*")))

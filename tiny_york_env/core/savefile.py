@@ -112,6 +112,22 @@ class SaveFormat:
             raise ValueError("corrupted save: the checksum does not match the data")
         return kind, count, payload
 
+    def verbs(self) -> tuple[Callable[..., bytes], Callable[..., np.ndarray]]:
+        """A game's ``save_state(state, *, validate=True) -> bytes`` and ``load_state(data) -> state``
+        in this format (each game's ``persist.py`` names them)."""
+        def save_state(state: np.ndarray, *, validate: bool = True) -> bytes:
+            """The bytes of a single game (shape ``()``) or a 1-d batch, with header and checksum.
+            A record ``validate_state`` refuses raises ValueError, unless ``validate=False`` (to
+            keep a broken record for a bug report; ``load_state`` will refuse it)."""
+            return self.save(state, validate=validate)
+
+        def load_state(data: bytes | bytearray | memoryview) -> np.ndarray:
+            """The game (shape ``()``) or batch (shape ``(B,)``) saved by ``save_state``, as a fresh
+            writeable array; ValueError for anything else (``core/savefile.py``)."""
+            return self.load(data)
+
+        return save_state, load_state
+
     def load(self, data: bytes | bytearray | memoryview) -> np.ndarray:
         """The game (shape ``()``) or batch (shape ``(B,)``) saved by ``save``, as a fresh
         writeable array; ValueError for anything else (see the module docstring)."""

@@ -59,7 +59,7 @@ illegal action then goes through ``apply_action``, which raises the engine's mes
 """
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium
@@ -71,10 +71,10 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from ..contract import Game
 from ..core.batch_loops import REFUSED
-from ..game import GameConfig
-from ..game.api import SEED_LIMIT, check_seed
-from ..registry import get_game
+from ..core.seeds import SEED_LIMIT, check_seed
+from ..registry import DEFAULT_GAME, get_game
 from .batch import batch_kernels
+from .generated import game_class_name, make_game_class, render_modes, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     action_id,
@@ -84,9 +84,7 @@ from .rewards import (
     final_rewards,
 )
 
-ENV_NAME = "tiny_york_v0"
 AGENT_PREFIX = "player_"
-RENDER_MODES = ("human", "ansi", "rgb_array")
 TEXT_RENDER_MODES = ("human", "ansi")
 RAW_ENV_ILLEGAL_ACTION = "raise"  # PettingZoo's classic raw envs raise on an illegal move
 ENV_ILLEGAL_ACTION = "terminate"  # classic env() wraps TerminateIllegalWrapper
@@ -104,23 +102,19 @@ def _check_no_options(options):
 
 
 def env(*, illegal_action: str = ENV_ILLEGAL_ACTION, **kwargs: Any) -> "FastOrderEnforcingWrapper":
-    """``raw_env(**kwargs)`` in PettingZoo's order enforcing wrapper, illegal actions ending the
-    game with a penalty by default (classic ``env()``'s TerminateIllegalWrapper, built in)."""
-    return FastOrderEnforcingWrapper(raw_env(illegal_action=illegal_action, **kwargs))
+    """``raw_env(**kwargs)`` (the default game's AEC env) in PettingZoo's order enforcing wrapper,
+    illegal actions ending the game with a penalty by default (classic ``env()``'s
+    TerminateIllegalWrapper, built in)."""
+    return make_aec(DEFAULT_GAME, illegal_action=illegal_action, **kwargs)
 
 
-def make_raw_aec(game: str | Game = "tiny_york", **kwargs: Any) -> "GameAECEnv":
-    """The raw AEC env of the game named ``game`` (``raw_env`` for Tiny York,
-    ``ConstructionYardAECEnv`` for Construction Yard) with its keywords ``kwargs``."""
-    name = get_game(game).name
-    classes = {"tiny_york": raw_env, "construction_yard": ConstructionYardAECEnv,
-               "fifth_avenue": FifthAvenueAECEnv}
-    if name not in classes:
-        raise ValueError(f"no AEC env class for game {name!r}; build GameAECEnv(game=..., config=...)")
-    return classes[name](**kwargs)
+def make_raw_aec(game: str | Game = DEFAULT_GAME, **kwargs: Any) -> "GameAECEnv":
+    """The raw AEC env of the game named ``game`` (its generated class, ``TinyYorkAECEnv`` =
+    ``raw_env``, ``ConstructionYardAECEnv``, ...) with its setup keywords ``kwargs``."""
+    return aec_env_class(game)(**kwargs)
 
 
-def make_aec(game: str | Game = "tiny_york", *, illegal_action: str = ENV_ILLEGAL_ACTION,
+def make_aec(game: str | Game = DEFAULT_GAME, *, illegal_action: str = ENV_ILLEGAL_ACTION,
              **kwargs: Any) -> "FastOrderEnforcingWrapper":
     """``make_raw_aec(game, **kwargs)`` wrapped as ``env()`` wraps ``raw_env`` (order enforcing,
     illegal actions ending the game with a penalty by default)."""
@@ -410,54 +404,25 @@ class GameAECEnv(AECEnv):
         """Nothing to release."""
 
 
-class raw_env(GameAECEnv):
-    """Tiny York for 1-4 agents and 0-3 Toms (see the module's table)."""
-
-    metadata = {**GameAECEnv.metadata, "render_modes": list(RENDER_MODES), "name": ENV_NAME}
-
-    def __init__(self, num_agents: int = 2, toms: Sequence[int | str] = (), reward: str = "win",
-                 render_mode: str | None = None,
-                 seed: int | None = None, illegal_action: str = RAW_ENV_ILLEGAL_ACTION,
-                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
-        """A new environment; ``seed`` (0..2**63-1) is the first ``reset``'s seed when that reset
-        names none; ``illegal_action`` "raise" or "terminate" (see the module's table)."""
-        super().__init__(game="tiny_york", config=GameConfig(num_agents=num_agents, toms=toms),
-                         reward=reward, render_mode=render_mode, seed=seed,
-                         illegal_action=illegal_action, illegal_reward=illegal_reward)
+def _build(env: GameAECEnv, game: Game, setup: dict[str, Any], **arguments: Any) -> None:
+    GameAECEnv.__init__(env, game=game, config=setup_config(game, None, setup), **arguments)
 
 
-class ConstructionYardAECEnv(GameAECEnv):
-    """Construction Yard for 2-6 players: ``bots`` ("random"/"greedy") in the last seats, agents
-    in the others, Dirk in two-player games (see the module's table)."""
-
-    metadata = {**GameAECEnv.metadata, "name": "construction_yard_v0"}
-
-    def __init__(self, num_players: int = 3, bots: Sequence[str] = (), reward: str = "win",
-                 render_mode: str | None = None, seed: int | None = None,
-                 illegal_action: str = RAW_ENV_ILLEGAL_ACTION,
-                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
-        """A new environment of ``num_players`` with ``bots``; the rest as ``raw_env``."""
-        bots = tuple(bots) if isinstance(bots, (list, tuple)) else bots
-        game = get_game("construction_yard")
-        config = game.make_config(num_players=num_players, bots=bots)
-        super().__init__(game=game, config=config, reward=reward, render_mode=render_mode, seed=seed,
-                         illegal_action=illegal_action, illegal_reward=illegal_reward)
+def aec_env_class(game: str | Game) -> type[GameAECEnv]:
+    """The raw AEC env class of ``game``, generated from its record (``TinyYorkAECEnv``, ...): its
+    setup keywords are the record's ``aec_defaults`` (every agent seat and the automatic ones)."""
+    return make_game_class(
+        GameAECEnv, "AECEnv", get_game(game).name, lambda g: g.aec_defaults, _build,
+        lambda g: {"metadata": {**GameAECEnv.metadata, "name": g.aec_name,
+                                "render_modes": render_modes(g, TEXT_RENDER_MODES)}})
 
 
-class FifthAvenueAECEnv(GameAECEnv):
-    """5th Avenue for 2-4 players: ``bots`` ("random"/"greedy") in the last seats, agents in the others, Alea
-    bidding in two-player games (see the module's table); "rgb_array" draws the public table
-    (``tiny_york_env.fifth_avenue_render``, 600 x 900 x 3 uint8)."""
-
-    metadata = {**GameAECEnv.metadata, "render_modes": list(RENDER_MODES), "name": "fifth_avenue_v0"}
-
-    def __init__(self, num_players: int = 3, bots: Sequence[str] = (), reward: str = "win",
-                 render_mode: str | None = None, seed: int | None = None,
-                 illegal_action: str = RAW_ENV_ILLEGAL_ACTION,
-                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
-        """A new environment of ``num_players`` with ``bots``; the rest as ``raw_env``."""
-        bots = tuple(bots) if isinstance(bots, (list, tuple)) else bots
-        game = get_game("fifth_avenue")
-        config = game.make_config(num_players=num_players, bots=bots)
-        super().__init__(game=game, config=config, reward=reward, render_mode=render_mode, seed=seed,
-                         illegal_action=illegal_action, illegal_reward=illegal_reward)
+def __getattr__(name: str) -> type[GameAECEnv]:
+    """``raw_env`` (the default game's AEC class) or a game's generated class by name
+    (``TinyYorkAECEnv``, ``ConstructionYardAECEnv``, ...)."""
+    if name == "raw_env":
+        return aec_env_class(DEFAULT_GAME)
+    game = game_class_name(name, "AECEnv")
+    if game is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return aec_env_class(game)

@@ -1,7 +1,7 @@
 """The batched envs' access to a game's compiled batch kernels (``core/batch_loops.py``).
 
 Every game's ``batch`` module compiles the same loops with that game's functions
-(``tiny_york_env.game.batch``, ``tiny_york_env.construction_yard.batch``); ``batch_kernels(game)``
+(``tiny_york_env.games.<name>.batch``, the record's ``batch_module``); ``batch_kernels(game)``
 imports it. This module imports neither stable-baselines3 nor Gymnasium's vector envs.
 """
 

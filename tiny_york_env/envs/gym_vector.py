@@ -47,7 +47,6 @@ the ended games' scores and rewards.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Sequence
 from typing import Any
 
@@ -58,10 +57,11 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from ..contract import Game
-from ..game.api import SEED_LIMIT, check_seed
+from ..core.seeds import SEED_LIMIT, check_seed
 from ..options import check_int
 from ..registry import get_game
 from .batch import LEARNING_SEAT, BatchRunner, byte_view, check_num_threads
+from .generated import game_class_name, make_game_class, render_modes, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     check_illegal_action,
@@ -71,16 +71,7 @@ from .rewards import (
     final_rewards,
     warn_first_illegal,
 )
-from .single import (
-    DEFAULT_TOMS,
-    FIFTH_AVENUE_RENDER_MODULE,
-    RENDER_MODULE,
-    check_reset_options,
-    construction_yard_config,
-    fifth_avenue_config,
-    next_seed,
-    tiny_york_config,
-)
+from .single import check_reset_options, next_seed
 
 RESET_OPTIONS = ("reset_mask",)
 INTEGER_KINDS = "iu"  # numpy dtype kinds of signed and unsigned integers
@@ -325,53 +316,21 @@ class GameVectorEnv(VectorEnv):
         return tuple(self.game.render_text(self.game_state(i)) for i in range(self.num_envs))
 
 
-class TinyYorkVectorEnv(GameVectorEnv):
-    """``num_envs`` Tiny York games of one agent against ``toms``, a native Gymnasium vector env."""
-
-    metadata = {**GameVectorEnv.metadata, "render_modes": ["ansi"] + (
-        ["rgb_array"] if importlib.util.find_spec(RENDER_MODULE) else [])}
-
-    def __init__(self, num_envs: int, toms: Sequence = DEFAULT_TOMS, reward: str = "win",
-                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
-                 render_mode: str | None = None, opponents: Sequence = (), seat: int = 0,
-                 num_threads: int | None = None) -> None:
-        """One learning seat (0) against ``toms`` in every game (see the module's table)."""
-        super().__init__(num_envs, game="tiny_york", config=tiny_york_config(1, toms), reward=reward,
-                         illegal_action=illegal_action, illegal_reward=illegal_reward,
-                         render_mode=render_mode, opponents=opponents, seat=seat,
-                         num_threads=num_threads)
+def _build(env: GameVectorEnv, game: Game, setup: dict[str, Any], **arguments: Any) -> None:
+    GameVectorEnv.__init__(env, game=game, config=setup_config(game, 1, setup), **arguments)
 
 
-class ConstructionYardVectorEnv(GameVectorEnv):
-    """``num_envs`` Construction Yard games of one agent against ``bots`` (and Dirk with two
-    players), a native Gymnasium vector env."""
-
-    def __init__(self, num_envs: int, num_players: int = 2, bots: Sequence[str] = ("greedy",),
-                 reward: str = "win", illegal_action: str = "terminate",
-                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD, render_mode: str | None = None,
-                 opponents: Sequence = (), seat: int = 0, num_threads: int | None = None) -> None:
-        """One learning seat (0); ``bots`` ("random"/"greedy") take the other ``num_players - 1``."""
-        super().__init__(num_envs, game="construction_yard",
-                         config=construction_yard_config(1, num_players, bots), reward=reward,
-                         illegal_action=illegal_action, illegal_reward=illegal_reward,
-                         render_mode=render_mode, opponents=opponents, seat=seat,
-                         num_threads=num_threads)
+def vector_env_class(game: str | Game) -> type[GameVectorEnv]:
+    """The VectorEnv class of ``game`` (one learning seat, seat 0, in every game), generated from its
+    record (``TinyYorkVectorEnv``, ...): its setup keywords are the record's ``env_defaults``."""
+    return make_game_class(
+        GameVectorEnv, "VectorEnv", get_game(game).name, lambda g: g.env_defaults, _build,
+        lambda g: {"metadata": {**GameVectorEnv.metadata, "render_modes": render_modes(g, ("ansi",))}})
 
 
-class FifthAvenueVectorEnv(GameVectorEnv):
-    """``num_envs`` 5th Avenue games of one agent against ``bots`` (and Alea with two
-    players), a native Gymnasium vector env; ``"rgb_array"`` gives one picture per game."""
-
-    metadata = {**GameVectorEnv.metadata, "render_modes": ["ansi"] + (
-        ["rgb_array"] if importlib.util.find_spec(FIFTH_AVENUE_RENDER_MODULE) else [])}
-
-    def __init__(self, num_envs: int, num_players: int = 2, bots: Sequence[str] = ("greedy",),
-                 reward: str = "win", illegal_action: str = "terminate",
-                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD, render_mode: str | None = None,
-                 opponents: Sequence = (), seat: int = 0, num_threads: int | None = None) -> None:
-        """One learning seat (0); ``bots`` ("random"/"greedy") take the other ``num_players - 1``."""
-        super().__init__(num_envs, game="fifth_avenue",
-                         config=fifth_avenue_config(1, num_players, bots), reward=reward,
-                         illegal_action=illegal_action, illegal_reward=illegal_reward,
-                         render_mode=render_mode, opponents=opponents, seat=seat,
-                         num_threads=num_threads)
+def __getattr__(name: str) -> type[GameVectorEnv]:
+    """A game's generated class by name (``TinyYorkVectorEnv``, ``ConstructionYardVectorEnv``, ...)."""
+    game = game_class_name(name, "VectorEnv")
+    if game is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return vector_env_class(game)

@@ -22,11 +22,9 @@ import numpy as np
 from ..contract import Game
 from ..core.checked import action_id as checked_action_id
 from ..core.checked import is_int
-from ..game import NUM_ACTIONS
 from ..registry import game_of_state
 
 REWARD_KINDS = ("win", "rank", "score")
-SCORE_MARGIN_SCALE = 50.0  # Tiny York's "score" scale: margin to the best other participant / 50
 # "random" (play a random legal move instead) is deliberately not offered: it would train a
 # policy on actions it did not choose; action masking is the tool for that.
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
@@ -57,10 +55,10 @@ def check_illegal_reward(reward: float) -> float:
     return float(reward)
 
 
-def action_id(action: object, num_actions: int = NUM_ACTIONS) -> int:
+def action_id(action: object, num_actions: int) -> int:
     """``action`` as an int of the action space; ValueError unless it is a Python or numpy int
-    (not a bool) or a one-element integer array (as SB3 passes actions) in 0..num_actions-1
-    (Tiny York's NUM_ACTIONS unless given). The range and its words are the engines' own
+    (not a bool) or a one-element integer array (as SB3 passes actions) in 0..num_actions-1.
+    The range and its words are the engines' own
     (``core.checked``)."""
     if (isinstance(action, np.ndarray) and action.size == 1
             and np.issubdtype(action.dtype, np.integer)):

@@ -50,8 +50,6 @@ the same in both modes. Opponents that choose an illegal action always raise (a 
 opponent, not the learner's doing).
 """
 
-import importlib
-import importlib.util
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -62,8 +60,8 @@ from gymnasium import spaces
 
 from ..contract import Game
 from ..core.seeds import SEED_LIMIT, SEED_STRIDE, check_seed, next_seed  # noqa: F401  (SEED_STRIDE re-exported)
-from ..game import GameConfig
-from ..registry import get_game
+from ..registry import BUILTIN_GAMES, DEFAULT_GAME, get_game
+from .generated import game_class_name, make_game_class, normal_setup, render_modes, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     action_id,
@@ -74,14 +72,8 @@ from .rewards import (
     final_rewards,
 )
 
-ENV_ID = "TinyYork-v0"
-DEFAULT_TOMS = (5,)
-RENDER_MODULE = "tiny_york_env.render"
-FIFTH_AVENUE_RENDER_MODULE = "tiny_york_env.fifth_avenue_render"
-RESET_OPTIONS = ("toms", "seat")
-CONSTRUCTION_YARD_RESET_OPTIONS = ("num_players", "bots", "seat")
-DEFAULT_BOTS = ("greedy",)
-DEFAULT_PLAYERS = 2
+ENV_ID = BUILTIN_GAMES[DEFAULT_GAME].env_id  # the default game's Gymnasium id, "TinyYork-v0"
+TEXT_RENDER_MODES = ("human", "ansi")
 DEFAULT_ILLEGAL_ACTION = "terminate"  # a Gymnasium env accepts every element of its action space
 
 
@@ -94,35 +86,6 @@ def next_game_seed(seed, previous, np_random):
     if previous is not None:
         return int(next_seed(previous))
     return int(np_random.integers(SEED_LIMIT))
-
-
-def tiny_york_config(num_agents: int, toms: Sequence[int | str]) -> GameConfig:
-    """Tiny York's config for ``num_agents`` agent seats against ``toms``."""
-    return GameConfig(num_agents=num_agents, toms=toms)
-
-
-def construction_yard_config(num_agents: int, num_players: int, bots: Sequence[str]) -> Any:
-    """Construction Yard's config of ``num_players`` with ``bots`` in the last seats; ValueError
-    unless that leaves exactly ``num_agents`` agent seats."""
-    config = get_game("construction_yard").make_config(num_players=num_players, bots=bots)
-    if config.num_agents != num_agents:
-        raise ValueError(f"{num_players} players with {len(tuple(bots))} bots leave "
-                         f"{config.num_agents} agent seats, but this env needs {num_agents} (the "
-                         "learning seat and one per opponent): give num_players - 1 - "
-                         "len(opponents) bots")
-    return config
-
-
-def fifth_avenue_config(num_agents: int, num_players: int, bots: Sequence[str]) -> Any:
-    """5th Avenue's config of ``num_players`` with ``bots`` in the last seats; ValueError unless
-    that leaves exactly ``num_agents`` agent seats."""
-    config = get_game("fifth_avenue").make_config(num_players=num_players, bots=bots)
-    if config.num_agents != num_agents:
-        raise ValueError(f"{num_players} players with {len(tuple(bots))} bots leave "
-                         f"{config.num_agents} agent seats, but this env needs {num_agents} (the "
-                         "learning seat and one per opponent): give num_players - 1 - "
-                         "len(opponents) bots")
-    return config
 
 
 def check_agent_seat(seat, num_agents, detail=""):
@@ -213,7 +176,7 @@ class GameEnv(gymnasium.Env):
 
     def make_config(self, num_agents: int, setup: dict[str, Any]) -> Any:
         """The game's config for ``num_agents`` agent seats and the setup keywords ``setup``."""
-        raise NotImplementedError
+        return setup_config(self.game, num_agents, setup)
 
     def _setup(self, setup, seat):
         """The checked (config, seat, setup) for the setup keywords and ``seat``; ValueError
@@ -223,8 +186,8 @@ class GameEnv(gymnasium.Env):
                                         f" (1 learning seat + {len(self.opponents)} opponents)"), setup
 
     def _configure(self, config, seat, setup):
-        """Use the checked setup (from ``_setup``)."""
-        self.config, self.seat, self.setup = config, seat, dict(setup)
+        """Use the checked setup (from ``_setup``), as the config keeps it (Tom codes normalised)."""
+        self.config, self.seat, self.setup = config, seat, normal_setup(config, setup)
         others = [s for s in range(self.game.num_agents(config)) if s != self.seat]
         self._opponent_of_seat = dict(zip(others, self.opponents, strict=True))
 
@@ -336,7 +299,7 @@ class GameEnv(gymnasium.Env):
 
     def render(self) -> str | np.ndarray | None:
         """``"human"``: prints the game as text (returns None); ``"ansi"``: the text;
-        ``"rgb_array"``: a picture (the game's ``render_rgb``, Tiny York's ``tiny_york_env.render``)."""
+        ``"rgb_array"``: a picture (the game's ``render_rgb``, its ``picture.py``)."""
         if self.render_mode is None or self._state is None:
             return None
         if self.render_mode == "human":
@@ -347,82 +310,22 @@ class GameEnv(gymnasium.Env):
         return self.game.render_rgb(self._state)
 
 
-class TinyYorkEnv(GameEnv):
-    """One learning seat of a Tiny York game against Toms and/or fixed opponents (see module doc)."""
-
-    metadata = {
-        "render_modes": ["human", "ansi"]
-        + (["rgb_array"] if importlib.util.find_spec(RENDER_MODULE) else []),
-        "render_fps": 4,
-    }
-    game_name = "tiny_york"
-    reset_options = RESET_OPTIONS
-
-    def __init__(self, toms: Sequence[int | str] = DEFAULT_TOMS, opponents: Sequence[Any] = (),
-                 seat: int = 0, reward: str = "win",
-                 render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION,
-                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
-        """A game against ``toms`` and ``opponents`` (see the module's table); a bad argument is
-        a ValueError naming what is allowed."""
-        super().__init__({"toms": toms}, opponents=opponents, seat=seat, reward=reward,
-                         render_mode=render_mode, illegal_action=illegal_action,
-                         illegal_reward=illegal_reward)
-
-    def make_config(self, num_agents: int, setup: dict[str, Any]) -> GameConfig:
-        """Tiny York's config: ``num_agents`` agents and ``setup["toms"]``."""
-        return tiny_york_config(num_agents, setup["toms"])
-
-    def _configure(self, config, seat, setup):
-        """Use the checked setup, keeping the Toms' codes as the config normalised them."""
-        super()._configure(config, seat, {"toms": config.toms})
+def _build(env: GameEnv, game: Game, setup: dict[str, Any], **arguments: Any) -> None:
+    GameEnv.__init__(env, setup, **arguments)
 
 
-class ConstructionYardEnv(GameEnv):
-    """One learning seat of a Construction Yard game against bots and/or fixed opponents, with
-    Dirk in two-player games (see module doc)."""
-
-    game_name = "construction_yard"
-    reset_options = CONSTRUCTION_YARD_RESET_OPTIONS
-
-    def __init__(self, num_players: int = DEFAULT_PLAYERS, bots: Sequence[str] = DEFAULT_BOTS,
-                 opponents: Sequence[Any] = (), seat: int = 0, reward: str = "win",
-                 render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION,
-                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
-        """``num_players`` (2-6) with ``bots`` ("random"/"greedy") in the last seats and
-        ``opponents`` in the other agent seats; a bad argument is a ValueError naming what is
-        allowed."""
-        super().__init__({"num_players": num_players, "bots": tuple(bots)}, opponents=opponents,
-                         seat=seat, reward=reward, render_mode=render_mode,
-                         illegal_action=illegal_action, illegal_reward=illegal_reward)
-
-    def make_config(self, num_agents: int, setup: dict[str, Any]) -> Any:
-        """Construction Yard's config: ``setup["num_players"]`` with ``setup["bots"]``."""
-        return construction_yard_config(num_agents, setup["num_players"], setup["bots"])
+def env_class(game: str | Game) -> type[GameEnv]:
+    """The single-agent env class of ``game``, generated from its record (``TinyYorkEnv``, ...):
+    its setup keywords are the record's ``env_defaults``, then ``GameEnv``'s."""
+    return make_game_class(
+        GameEnv, "Env", get_game(game).name, lambda g: g.env_defaults, _build,
+        lambda g: {"metadata": {**GameEnv.metadata, "render_modes": render_modes(g, TEXT_RENDER_MODES)},
+                   "reset_options": (*g.env_defaults, "seat")})
 
 
-class FifthAvenueEnv(GameEnv):
-    """One learning seat of a 5th Avenue game against the engine's bots ("random", "greedy") and/or fixed
-    opponents, with Alea bidding in two-player games (see module doc); ``"rgb_array"`` draws the public
-    table (``tiny_york_env.fifth_avenue_render``)."""
-
-    metadata = {
-        **GameEnv.metadata,
-        "render_modes": [*GameEnv.metadata["render_modes"]]
-        + (["rgb_array"] if importlib.util.find_spec(FIFTH_AVENUE_RENDER_MODULE) else []),
-    }
-    game_name = "fifth_avenue"
-    reset_options = CONSTRUCTION_YARD_RESET_OPTIONS
-
-    def __init__(self, num_players: int = 2, bots: Sequence[str] = ("greedy",),
-                 opponents: Sequence[Any] = (), seat: int = 0, reward: str = "win",
-                 render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION,
-                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
-        """``num_players`` (2-4) with ``bots`` ("random", "greedy") in the last seats and ``opponents`` in
-        the other agent seats; a bad argument is a ValueError naming what is allowed."""
-        super().__init__({"num_players": num_players, "bots": tuple(bots)}, opponents=opponents,
-                         seat=seat, reward=reward, render_mode=render_mode,
-                         illegal_action=illegal_action, illegal_reward=illegal_reward)
-
-    def make_config(self, num_agents: int, setup: dict[str, Any]) -> Any:
-        """5th Avenue's config: ``setup["num_players"]`` with ``setup["bots"]``."""
-        return fifth_avenue_config(num_agents, setup["num_players"], setup["bots"])
+def __getattr__(name: str) -> type[GameEnv]:
+    """A game's generated class by name (``TinyYorkEnv``, ``ConstructionYardEnv``, ...)."""
+    game = game_class_name(name, "Env")
+    if game is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return env_class(game)

@@ -53,10 +53,11 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from ..contract import Game
-from ..game.api import SEED_LIMIT, check_seed
+from ..core.seeds import SEED_LIMIT, check_seed
 from ..options import check_int
 from ..registry import get_game
 from .batch import LEARNING_SEAT, BatchRunner, byte_view, check_num_threads
+from .generated import game_class_name, make_game_class, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     check_illegal_action,
@@ -66,7 +67,7 @@ from .rewards import (
     final_rewards,
     warn_first_illegal,
 )
-from .single import DEFAULT_TOMS, construction_yard_config, fifth_avenue_config, next_seed, tiny_york_config
+from .single import next_seed
 
 SETTABLE_ATTRS = ("reward_kind",)
 PER_GAME_METHODS = ("action_masks", "render")
@@ -279,45 +280,20 @@ class GameVecEnv(VecEnv):
         return self.game.render_text(self.game_state(i))
 
 
-class TinyYorkVecEnv(GameVecEnv):
-    """``num_envs`` Tiny York games of one agent against ``toms``, stepped together."""
-
-    def __init__(self, num_envs: int, toms: Sequence[int | str] = DEFAULT_TOMS, reward: str = "win",
-                 seed: int | None = None, render_mode: str | None = None,
-                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
-                 num_threads: int | None = None) -> None:
-        """One learning seat (0) against ``toms`` in every game (see the module's table)."""
-        super().__init__(num_envs, game="tiny_york", config=tiny_york_config(1, toms), reward=reward,
-                         seed=seed, render_mode=render_mode, illegal_action=illegal_action,
-                         illegal_reward=illegal_reward, num_threads=num_threads)
+def _build(env: GameVecEnv, game: Game, setup: dict[str, Any], **arguments: Any) -> None:
+    GameVecEnv.__init__(env, game=game, config=setup_config(game, 1, setup), **arguments)
 
 
-class ConstructionYardVecEnv(GameVecEnv):
-    """``num_envs`` Construction Yard games of one agent against ``bots`` (and Dirk with two
-    players), stepped together."""
-
-    def __init__(self, num_envs: int, num_players: int = 2, bots: Sequence[str] = ("greedy",),
-                 reward: str = "win", seed: int | None = None, render_mode: str | None = None,
-                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
-                 num_threads: int | None = None) -> None:
-        """One learning seat (0); ``bots`` ("random"/"greedy") take the other ``num_players - 1``."""
-        super().__init__(num_envs, game="construction_yard",
-                         config=construction_yard_config(1, num_players, bots), reward=reward,
-                         seed=seed, render_mode=render_mode, illegal_action=illegal_action,
-                         illegal_reward=illegal_reward, num_threads=num_threads)
+def vec_env_class(game: str | Game) -> type[GameVecEnv]:
+    """The VecEnv class of ``game`` (one learning seat, seat 0, in every game), generated from its
+    record (``TinyYorkVecEnv``, ...): its setup keywords are the record's ``env_defaults``."""
+    return make_game_class(GameVecEnv, "VecEnv", get_game(game).name, lambda g: g.env_defaults, _build,
+                           lambda g: {})
 
 
-
-class FifthAvenueVecEnv(GameVecEnv):
-    """``num_envs`` 5th Avenue games of one agent against ``bots`` (and Alea with two
-    players), stepped together."""
-
-    def __init__(self, num_envs: int, num_players: int = 2, bots: Sequence[str] = ("greedy",),
-                 reward: str = "win", seed: int | None = None, render_mode: str | None = None,
-                 illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
-                 num_threads: int | None = None) -> None:
-        """One learning seat (0); ``bots`` ("random"/"greedy") take the other ``num_players - 1``."""
-        super().__init__(num_envs, game="fifth_avenue",
-                         config=fifth_avenue_config(1, num_players, bots), reward=reward,
-                         seed=seed, render_mode=render_mode, illegal_action=illegal_action,
-                         illegal_reward=illegal_reward, num_threads=num_threads)
+def __getattr__(name: str) -> type[GameVecEnv]:
+    """A game's generated class by name (``TinyYorkVecEnv``, ``ConstructionYardVecEnv``, ...)."""
+    game = game_class_name(name, "VecEnv")
+    if game is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return vec_env_class(game)

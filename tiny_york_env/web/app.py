@@ -40,18 +40,10 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..cli import LEGENDS
+from ..agents.policies import offered_policies
 from ..registry import game_names, get_game
 from ..saved_games import SavedGameError, decode_saved_game
-from .sessions import (
-    AUTOMATIC_KEYWORD,
-    PERSON,
-    SEAT_POLICIES,
-    GameSession,
-    ReplaySession,
-    SessionError,
-    SessionStore,
-)
+from .sessions import PERSON, GameSession, ReplaySession, SessionError, SessionStore
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 1_000_000  # a saved game is a few kB; far more is not one
@@ -62,9 +54,6 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "testserver")  # testserver: Starlette'
 AT_PATTERN = re.compile(r"-?[0-9]{1,9}")
 STATIC_FILES = {"/": "index.html", "/board.js": "board.js", "/board.css": "board.css"}
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
-POLICIES = {name: list(names) for name, names in SEAT_POLICIES.items()}
-AUTOMATIC_CHOICES = {"tiny_york": [str(level) for level in range(1, 13)],
-                     "construction_yard": ["greedy", "random"], "fifth_avenue": ["greedy", "random"]}
 
 
 def _error(error: Exception, status: int = 400) -> JSONResponse:
@@ -114,11 +103,12 @@ def create_app(store: SessionStore | None = None,
         for name in game_names():
             game = get_game(name)
             games.append({"name": name, "title": game.title, "person": PERSON,
-                          "policies": POLICIES.get(name, ["random"]),
-                          "automatic": AUTOMATIC_CHOICES.get(name, []),
-                          "automatic_keyword": AUTOMATIC_KEYWORD.get(name),
+                          "policies": list(offered_policies(game)),
+                          "automatic": list(game.automatic_choices),
+                          "automatic_keyword": game.automatic_kind,
+                          "automatic_default": [str(a) for a in game.board_defaults],
                           "automatic_words": game.automatic_participants,
-                          "legend": LEGENDS.get(name, "")})
+                          "legend": game.legend})
         return JSONResponse({"games": games})
 
     async def new_game(request: Request) -> JSONResponse:

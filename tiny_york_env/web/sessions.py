@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..contract import Game
-from ..registry import game_names, get_game
+from ..registry import DEFAULT_GAME, game_names, get_game
 from ..saved_games import GameRecorder, parse_saved_game, replay_states
 from .views import board_view, option_text
 
@@ -32,8 +32,6 @@ MAX_LOG_LINES = 400
 MAX_AGENT_SEATS = 6
 MAX_AUTOMATIC = 5
 SEED_BOUND = 2 ** 31
-# How each game names its engine-played participants in its config (the contract's make_config).
-AUTOMATIC_KEYWORD = {"tiny_york": "toms", "construction_yard": "bots", "fifth_avenue": "bots"}
 
 
 class SessionError(ValueError):
@@ -56,27 +54,13 @@ def same_token(given: str | None, expected: str) -> bool:
 
 def make_config(game: Game, num_agents: int, automatic: list[Any]) -> Any:
     """The game's config for ``num_agents`` agent seats and its engine-played participants."""
-    keyword = AUTOMATIC_KEYWORD.get(game.name)
-    if automatic and keyword is None:
-        raise SessionError(f"{game.title} has no engine-played participants; leave 'automatic' empty")
-    if game.name == "tiny_york":
-        return game.make_config(num_agents=num_agents, toms=tuple(automatic))
-    return game.make_config(num_players=num_agents + len(automatic), **({keyword: tuple(automatic)}
-                                                                        if keyword else {}))
+    return game.seat_config(num_agents, tuple(automatic))
 
 
 def seat_policy(game: Game, name: str, seed: int, config: Any) -> Callable[[np.ndarray], int]:
-    """A state -> action function for the policy ``name``: Tiny York's agents by their CLI names
-    (random, greedy, ppo, search, ...), another game's policies of ``training.game_matches``."""
-    rng = np.random.default_rng(seed)
-    if game.name == "tiny_york":
-        from ..agents.base import choose_action
-        from ..cli import agent_specs
-        from ..training.evaluate import build_agent
-        agent = build_agent(agent_specs([name], False)[0], seed)
-        return lambda state: int(choose_action(agent, state, rng))
-    from ..training.game_matches import make_policy
-    return make_policy(game, name, rng, config)
+    """A state -> action function for the policy ``name`` (``agents.policies.seat_policy``)."""
+    from ..agents.policies import seat_policy as make_seat_policy
+    return make_seat_policy(game, name, np.random.default_rng(seed), config, agent_seed=seed)
 
 
 @dataclass
@@ -271,7 +255,7 @@ class SessionStore:
         names = [("you" if len(persons) == 1 else f"person {seat}") if who == PERSON
                  else who if seats.count(who) == 1 else f"{who} {seat}"
                  for seat, who in enumerate(seats)]
-        names += [automatic_name(game, spec) for spec in automatic]
+        names += [game.automatic_label(spec) for spec in automatic]
         session = GameSession(game, config, seed, names, persons, policies, new_token())
         session.start()
         key = self._add(session)
@@ -287,21 +271,6 @@ class SessionStore:
         return {"id": self._add(replay), "total": len(replay.decisions)}
 
 
-def automatic_name(game: Game, spec: Any) -> str:
-    """How the board names an engine-played participant: 'Tom 5 (B4)', 'greedy bot'."""
-    if game.name == "tiny_york":
-        from ..game.config import tom_code, tom_level
-        code = tom_code(spec)
-        return f"Tom {tom_level(code)} ({code})" if tom_level(code) else f"Tom ({code})"
-    return f"{spec} bot"
-
-
-# The policies a browser may put in a seat: names only (no files, no budgets), as the page offers.
-SEAT_POLICIES = {"tiny_york": ("greedy", "random", "ppo", "search", "tomrules"),
-                 "construction_yard": ("greedy", "random", "ppo", "search"),
-                 "fifth_avenue": ("greedy", "random", "ppo", "search")}
-
-
 def check_game_request(request: Any) -> tuple[str, list[str], list[Any], int]:
     """(game, agent seats, engine-played participants, seed) from a JSON request, or a
     SessionError saying what is allowed. Seats: "person" or a policy name, one per agent seat."""
@@ -310,7 +279,7 @@ def check_game_request(request: Any) -> tuple[str, list[str], list[Any], int]:
     unknown = set(request) - {"game", "seats", "automatic", "seed"}
     if unknown:
         raise SessionError(f"unknown keys {sorted(unknown)}: allowed game, seats, automatic, seed")
-    game_name = request.get("game", "tiny_york")
+    game_name = request.get("game", DEFAULT_GAME)
     if game_name not in game_names():
         raise SessionError(f"unknown game {game_name!r}: one of {list(game_names())}")
     seats = request.get("seats", [PERSON])
@@ -318,7 +287,8 @@ def check_game_request(request: Any) -> tuple[str, list[str], list[Any], int]:
     if (not isinstance(seats, list) or not 1 <= len(seats) <= MAX_AGENT_SEATS
             or not all(isinstance(s, str) and s for s in seats)):
         raise SessionError(f"seats must be a list of 1-{MAX_AGENT_SEATS} names: 'person' or a policy")
-    allowed = SEAT_POLICIES.get(game_name, ("random",))
+    from ..agents.policies import offered_policies
+    allowed = offered_policies(get_game(game_name))
     bad = [who for who in seats if who != PERSON and who not in allowed]
     if bad:
         raise SessionError(f"seat {bad[0]!r} is not offered: a seat is 'person' or one of {list(allowed)}")

@@ -5,7 +5,6 @@
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
-const AUTOMATIC_DEFAULTS = { tiny_york: "5", construction_yard: "", fifth_avenue: "" };
 let info = null;
 let current = null;     // {kind, id, token, host, at}
 let pollTimer = null;
@@ -57,7 +56,7 @@ function gameChanged() {
   const g = info.games.find((x) => x.name === $("game").value);
   $("automatic-label").textContent = g.automatic_keyword === "toms" ? "Toms (levels 1-12 or codes like B4)"
     : g.automatic_keyword ? "Engine bots (" + g.automatic.join(", ") + ")" : "Engine players";
-  $("automatic").value = AUTOMATIC_DEFAULTS[g.name] || "";
+  $("automatic").value = g.automatic_default.join(", ");
   $("automatic-words").textContent = "Policies for agent seats: " + g.policies.join(", ")
     + ". Played by the engine: " + g.automatic_words + ".";
 }

@@ -1,0 +1,111 @@
+"""``render_text``: a 5th Avenue position for people (the ansi/human render)."""
+
+import numpy as np
+
+from .data import (
+    CARD_COLOURS,
+    CARD_VALUES,
+    CITY_HALL,
+    COMMISSIONER_NAMES,
+    NUM_CARD_COLOURS,
+    NUM_DISTRICTS,
+    PLACE_NAMES,
+    PLAYER_COLOURS,
+    PLOT_COLOUR_ORDER,
+    PLOTS_PER_DISTRICT,
+    SUPPLY_SETS,
+)
+from .state import ALEA_ROW, BLACK, DEC_GAME_OVER, DECISION_NAMES, NO_BUSINESS, NO_PLAYER
+
+BUSINESS_LETTERS = "BJGP"  # boutique, jeweler, gallery, perfume shop
+
+
+def _record(state):
+    return state.reshape(-1)[0] if state.ndim else state[()]
+
+
+def _owner(rec, row):
+    if row == ALEA_ROW:
+        return "Alea"
+    return f"P{row}"
+
+
+def _plot(rec, p):
+    """'orange: P1 x2' or 'gray: B J' or 'brown: -'."""
+    parts = [BUSINESS_LETTERS[t] for t in rec["plot_business"][p] if t != NO_BUSINESS]
+    owner = rec["plot_owner"][p]
+    if owner != NO_PLAYER:
+        parts.append(f"{_owner(rec, owner)} x{int(rec['plot_skyscrapers'][p])}")
+    return " ".join(parts) or "-"
+
+
+def _top(rec, colour):
+    """'gray 5': a coloured stack's face-up top card, or 'gray -' when the stack is empty."""
+    count = rec["coloured_count"][colour]
+    if not count:
+        return f"{CARD_COLOURS[colour]} -"
+    return f"{CARD_COLOURS[colour]} {CARD_VALUES[rec['coloured_stack'][colour, count - 1]]}"
+
+
+def _place(place):
+    return "City Hall" if place == CITY_HALL else PLACE_NAMES[place]
+
+
+def _hand(rec, seat):
+    cards = []
+    for c in range(NUM_CARD_COLOURS + 1):
+        name = "black" if c == BLACK else CARD_COLOURS[c]
+        for v, value in enumerate(CARD_VALUES):
+            cards += [f"{name} {value}"] * int(rec["hand"][seat, c, v])
+    return ", ".join(cards) or "-"
+
+
+def render_text(state: np.ndarray, seat: int | None = None) -> str:
+    """The position: districts and their plots, commissioners, the supply row, Central Park,
+    each player's public counts (``seat``'s own hand in full; None: every hand, for replays)."""
+    rec = _record(state)
+    n = int(rec["num_players"])
+    over = rec["decision"] == DEC_GAME_OVER
+    lines = [f"5th Avenue, {n} players" + (" and Alea" if rec["has_alea"] else "")
+             + f", turn {int(rec['turn']) + 1} - "
+             + ("game over" if over else f"{DECISION_NAMES[rec['decision']]} (P{int(rec['actor'])})")]
+    for d in range(NUM_DISTRICTS):
+        if rec["stopped"][d]:
+            lines.append(f"  {PLACE_NAMES[d]:<17} building stop")
+            continue
+        plots = [f"{CARD_COLOURS[PLOT_COLOUR_ORDER[d][k]]}: {_plot(rec, d * PLOTS_PER_DISTRICT + k)}"
+                 for k in range(PLOTS_PER_DISTRICT)]
+        lines.append(f"  {PLACE_NAMES[d]:<17} " + " | ".join(plots))
+    for c, name in enumerate(COMMISSIONER_NAMES):
+        markers = [PLACE_NAMES[m] for m in rec["commissioner_markers"][c] if m >= 0]
+        lines.append(f"{name} commissioner: {_place(int(rec['commissioner_place'][c]))}"
+                     + (f"; markers: {', '.join(markers)}" if markers else ""))
+    row, start = [], 0
+    for size in SUPPLY_SETS:
+        tiles = "".join(BUSINESS_LETTERS[t] if t != NO_BUSINESS else "."
+                        for t in rec["supply_row"][start:start + size])
+        row.append(tiles)
+        start += size
+    park = " ".join(BUSINESS_LETTERS[t] for t in rec["park_business"][:rec["park_business_count"]])
+    lines.append(f"supply row: {' '.join(row)}  (B boutique, J jeweler, G gallery, P perfume shop)")
+    lines.append(f"Central Park: businesses {park or '-'}; skyscrapers "
+                 + (", ".join(f"{_owner(rec, r)} {int(rec['park_skyscrapers'][r])}"
+                              for r in range(n) if rec["park_skyscrapers"][r]) or "-"))
+    tops = ", ".join(_top(rec, c) for c in range(NUM_CARD_COLOURS))
+    black = int(rec["black_count"] + rec["black_returned_count"])
+    lines.append(f"face-up cards: {tops}; black stack {black}")
+    for s in range(n):
+        coloured = int(rec["hand"][s, :BLACK].sum())
+        black = int(rec["hand"][s, BLACK].sum())
+        line = (f"P{s} ({PLAYER_COLOURS[s]}): {int(rec['score'][s])} VP, supply {int(rec['supply'][s])}, "
+                f"general {int(rec['general'][s])}, hand {coloured} coloured + {black} black")
+        if seat is None or seat == s:
+            line += f"\n    hand: {_hand(rec, s)}"
+        lines.append(line)
+    if rec["has_alea"]:
+        colour = PLAYER_COLOURS[int(rec["alea_colour"])]
+        lines.append(f"Alea ({colour}): general {int(rec['general'][ALEA_ROW])}")
+    if over:
+        winners = [f"P{s}" for s in range(n) if rec["winner_mask"] >> s & 1]
+        lines.append("winner: " + ", ".join(winners))
+    return "\n".join(lines)
