@@ -44,6 +44,7 @@ observations).
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import hashlib
 import warnings
@@ -472,9 +473,12 @@ def register_openspiel_game(game: Game | str) -> str:
     constructor = functools.partial(ContractGame, record)
     pyspiel.register_game(game_type(record), constructor)
     _registered[spiel_name] = record
-    # pyspiel's registry holds the constructor past this module's life and drops it at interpreter
-    # exit without the GIL: a reference kept here keeps that drop from freeing it (a crash)
+    # pyspiel's registry holds the constructor past the interpreter's life and drops it at process
+    # exit without the GIL: were that the last reference, freeing it would call into a finalized
+    # interpreter (a fatal error, exit status 134). This module's dict is cleared while the
+    # interpreter shuts down, so one reference is made permanent: the constructor is never freed.
     _constructors[spiel_name] = constructor
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(constructor))
     return spiel_name
 
 

@@ -59,26 +59,29 @@ def test_an_agent_source_change_clears_the_caches(tmp_path, monkeypatch):
         jit_module.package_source_hash()
 
 
-def _with_isolated_game(root):
-    """Add an isolated game package (construction_yard) and core/ with a cache file each."""
-    game = root / "construction_yard"
+def _with_isolated_game(root, name="construction_yard"):
+    """Add a game package (games/<name>) and core/, the game with a source file."""
+    game = root / "games" / name
     (game / "__pycache__").mkdir(parents=True)
-    (root / "core").mkdir()
+    (root / "core").mkdir(exist_ok=True)
+    (game / "__init__.py").write_text("")
     (game / "rules.py").write_text("w = 1\n")
     (root / "core" / "rng.py").write_text("r = 1\n")
     return game
 
 
-def test_an_isolated_game_change_clears_only_its_caches(tmp_path, monkeypatch):
+def test_a_game_change_clears_its_caches_and_the_main_scopes_not_another_games(tmp_path, monkeypatch):
     root = _fake_package(tmp_path, monkeypatch)
     game = _with_isolated_game(root)
+    other = _with_isolated_game(root, "fifth_avenue")
     jit_module.clear_stale_numba_cache()
     _add_cache_files(root)
     (game / "__pycache__" / "rules.f-1.py311.nbi").write_bytes(b"i")
+    (other / "__pycache__" / "rules.h-1.py311.nbi").write_bytes(b"h")
     (game / "rules.py").write_text("w = 2\n")
     jit_module.clear_stale_numba_cache()
-    assert len(_cache_files(root)) == 3  # the main scope's three are kept
-    assert not list(game.rglob("__pycache__/*.nbi"))
+    # the main scope's compiled code (the agents) may call any game: its caches go too
+    assert _cache_files(root) == ["rules.h-1.py311.nbi"]
 
 
 def test_a_main_scope_change_keeps_an_isolated_games_caches(tmp_path, monkeypatch):

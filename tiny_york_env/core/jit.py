@@ -25,14 +25,18 @@ COMPILED_DIRS = (PACKAGE_DIR,) + (() if (PACKAGE_DIR / "agents").is_dir() else (
 CACHE_DIR = Path(__file__).resolve().parent / "__pycache__"
 SOURCE_HASH_FILE = CACHE_DIR / "numba-source.sha256"
 NUMBA_CACHE_SUFFIXES = (".nbi", ".nbc")
-# Game packages, each compiled code depending only on itself and core/ (its own cache scope).
-GAMES_DIR = PACKAGE_DIR / "games"
+# Game packages (games/<name>/), each compiled code depending only on itself and core/ (its own
+# cache scope).
+GAMES_FOLDER = "games"
 SHARED_ENGINE_DIR = "core"
 
 
 def isolated_game_dirs():
     """The folders of the game packages (each its own cache scope)."""
-    return sorted(path for path in GAMES_DIR.iterdir() if (path / "__init__.py").is_file())
+    games = PACKAGE_DIR / GAMES_FOLDER
+    if not games.is_dir():
+        return []
+    return sorted(path for path in games.iterdir() if (path / "__init__.py").is_file())
 
 
 def _inside(path, folders):

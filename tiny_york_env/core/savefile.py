@@ -112,9 +112,9 @@ class SaveFormat:
             raise ValueError("corrupted save: the checksum does not match the data")
         return kind, count, payload
 
-    def verbs(self) -> tuple[Callable[..., bytes], Callable[..., np.ndarray]]:
+    def verbs(self, module: str) -> tuple[Callable[..., bytes], Callable[..., np.ndarray]]:
         """A game's ``save_state(state, *, validate=True) -> bytes`` and ``load_state(data) -> state``
-        in this format (each game's ``persist.py`` names them)."""
+        in this format, as functions of ``module`` (each game's ``persist.py``, which names them)."""
         def save_state(state: np.ndarray, *, validate: bool = True) -> bytes:
             """The bytes of a single game (shape ``()``) or a 1-d batch, with header and checksum.
             A record ``validate_state`` refuses raises ValueError, unless ``validate=False`` (to
@@ -126,6 +126,8 @@ class SaveFormat:
             writeable array; ValueError for anything else (``core/savefile.py``)."""
             return self.load(data)
 
+        for function in (save_state, load_state):
+            function.__module__, function.__qualname__ = module, function.__name__
         return save_state, load_state
 
     def load(self, data: bytes | bytearray | memoryview) -> np.ndarray:

@@ -8,4 +8,4 @@ from .validate import validate_state
 
 MAGIC = b"ConstrYd"
 SAVE_FORMAT = SaveFormat(MAGIC, "Construction Yard", STATE_DTYPE, validate_state)
-save_state, load_state = SAVE_FORMAT.verbs()
+save_state, load_state = SAVE_FORMAT.verbs(__name__)

@@ -23,4 +23,4 @@ from .validate import validate_state
 MAGIC = b"TinyYork"
 SAVE_FORMAT = SaveFormat(MAGIC, "Tiny York", STATE_DTYPE, validate_state)
 DTYPE_FINGERPRINT = SAVE_FORMAT.fingerprint
-save_state, load_state = SAVE_FORMAT.verbs()
+save_state, load_state = SAVE_FORMAT.verbs(__name__)
