@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import json
 import time
 from collections.abc import Sequence
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from tiny_york_env.envs.rewards import REWARD_KINDS
+from tiny_york_env.registry import get_game
 
 CARD_NAME = "rllib.json"
 CHECKPOINT_DIR = "checkpoint"
@@ -104,10 +106,8 @@ def policy_ids(mode: str, agents: Sequence[str]) -> list[str]:
 def env_config_of(args: argparse.Namespace) -> dict[str, Any]:
     """RLlib's env_config for the game and setup on the command line."""
     config: dict[str, Any] = {"game": args.game, "reward": args.reward}
-    if args.game == "tiny_york":
-        config.update(num_agents=args.agents, toms=list(args.automatic))
-    else:
-        config.update(num_players=args.agents + len(args.automatic), bots=list(args.automatic))
+    setup = dataclasses.asdict(get_game(args.game).seat_config(args.agents, tuple(args.automatic)))
+    config.update({key: list(value) if isinstance(value, tuple) else value for key, value in setup.items()})
     return config
 
 

@@ -24,7 +24,7 @@ ILLEGAL_ACTION_WARNING = "for the learning seat 0: the episode ends with reward"
 # check_env on a wrapped env notes it is wrapped (it is: gym.make's checker and order wrappers).
 WRAPPED_WARNING = "is different from the unwrapped version"
 # raw_env warns that reset options are ignored; api_test and parallel_api_test pass {"options": 1}.
-OPTIONS_WARNING = "raw_env.reset takes no options"
+OPTIONS_WARNING = "reset takes no options"
 # PettingZoo's classic convention (connect_four, chess, ...) is a Dict observation with the mask
 # in it, which api_test flags on every check.
 DICT_OBSERVATION_WARNINGS = ("Observation is not a NumPy array",

@@ -95,9 +95,9 @@ def _check_no_options(options):
     if options is None:
         return
     if not isinstance(options, Mapping):
-        raise ValueError(f"reset options must be None or a dict (raw_env has none), got {options!r}")
+        raise ValueError(f"reset options must be None or a dict (the AEC env has none), got {options!r}")
     if options:
-        warnings.warn(f"raw_env.reset takes no options; ignoring {sorted(map(str, options))} "
+        warnings.warn(f"the AEC env's reset takes no options; ignoring {sorted(map(str, options))} "
                       "(build a new env for another setup)", UserWarning, stacklevel=3)
 
 
@@ -199,6 +199,9 @@ class GameAECEnv(AECEnv):
         self.reward_kind = check_reward_kind(reward)
         self.illegal_action = check_illegal_action(illegal_action)
         self.illegal_reward = check_illegal_reward(illegal_reward)
+        # the game's own name and render modes, also when this class is used directly
+        self.metadata = {**self.metadata, "name": game.aec_name,
+                         "render_modes": render_modes(game, TEXT_RENDER_MODES)}
         modes = self.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode must be None or one of {tuple(modes)}, got {render_mode!r}")
