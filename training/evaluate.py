@@ -33,17 +33,11 @@ import numpy as np
 
 from tiny_york_env import __version__
 from tiny_york_env.agents.base import Agent
-from tiny_york_env.games.tiny_york import (
-    GameConfig,
-    apply_action,
-    current_player,
-    final_scores,
-    is_terminal,
-    new_game,
-    winner,
-)
+from tiny_york_env.games.tiny_york import GameConfig, final_scores, winner
 from tiny_york_env.games.tiny_york.components import MAX_SEATS, MIN_PARTICIPANTS, TOM_LEVEL_CODES
 from tiny_york_env.options import check_int
+from tiny_york_env.registry import DEFAULT_GAME, get_game
+from tiny_york_env.training.game_loop import play_out
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
@@ -200,20 +194,12 @@ def play_game(agents: Sequence[Agent], labels: Sequence[str], config: GameConfig
     (final state, decisions); each (seat, action) is appended to ``log`` when given. An illegal
     choice is a ValueError naming agent, seat and seed."""
     from tiny_york_env.agents.base import choose_action
-    state = new_game(config, seed=game_seed)
+    game = get_game(DEFAULT_GAME)
+    state = game.new_game(config, seed=game_seed)
     rng = np.random.default_rng(choice_seed)
-    decisions = 0
-    while not is_terminal(state):
-        seat = current_player(state)
-        action = choose_action(agents[seat], state, rng)
-        try:
-            apply_action(state, action)
-        except ValueError as error:
-            raise ValueError(f"agent {labels[seat]!r} in seat {seat} chose an illegal action in the "
-                             f"game with seed {game_seed}: {error}") from error
-        if log is not None:
-            log.append((seat, int(action)))
-        decisions += 1
+    record = None if log is None else lambda seat, action: log.append((seat, action))
+    decisions = play_out(game, state, lambda state, seat: choose_action(agents[seat], state, rng), record,
+                         lambda seat: f"agent {labels[seat]!r} in seat {seat} (game seed {game_seed})")
     return state, decisions
 
 

@@ -43,6 +43,7 @@ from tiny_york_env.contract import Game
 from tiny_york_env.options import check_int
 from tiny_york_env.registry import get_game
 from tiny_york_env.training.evaluate import format_rows, output_dir, run_provenance, write_output_text
+from tiny_york_env.training.game_loop import play_out
 
 TABLE_COLUMNS = ("agent", "games", "wins", "win rate", "mean score", "mean place")
 
@@ -53,12 +54,8 @@ def play_game(game: Game, config: Any, policies: Sequence[Callable], seat_of: Se
     ``saved_games.GameRecorder`` given as ``recorder`` records every decision and the end."""
     by_seat = {seat: policies[k] for k, seat in enumerate(seat_of)}
     state = game.new_game(config, seed)
-    while not game.is_terminal(state):
-        seat = game.current_player(state)
-        action = by_seat[seat](state)
-        game.apply_action(state, action)
-        if recorder is not None:
-            recorder.record(seat, action)
+    play_out(game, state, lambda state, seat: by_seat[seat](state),
+             None if recorder is None else recorder.record)
     if recorder is not None:
         recorder.finish(state)
     return game.final_scores(state), tuple(game.winners(state)), game.placings(state)

@@ -117,7 +117,9 @@ class EngineVerbs:
 
     def is_terminal(self, state: np.ndarray) -> bool:
         """True once the game's final scoring is done."""
-        return bool(self.is_over(self.as_batch(state)[0]))
+        # is_over's plain Python form: a compiled function takes microseconds to type a record
+        # argument on each call from Python, and the rewards ask this several times per game end
+        return bool(getattr(self.is_over, "py_func", self.is_over)(self.as_batch(state)[0]))
 
     def require_terminal(self, state: np.ndarray) -> np.void:
         """The record of a finished game; ValueError while it is not over."""
