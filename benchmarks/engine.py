@@ -46,6 +46,20 @@ CONFIGS = {
 }
 
 
+def setups(game):
+    """(label, config) of each setup measured: the published ones above, else (a game registered
+    from outside) the record's example setups."""
+    if game.name in CONFIGS:
+        return CONFIGS[game.name]
+    return tuple((setup_label(setup), game.make_config(**setup)) for setup in game.example_setups)
+
+
+def setup_label(setup):
+    """A setup's keywords in short: 'num_players=3 bots=greedy'."""
+    return " ".join(f"{key}={','.join(map(str, value)) if isinstance(value, tuple) else value}"
+                    for key, value in setup.items())
+
+
 def new_batch(game, config, seeds):
     """Fresh games of ``game`` for ``seeds``."""
     states = np.zeros(len(seeds), dtype=game.state_dtype)
@@ -83,10 +97,10 @@ def main():
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}")
     for name in names:
         game = get_game(name)
-        measure(game, CONFIGS[name][0][1], 2, 1)  # compile outside the timing
+        measure(game, setups(game)[0][1], 2, 1)  # compile outside the timing
         print(f"\n{game.title}")
         print(f"{'setup':<22} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15}")
-        for label, config in CONFIGS[name]:
+        for label, config in setups(game):
             dps, gps, dpg = measure(game, config, args.games, args.repeats)
             print(f"{label:<22} {dps:>12,.0f} {gps:>9,.1f} {dpg:>15.1f}")
 

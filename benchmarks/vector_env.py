@@ -23,10 +23,10 @@ import time
 import numpy as np
 
 from tiny_york_env.core.jit import max_threads
-from tiny_york_env.envs.vector import ConstructionYardVecEnv, FifthAvenueVecEnv, TinyYorkVecEnv
+from tiny_york_env.envs.vector import vec_env_class
 from tiny_york_env.games.tiny_york import GameConfig, apply_actions, legal_masks, new_games
 from tiny_york_env.games.tiny_york.observation import encode_batch
-from tiny_york_env.registry import get_game
+from tiny_york_env.registry import game_names, get_game
 
 
 def random_legal_actions(masks, rng):
@@ -41,8 +41,7 @@ def random_legal_actions(masks, rng):
 def make_env(num_envs, setup):
     """The VecEnv of ``setup`` ({"game": ..., its keywords and num_threads}), seeded 0."""
     kwargs = {k: v for k, v in setup.items() if k != "game"}
-    env_class = {"tiny_york": TinyYorkVecEnv, "construction_yard": ConstructionYardVecEnv,
-                 "fifth_avenue": FifthAvenueVecEnv}[setup["game"]]
+    env_class = vec_env_class(setup["game"])
     return env_class(num_envs, seed=0, **kwargs)
 
 
@@ -162,7 +161,7 @@ def main():
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 64, 256, 1024])
     parser.add_argument("--seconds", type=float, default=5.0, help="timed run per size")
     parser.add_argument("--repeats", type=int, default=5, help="timed windows per size; best kept")
-    parser.add_argument("--game", choices=["tiny_york", "construction_yard", "fifth_avenue"],
+    parser.add_argument("--game", choices=game_names(),
                         default="tiny_york")
     parser.add_argument("--toms", type=int, nargs="+", default=[5], help="Tiny York: Tom levels 1-12")
     parser.add_argument("--players", type=int, default=2,
