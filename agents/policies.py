@@ -199,8 +199,8 @@ def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
         return lambda state: int(rng.choice(np.flatnonzero(game.legal_mask(state))))
     if name == "greedy":
         if game.greedy_action is None:
-            raise ValueError(f"{game.title} has no greedy heuristic in its contract; use "
-                             f"tiny-york eval's Tiny York agents for it")
+            raise ValueError(f"{game.title} has no greedy heuristic (its record names no "
+                             f"greedy_action); its policies: {POLICY_NAMES}")
         return game.greedy_action
     raise ValueError(f"unknown policy {name!r} for --game {game.name}; policies: {POLICY_NAMES}")
 

@@ -139,7 +139,8 @@ def game_of_state(state: np.ndarray) -> Game:
     game = _game_of_dtype.get(dtype) if isinstance(dtype, np.dtype) else None
     if game is not None and _games.get(game.name) is game:
         return game
-    for name in game_names():
+    built = [name for name in game_names() if name in _games]  # those first: no engine imported
+    for name in built + [name for name in game_names() if name not in built]:
         game = get_game(name)
         if dtype == game.state_dtype:
             _game_of_dtype[dtype] = game

@@ -199,7 +199,8 @@ def play_game(agents: Sequence[Agent], labels: Sequence[str], config: GameConfig
     rng = np.random.default_rng(choice_seed)
     record = None if log is None else lambda seat, action: log.append((seat, action))
     decisions = play_out(game, state, lambda state, seat: choose_action(agents[seat], state, rng), record,
-                         lambda seat: f"agent {labels[seat]!r} in seat {seat} (game seed {game_seed})")
+                         lambda seat: f"agent {labels[seat]!r} in seat {seat} chose an illegal action "
+                                      f"in the game with seed {game_seed}")
     return state, decisions
 
 

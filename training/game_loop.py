@@ -3,8 +3,8 @@ its end through the game contract, whatever decides each seat.
 
 ``play_out(game, state, decide)`` asks ``decide(state, seat)`` for the action of the seat to move,
 applies it with the engine's checked ``apply_action`` (the engine plays its own participants) and
-calls ``on_decision(seat, action)`` after each; an illegal choice is a ValueError naming who chose
-it, from ``who(seat)``.
+calls ``on_decision(seat, action)`` after each; an illegal choice is a ValueError that starts with
+``who(seat)`` (who chose it, in which game), then the engine's words.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def play_out(game: Game, state: np.ndarray, decide: Callable[[np.ndarray, int], 
         except ValueError as error:
             if who is None:
                 raise
-            raise ValueError(f"{who(seat)} chose an illegal action: {error}") from error
+            raise ValueError(f"{who(seat)}: {error}") from error
         if on_decision is not None:
             on_decision(seat, int(action))
         decisions += 1

@@ -1,4 +1,4 @@
-"""The Tom log (``tom_events.py``): what the engine did for the Toms since the last action,
+"""The Tom log (``bot_moves.py``): what the engine did for the Toms since the last action,
 checked against what changed in the record, public only, bounded, validated."""
 
 from functools import cache

@@ -15,9 +15,8 @@ Only what every player sees is drawn: no card of any hand, no card below a stack
 of the black stack's order, not the unused businesses, not the record's generator. Two records
 that differ only there give the same picture (tests/fifth_avenue/test_picture.py).
 
-It lives outside the ``fifth_avenue`` package because it needs pillow; the game's contract
-imports it only when a picture is asked for. The colours are the browser board's
-(``web/views.py``, which imports no web dependency).
+It needs pillow, so the game's contract imports it only when a picture is asked for. The colours
+are the browser board's (``board_svg.py``).
 
 ``python -m tiny_york_env.games.fifth_avenue.picture PATH`` writes a mid-game position as a PNG
 (docs/images/fifth-avenue-board.png).

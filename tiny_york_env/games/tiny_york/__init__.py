@@ -1,8 +1,9 @@
 """The Tiny York rules engine: a numpy state record and the verbs that play it.
 
-It imports only ``tiny_york_env.core`` (jit, the generator, seeds, the batch loops) from the rest
-of the package; ``batch.py`` also imports the encoder (``observation.py``), which the batch loops
-call. ``tiny_york_env.registry`` turns it into the game contract's record (docs/games.md).
+It imports only ``tiny_york_env.core`` (jit, the generator, seeds, the batch loops) and the
+contract types from the rest of the package; its files do the jobs of every game package's files
+of the same names (docs/adding-a-game.md), and ``contract.py`` makes the game contract's record
+(docs/games.md).
 """
 
 from .actions import NUM_ACTIONS, action_names, decode, describe_action, encode
