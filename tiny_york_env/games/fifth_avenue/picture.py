@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageDraw, ImageFont
 
+from ...core.picture import play_randomly_until, write_png
 from . import GameConfig, apply_action, is_terminal, legal_mask, new_game
 from . import data as D
 from . import state as F
@@ -577,23 +578,16 @@ def render_rgb(state: np.ndarray) -> NDArray[np.uint8]:
 
 def save_png(state: np.ndarray, path: str | os.PathLike[str]) -> Path:
     """Write ``render_rgb(state)`` to ``path`` as a PNG (parent folders made)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(render_rgb(state)).save(path)
-    return path
+    return write_png(render_rgb(state), path)
 
 
 def mid_game_state(config: GameConfig = DEMO_CONFIG, seed: int = DEMO_SEED,
                    until_turn: int = DEMO_TURN) -> np.ndarray:
     """Random legal play from ``seed`` until turn ``until_turn`` with a bid on the table (or the end)."""
-    state = new_game(config, seed)
-    rng = np.random.default_rng(seed)
-    while not is_terminal(state) and not (
-            int(state["turn"]) >= until_turn and state["decision"] == F.DEC_BID
-            and state["high_bidder"] != F.NO_PLAYER):
-        legal = np.flatnonzero(legal_mask(state))
-        apply_action(state, int(legal[rng.integers(legal.size)]))
-    return state
+    return play_randomly_until(
+        new_game(config, seed), seed, legal_mask, apply_action, is_terminal,
+        lambda state: (int(state["turn"]) >= until_turn and state["decision"] == F.DEC_BID
+                       and state["high_bidder"] != F.NO_PLAYER))
 
 
 def main(argv: Sequence[str] | None = None) -> Path:

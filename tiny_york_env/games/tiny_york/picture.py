@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageDraw, ImageFont
 
+from ...core.picture import play_randomly_until, write_png
 from . import GameConfig, apply_action, final_scores, is_terminal, legal_mask, new_game, render_text
 from .components import (
     BOROUGH_LANTERN,
@@ -331,21 +332,14 @@ def render_rgb(state: np.ndarray) -> NDArray[np.uint8]:
 
 def save_png(state: np.ndarray, path: str | os.PathLike[str]) -> Path:
     """Write ``render_rgb(state)`` to ``path`` as a PNG (parent folders made)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(render_rgb(state)).save(path)
-    return path
+    return write_png(render_rgb(state), path)
 
 
 def mid_game_state(config: GameConfig = DEMO_CONFIG, seed: int = DEMO_SEED,
                    until_round: int = DEMO_ROUND) -> np.ndarray:
     """A reproducible position: random legal play from ``seed`` until round ``until_round`` starts."""
-    state = new_game(config, seed)
-    rng = np.random.default_rng(seed)
-    while not is_terminal(state) and int(state["round"]) < until_round:
-        legal = np.flatnonzero(legal_mask(state))
-        apply_action(state, int(legal[rng.integers(legal.size)]))
-    return state
+    return play_randomly_until(new_game(config, seed), seed, legal_mask, apply_action, is_terminal,
+                               lambda state: int(state["round"]) >= until_round)
 
 
 def main(argv: Sequence[str] | None = None) -> Path:
