@@ -76,12 +76,30 @@ def act_policy(game: Game, agent: Any) -> Policy:
     return policy
 
 
-def ppo_policy(game: Game, name: str, config: Any, seed: int) -> Policy:
-    """``ppo`` (the shipped policy for this setup) or ``ppo:PATH`` as a state policy."""
+class StatePolicyAgent:
+    """A state policy (a function of the state returning the action of the seat to move) as an
+    agent that plans on the seat's determinized view (``act_state``): what the evaluation harness
+    and the self-play pools play."""
+
+    def __init__(self, policy: Policy, label: str = "policy") -> None:
+        self.policy, self.label = policy, label
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """Refused: this policy decides from the game record (``act_state``)."""
+        raise ValueError(f"{self.label} decides from the game record: call act_state(view, seat)")
+
+    def act_state(self, view: np.ndarray, seat: int) -> int:
+        """The policy's action for ``seat``, the seat to move in ``view``."""
+        return int(self.policy(view))
+
+
+def ppo_policy(game: Game, name: str, config: Any, seed: int, unsafe_unpickle: bool = False) -> Policy:
+    """``ppo`` (the shipped policy for this setup) or ``ppo:PATH`` as a state policy;
+    ``unsafe_unpickle`` lets PATH be an SB3 checkpoint (it runs code from the file)."""
     from tiny_york_env.agents.ppo_agent import PPOAgent
     path = (shipped_policy_path(game, game.num_participants(config)) if name == PPO_PREFIX
             else name.split(":", 1)[1])
-    return act_policy(game, PPOAgent(path, game=game, seed=seed))
+    return act_policy(game, PPOAgent(path, game=game, seed=seed, unsafe_unpickle=unsafe_unpickle))
 
 
 def search_policy(game: Game, name: str, seed: int, playout: str = "random") -> Policy:
@@ -178,15 +196,15 @@ def check_policy_name(game: Game, name: object, config: Any = None) -> str:
 
 
 def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
-                config: Any = None) -> Policy:
+                config: Any = None, unsafe_unpickle: bool = False) -> Policy:
     """The policy ``name`` for ``game`` (``config``: the setup, whose shipped policy ``ppo``,
     ``psearch`` and ``champion`` play): a function of the state (the seat to move decides); a
-    function passes through."""
+    function passes through. ``unsafe_unpickle`` lets ``ppo:PATH`` be an SB3 checkpoint."""
     if callable(name):
         return name
     if name == PPO_PREFIX or str(name).startswith(PPO_PREFIX + ":"):
         return ppo_policy(game, name, game.make_config() if config is None else config,
-                          int(rng.integers(POLICY_SEED_BOUND)))
+                          int(rng.integers(POLICY_SEED_BOUND)), unsafe_unpickle)
     untimed, _ = split_search_name(str(name))
     if untimed in (POLICY_SEARCH_PREFIX, CHAMPION) or untimed.startswith(POLICY_SEARCH_PREFIX + ":"):
         return policy_search_policy(game, name, game.make_config() if config is None else config,
@@ -202,7 +220,10 @@ def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
             raise ValueError(f"{game.title} has no greedy heuristic (its record names no "
                              f"greedy_action); its policies: {POLICY_NAMES}")
         return game.greedy_action
-    raise ValueError(f"unknown policy {name!r} for --game {game.name}; policies: {POLICY_NAMES}")
+    from tiny_york_env.agents.registry import AGENTS
+    written = [n for n, entry in AGENTS.items() if entry.games is None or game.name in entry.games]
+    raise ValueError(f"unknown policy {name!r} for --game {game.name}; policies: {POLICY_NAMES}; known "
+                     f"agents of the registry for {game.title}: {written or 'none'}; or MODULE:ATTRIBUTE")
 
 
 def registry_agent_for(game: Game, name: str) -> bool:
@@ -233,7 +254,7 @@ def seat_policy(game: Game, name: str | Policy, rng: np.random.Generator, config
             return int(choose_action(agent, state, rng))
         policy.agent = agent
         return policy
-    return make_policy(game, name, rng, config)
+    return make_policy(game, name, rng, config, unsafe_unpickle)
 
 
 def offered_policies(game: Game) -> tuple[str, ...]:

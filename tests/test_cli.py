@@ -9,8 +9,9 @@ import re
 import pytest
 
 import tiny_york_env
-from tiny_york_env.cli import build_parser, main, tom_levels
+from tiny_york_env.cli import build_parser, ladder_rungs, main
 from tiny_york_env.games.tiny_york import GameConfig, new_game, render_text
+from tiny_york_env.registry import get_game
 
 ENOUGH_CHOICES = "1\n" * 3000  # always the first legal action, more than any game needs
 
@@ -97,9 +98,16 @@ def test_bad_options_give_clear_errors(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_tom_levels_accepts_lists_and_ranges():
-    assert tom_levels("1-3,5,2") == [1, 2, 3, 5]
-    assert tom_levels("12") == [12]
+def test_ladder_rungs_are_levels_with_ranges_or_bot_names():
+    tiny_york, construction_yard = get_game("tiny_york"), get_game("construction_yard")
+    assert ladder_rungs(tiny_york, "1-3,5,2") == [1, 2, 3, 5]
+    assert ladder_rungs(tiny_york, "12") == [12]
+    assert ladder_rungs(tiny_york, None) is None  # all of them
+    assert ladder_rungs(construction_yard, "Random, greedy") == ["random", "greedy"]
+    for game, text in ((tiny_york, "0-3"), (tiny_york, "3-1"), (tiny_york, "greedy"),
+                       (construction_yard, "1"), (construction_yard, "greedy,greedy")):
+        with pytest.raises(ValueError, match="levels|rungs"):
+            ladder_rungs(game, text)
 
 
 def test_version_prints_the_package_version(capsys):

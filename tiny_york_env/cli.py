@@ -37,8 +37,8 @@ import numpy as np
 from . import __version__
 from .agents.registry import agent_specs  # noqa: F401  (the CLI's name for it, kept)
 from .contract import Game
-from .games.tiny_york.config import ALLOWED_TOMS, NUM_TOM_LEVELS, tom_code
-from .registry import game_names, get_game
+from .games.tiny_york.config import ALLOWED_TOMS, tom_code
+from .registry import DEFAULT_GAME, game_names, get_game
 from .saved_games import GameRecorder
 
 LADDER_GAMES = 500
@@ -102,21 +102,6 @@ def tom_spec(text: str) -> int | str:
     return spec
 
 
-def tom_levels(text: str) -> list[int]:
-    """argparse type: Tom levels as a list and ranges, e.g. '1-12' or '1,5,9-12'."""
-    allowed = f"give Tom levels 1-{NUM_TOM_LEVELS} as a list and ranges, e.g. 1-12 or 1,5,9-12"
-    levels = []
-    for part in text.split(","):
-        low, dash, high = part.strip().partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
-            raise argparse.ArgumentTypeError(f"bad levels {text!r}: {allowed}")
-        first, last = int(low), int(high or low)
-        if not 1 <= first <= last <= NUM_TOM_LEVELS:
-            raise argparse.ArgumentTypeError(f"bad levels {text!r}: {allowed}")
-        levels += [lv for lv in range(first, last + 1) if lv not in levels]
-    return levels
-
-
 def positive(text: str) -> int:
     """argparse type: an int >= 1."""
     if not text.strip().isdigit() or int(text) < 1:
@@ -157,30 +142,33 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True,
                                      metavar="{eval,tournament,play,replay,serve}")
 
-    ev = commands.add_parser("eval", help="an agent against the Tom ladder, or agents against each other",
+    ev = commands.add_parser("eval", help="an agent against the ladder of the game's automatic players "
+                                          "(Toms, bots), or agents against each other",
                              formatter_class=DefaultsHelpFormatter)
-    ev.add_argument("--game", choices=game_names(), default="tiny_york",
-                    help=f"the game; for another than tiny_york: --vs with its policies ({POLICY_FORMS}), "
-                         "--players and --bots")
-    ev.add_argument("--players", type=positive, help="another game: players in all (default: one per --vs)")
-    ev.add_argument("--bots", nargs="+", default=[], metavar="BOT",
-                    help="another game: the engine's players in the last seats (random, greedy)")
+    ev.add_argument("--game", choices=game_names(),
+                    help=f"the game (default: {DEFAULT_GAME}); its agents are the registry's written for "
+                         f"it and its contract's policies ({POLICY_FORMS})")
     who = ev.add_mutually_exclusive_group(required=True)
     who.add_argument("--agent", type=agent_name, action="append", metavar="NAME",
-                     help=f"agent for the Tom ladder (repeatable): {agent_name_forms()}")
+                     help=f"agent for the ladder (repeatable): {agent_name_forms()}")
     who.add_argument("--vs", type=agent_name, nargs="+", metavar="NAME",
-                     help="2-4 agents that play each other, seats rotated")
+                     help="agents that play each other (one per agent seat), seats rotated")
     who.add_argument("--merge", nargs="+", metavar="LADDER_JSON",
-                     help="join ladder parts (ladder.json files of one --agent and --seed, disjoint "
+                     help="join ladder parts (ladder.json files of one game, --agent and --seed, disjoint "
                           "--first-game ranges) into one ladder, as if played in one run")
-    ev.add_argument("--levels", type=tom_levels, default=list(range(1, NUM_TOM_LEVELS + 1)),
-                    help="Tom levels for the ladder (default: 1-12)")
+    ev.add_argument("--levels", metavar="RUNGS",
+                    help="the ladder's opponents (default: all): Tom levels as a list and ranges "
+                         "(1-12, 1,5,9-12), another game's bots by name (greedy,random)")
     ev.add_argument("--first-game", type=non_negative, default=0, metavar="K",
                     help="the ladder: play games K to K + --games - 1 of the seeded sequence, a part "
                          "of a longer ladder (join the parts with --merge)")
     ev.add_argument("--tom", type=tom_spec, action="append", default=[], metavar="TOM",
-                    help="with --vs: a Tom joining every game (level 1-12 or code like B4)")
-    _add_run_options(ev, f"games per cell (default: {LADDER_GAMES} per Tom level; with --vs "
+                    help="with --vs (Tiny York): a Tom joining every game (level 1-12 or code like B4)")
+    ev.add_argument("--bots", nargs="+", default=[], metavar="BOT",
+                    help="with --vs (another game): the engine's players in the last seats (random, greedy)")
+    ev.add_argument("--players", type=positive, help="with --vs: players in all, a check (the agents "
+                    "and the --tom/--bots)")
+    _add_run_options(ev, f"games per cell (default: {LADDER_GAMES} per rung of the ladder; with --vs "
                          f"{MATCH_GAMES}, a multiple of the number of agents)")
     ev.add_argument("--save-games", metavar="DIR", help="save games as files tiny-york replay reads "
                     "(DIR/...jsonl): by default every game the first agent did not win")
@@ -189,11 +177,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     tour = commands.add_parser("tournament", help="round robin with OpenSkill ratings",
                                formatter_class=DefaultsHelpFormatter)
-    tour.add_argument("--game", choices=game_names(), default="tiny_york",
-                      help=f"the game; another than tiny_york takes its policies ({POLICY_FORMS}) "
-                           "as --agents")
+    tour.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
+                      help=f"the game; its agents are the registry's written for it and its contract's "
+                           f"policies ({POLICY_FORMS})")
     tour.add_argument("--bots", nargs="+", default=[], metavar="BOT",
-                      help="another game: the engine's players joining every game (random, greedy)")
+                      help="a game with bots: the engine's players joining every game (random, greedy)")
     tour.add_argument("--agents", type=agent_name, nargs="+", required=True, metavar="NAME")
     tour.add_argument("--size", type=int, choices=GAME_SIZES, default=2, help="agents per game")
     _add_run_options(tour, f"games per group of agents, a multiple of --size (default: {TOURNAMENT_GAMES})")
@@ -249,93 +237,95 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
         GameSaving,
         agent_label,
         combine_results,
+        evaluate_ladder,
         evaluate_vs_agents,
-        evaluate_vs_toms,
-        format_table,
-        write_results,
     )
     saving = GameSaving(args.save_games, args.save_which) if args.save_games else None
-    if args.merge and (args.game != "tiny_york" or saving):
-        raise ValueError("--merge joins Tiny York ladder files and plays no game "
-                         "(no --game, no --save-games)")
-    if args.game != "tiny_york":
-        refused = [flag for flag, given in (("--workers", args.workers != 1), ("--ray", args.ray),
-                                            ("--tom", args.tom), ("--first-game", args.first_game))
-                   if given]
-        if refused:
-            raise ValueError(f"{'/'.join(refused)}: Tiny York's ladder and matches take them; a --game "
-                             f"{args.game} match runs in one process, its seats set by --vs, --players "
-                             "and --bots")
-        run_game_match(args, out, saving)
-        return
-    if args.players or args.bots:
-        raise ValueError("--players and --bots are for another --game than tiny_york (Toms: --tom)")
-    progress = not args.no_progress
-    if args.first_game and not args.agent:
-        raise ValueError("--first-game is for the Tom ladder (--agent)")
     if args.merge:
+        if args.game or saving:
+            raise ValueError("--merge joins ladder files (of the game they name) and plays no game "
+                             "(no --game, no --save-games)")
         from tiny_york_env.training.ladder_merge import merge_ladder_files
-        results = merge_ladder_files(args.merge)
-    elif args.vs:
-        if len(args.vs) < 2 and not args.tom:
-            raise ValueError("--vs needs 2-4 agents (or add --tom): e.g. --vs random greedy")
+        report(merge_ladder_files(args.merge), args, out)
+        return
+    game = get_game(args.game or DEFAULT_GAME)
+    automatic = automatic_participants(game, args)
+    progress = not args.no_progress
+    option = AUTOMATIC_OPTIONS[game.automatic_kind]  # --tom or --bots
+    if args.vs:
+        for flag, given in (("--first-game", args.first_game), ("--levels", args.levels)):
+            if given:
+                raise ValueError(f"{flag} is for the ladder (--agent)")
+        if args.players is not None and args.players != len(args.vs) + len(automatic):
+            raise ValueError(f"--players {args.players}: the match has {len(args.vs)} agents (--vs) and "
+                             f"{len(automatic)} {game.automatic_kind} ({option})")
+        if len(args.vs) < 2 and not automatic:
+            raise ValueError(f"--vs needs 2 or more agents (or add {option}): "
+                             "e.g. --vs random greedy")
         results = evaluate_vs_agents(agent_specs(args.vs, args.unsafe_unpickle),
                                      games=args.games or MATCH_GAMES, seed=args.seed,
-                                     workers=args.workers, progress=progress, toms=args.tom,
-                                     saving=saving, ray_address=args.ray)
+                                     workers=args.workers, progress=progress, saving=saving,
+                                     ray_address=args.ray, game=game, automatic=automatic)
         results.settings["command"] = args.command_line  # the file says how it was made
     else:
-        if args.tom:
-            raise ValueError("--tom is for --vs; the ladder's Toms are chosen with --levels")
-        ladders = [evaluate_vs_toms(spec, levels=args.levels, games=args.games or LADDER_GAMES,
-                                    seed=args.seed, workers=args.workers, progress=progress,
-                                    saving=saving and saving.for_agent(agent_label(spec)),
-                                    ray_address=args.ray, first_game=args.first_game)
+        if automatic or args.players is not None:
+            raise ValueError(f"{option} and --players are for --vs; the "
+                             f"ladder's {game.automatic_kind} are chosen with --levels")
+        rungs = ladder_rungs(game, args.levels)
+        ladders = [evaluate_ladder(spec, rungs, games=args.games or LADDER_GAMES, seed=args.seed,
+                                   workers=args.workers, progress=progress,
+                                   saving=saving and saving.for_agent(agent_label(spec)),
+                                   ray_address=args.ray, first_game=args.first_game, game=game)
                    for spec in agent_specs(args.agent, args.unsafe_unpickle)]
         for ladder in ladders:  # --merge names a part by the command that played it
             ladder.settings["command"] = args.command_line
         results = combine_results(ladders)
+    report(results, args, out)
+
+
+def report(results: object, args: argparse.Namespace, out: IO[str]) -> None:
+    """Print an evaluation's table and write its files into ``--out``."""
+    from tiny_york_env.training.evaluate import format_table, write_results
     print(format_table(results), file=out)
     paths = write_results(results, args.out)
     print("wrote " + ", ".join(str(p) for p in paths), file=out)
 
 
-def run_game_match(args: argparse.Namespace, out: IO[str], saving: object = None) -> None:
-    """``tiny-york eval --game NAME --vs A B ...``: a match through the game contract."""
-    from tiny_york_env.training.game_matches import POLICY_FORMS, evaluate_match, format_match, write_match
-    if not args.vs:
-        raise ValueError(f"--game {args.game} needs --vs with one policy per agent seat ({POLICY_FORMS}), "
-                         "e.g. --vs ppo greedy")
-    players = args.players or len(args.vs) + len(args.bots)
-    results = evaluate_match(args.game, args.vs, games=args.games or MATCH_GAMES, seed=args.seed,
-                             saving=saving, num_players=players, bots=tuple(args.bots))
-    results["command"] = args.command_line  # the file says how it was made
-    print(format_match(results), file=out)
-    paths = write_match(results, args.out)
-    print("wrote " + ", ".join(str(p) for p in paths), file=out)
+def ladder_rungs(game: Game, text: str | None) -> list | None:
+    """``--levels`` for ``game``: its automatic participants that the ladder plays (None: all).
+    Levels (Tiny York's Toms) as a list and ranges, e.g. '1-12' or '1,5,9-12'; names (bots) as a
+    list, e.g. 'greedy,random'. ValueError naming the allowed ones otherwise."""
+    from tiny_york_env.training.evaluate import check_rungs
+    if text is None:
+        return None
+    choices = list(game.automatic_choices)
+    if not all(isinstance(c, int) for c in choices):
+        names = [part.strip().lower() for part in text.split(",")]
+        return check_rungs(game, [next((c for c in choices if str(c).lower() == n), n) for n in names])
+    allowed = f"give levels {min(choices)}-{max(choices)} as a list and ranges, e.g. 1,5,9-12"
+    levels: list[int] = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise ValueError(f"bad levels {text!r}: {allowed}")
+        first, last = int(low), int(high or low)
+        if first > last:
+            raise ValueError(f"bad levels {text!r}: {allowed}")
+        levels += [lv for lv in range(first, last + 1) if lv not in levels]
+    try:
+        return check_rungs(game, levels)
+    except ValueError:
+        raise ValueError(f"bad levels {text!r}: {allowed}") from None
 
 
 def run_tournament_command(args: argparse.Namespace, out: IO[str]) -> None:
     """``tiny-york tournament``: print standings and matrix, write CSV/JSON."""
-    from tiny_york_env.training.tournament import (
-        format_tournament,
-        run_game_tournament,
-        run_tournament,
-        write_tournament,
-    )
-    if args.game != "tiny_york":
-        if args.workers != 1 or args.ray:
-            raise ValueError(f"--workers/--ray: a --game {args.game} tournament runs in one process")
-        results = run_game_tournament(args.game, args.agents, games=args.games or TOURNAMENT_GAMES,
-                                      seed=args.seed, game_size=args.size, bots=args.bots,
-                                      progress=not args.no_progress)
-    elif args.bots:
-        raise ValueError("--bots is for another --game than tiny_york")
-    else:
-        results = run_tournament(agent_specs(args.agents, args.unsafe_unpickle),
-                                 games=args.games or TOURNAMENT_GAMES, seed=args.seed,
-                                 game_size=args.size, workers=args.workers, progress=not args.no_progress,
-                                 ray_address=args.ray)
+    from tiny_york_env.training.tournament import format_tournament, run_tournament, write_tournament
+    game = get_game(args.game)
+    results = run_tournament(agent_specs(args.agents, args.unsafe_unpickle),
+                             games=args.games or TOURNAMENT_GAMES, seed=args.seed, game_size=args.size,
+                             workers=args.workers, progress=not args.no_progress, ray_address=args.ray,
+                             game=game, automatic=automatic_participants(game, args))
     results.settings["command"] = args.command_line  # the file says how it was made
     print(format_tournament(results), file=out)
     paths = write_tournament(results, args.out)
@@ -351,7 +341,7 @@ AUTOMATIC_OPTIONS = {"toms": "--tom", "bots": "--bots"}
 def automatic_participants(game: Game, args: argparse.Namespace) -> list:
     """The automatic participants the command line names for ``game`` (``--tom`` or ``--bots``, as
     its ``automatic_kind`` says); ValueError when the other option is given."""
-    given = {"toms": list(args.tom), "bots": list(args.bots)}
+    given = {"toms": list(getattr(args, "tom", [])), "bots": list(getattr(args, "bots", []))}
     for kind, values in given.items():
         if values and kind != game.automatic_kind:
             raise ValueError(f"{AUTOMATIC_OPTIONS[kind]} does not apply to {game.title}: its engine "

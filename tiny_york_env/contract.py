@@ -65,6 +65,10 @@ class Game:
     # (num_agents, automatic) -> a checked config: agent seats 0..num_agents-1, then one seat per
     # automatic participant named in ``automatic`` (Tom levels or codes, bot names), in that order
     seat_config: Callable[[int, Sequence[Any]], Any]
+    # config -> its automatic participants in seat order, as ``seat_config`` takes them back, each
+    # in one spelling (Tiny York's Tom codes, bot names): ``seat_config(num_agents(c), automatic_of(c))``
+    # is ``c``; the evaluation harness derives its seeds from them
+    automatic_of: Callable[[Any], tuple[Any, ...]]
     automatic_kind: str  # what the automatic seats are called in options and texts: "toms", "bots"
     automatic_label: Callable[[Any], str]  # one automatic participant for people: "Tom 5 (B4)", "greedy bot"
     automatic_choices: tuple[Any, ...]  # the automatic participants a menu offers (levels 1-12, "greedy")

@@ -1,11 +1,15 @@
-"""The evaluation harness: an agent against the Tom ladder, or agents against each other.
+"""The evaluation harness of every registered game: an agent against the ladder of the game's
+automatic participants (Tiny York's Toms, another game's bots), or agents against each other.
 
 Every game is seeded from ``(seed, what is evaluated, game number)`` alone, and each agent is made
 afresh for every game from the same derivation, so a cell's results depend neither on the order
-the games run in nor on ``workers``. Agents are played only through ``agents.base.choose_action``.
+the games run in nor on ``workers`` or ``--ray``. An agent is a name (an agent of the registry
+written for the game, or one of the contract's policies: ``agents/policies.py``) or a
+``factory(seed)`` of an ``act``/``act_state`` agent, played through ``agents.base.choose_action``.
 
-``evaluate_vs_toms`` / ``evaluate_vs_agents`` return an ``EvalResults``; ``format_table`` prints it,
-``write_results`` saves CSV, JSON and (for the ladder) a PNG of win rate by Tom level.
+``evaluate_ladder`` (``evaluate_vs_toms``: Tiny York's) / ``evaluate_vs_agents`` return an
+``EvalResults``; ``format_table`` prints it, ``write_results`` saves CSV, JSON and (for the
+ladder) a PNG of win rate by rung.
 
 Every file the evaluation and training commands write goes through ``output_dir`` and
 ``open_output``: a symbolic link planted where an output directory or file goes is refused
@@ -25,7 +29,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal
 
@@ -33,8 +37,8 @@ import numpy as np
 
 from tiny_york_env import __version__
 from tiny_york_env.agents.base import Agent
-from tiny_york_env.games.tiny_york import GameConfig, final_scores, winner
-from tiny_york_env.games.tiny_york.components import MAX_SEATS, MIN_PARTICIPANTS, TOM_LEVEL_CODES
+from tiny_york_env.contract import Game
+from tiny_york_env.games.tiny_york.components import TOM_LEVEL_CODES
 from tiny_york_env.options import check_int
 from tiny_york_env.registry import DEFAULT_GAME, get_game
 from tiny_york_env.training.game_loop import play_out
@@ -44,6 +48,7 @@ if TYPE_CHECKING:
 
 AgentSpec = str | Callable[[int], Agent]  # a registry name ('search:64') or a factory(seed) -> agent
 TomSpec = int | str  # a Tom level 1-12 or a code like 'B4'
+AutomaticSpec = Any  # one automatic participant as the game's ``seat_config`` takes it (a Tom, a bot name)
 
 NUM_TOM_LEVELS = len(TOM_LEVEL_CODES)
 TOM_LEVELS = range(1, NUM_TOM_LEVELS + 1)
@@ -92,11 +97,16 @@ def unique_labels(specs: Iterable[AgentSpec]) -> list[str]:
     return labels
 
 
-def check_agent_spec(spec: AgentSpec) -> AgentSpec:
-    """ValueError unless ``spec`` is a known registry name or a callable ``factory(seed)``."""
+def check_agent_spec(spec: AgentSpec, game: str | Game = DEFAULT_GAME, config: Any = None) -> AgentSpec:
+    """``spec`` when it names an agent of ``game`` (a registry agent written for it, one of the
+    contract's policies: ``agents.policies.check_policy_name``, whose shipped policy must exist for
+    ``config`` when given) or is a callable ``factory(seed)``; ValueError saying why not."""
+    from tiny_york_env.agents.policies import check_policy_name
+    from tiny_york_env.agents.registry import AgentFactory
+    if isinstance(spec, AgentFactory):  # a registry name with options (--unsafe-unpickle)
+        spec = spec.name
     if isinstance(spec, str):
-        from tiny_york_env.agents.registry import parse_agent_name
-        parse_agent_name(spec)
+        check_policy_name(get_game(game), spec, config)
     elif not callable(spec):
         raise ValueError(f"an agent is a registry name (e.g. 'random', 'search:64') or a callable "
                          f"factory(seed) -> agent; got {spec!r}")
@@ -106,13 +116,29 @@ def check_agent_spec(spec: AgentSpec) -> AgentSpec:
 def build_agent(spec: AgentSpec, seed: int) -> Agent:
     """A fresh agent from a registry name or a ``factory(seed)``."""
     from tiny_york_env.agents.base import check_agent
-    if isinstance(spec, str):
-        from tiny_york_env.agents.registry import make_agent
-        agent = make_agent(spec, seed=seed)
-    else:
-        agent = spec(seed)
+    from tiny_york_env.agents.registry import make_agent_from_spec
+    agent = make_agent_from_spec(spec, seed)
     check_agent(agent, agent_label(spec))
     return agent
+
+
+def seat_decider(game: Game, spec: AgentSpec, seed: int, config: Any,
+                 rng: np.random.Generator) -> Callable[[np.ndarray], int]:
+    """One seat's decision maker for one game, a function of the state: a name is
+    ``agents.policies.seat_policy`` (a registry agent written for the game, seeded with ``seed``,
+    else the contract's policy of that name); a ``factory(seed)`` is its agent. Both decide through
+    ``agents.base.choose_action`` with ``rng`` (a planning agent gets a determinized view)."""
+    from tiny_york_env.agents.base import choose_action
+    from tiny_york_env.agents.policies import registry_agent_for, seat_policy
+    from tiny_york_env.agents.registry import AgentFactory
+    if isinstance(spec, AgentFactory) and not registry_agent_for(game, spec.name):
+        # a contract policy given with options: the one it takes is unsafe_unpickle (ppo:PATH)
+        return seat_policy(game, spec.name, rng, config, agent_seed=seed,
+                           unsafe_unpickle=bool(spec.options.get("unsafe_unpickle")))
+    if isinstance(spec, str):
+        return seat_policy(game, spec, rng, config, agent_seed=seed)
+    agent = build_agent(spec, seed)
+    return lambda state: choose_action(agent, state, rng)
 
 
 def positive_int(value: int, what: str) -> int:
@@ -131,20 +157,25 @@ def check_seed(value: int) -> int:
 
 @dataclass(frozen=True)
 class GameJob:
-    """One game to play: ``seating[s]`` is the index (into the players list) of agent seat s."""
+    """One game to play: ``seating[s]`` is the index (into the players list) of agent seat s, and
+    the game's ``automatic`` participants (Toms, bots) sit after the agents."""
 
     cell: int
     index: int
-    toms: tuple[TomSpec, ...]
+    automatic: tuple[AutomaticSpec, ...]
     seating: tuple[int, ...]
     game_seed: int
     agent_seeds: tuple[int, ...]
     choice_seed: int
+    game: str = DEFAULT_GAME
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """How one game ended; ``scores`` has one total per seat, Toms (after the agents) included."""
+    """How one game ended; ``scores`` has one total per seat, the automatic participants (after the
+    agents) included. ``winner`` is the first winning seat; ``winners`` every one (a game that
+    shares the win), ``places`` each seat's place (0 = first, tied seats share the mean). Records
+    read from files written before those two were kept have them empty."""
 
     cell: int
     index: int
@@ -154,6 +185,13 @@ class GameRecord:
     winner: int
     decisions: int
     seconds: float
+    winners: tuple[int, ...] = ()
+    places: tuple[float, ...] = ()
+
+    def win_share(self, seat: int) -> float:
+        """The share of the win ``seat`` took: 1 alone, 1/k among k winners, else 0."""
+        winners = self.winners or (self.winner,)
+        return 1 / len(winners) if seat in winners else 0.0
 
 
 SAVE_WHICH = ("lost", "all")  # --save-which: the games of player 0 it did not win, or every game
@@ -176,8 +214,10 @@ class GameSaving:
         return self.which == "all" or lost
 
     def wants(self, record: GameRecord) -> bool:
-        """Whether the game of ``record`` is saved (a Tom's seat is past the agents' seating)."""
-        return self.keeps(record.winner >= len(record.seating) or record.seating[record.winner] != 0)
+        """Whether the game of ``record`` is saved: the first player (player 0) did not win it (or
+        ``which`` is "all"); a share of a shared win counts as won."""
+        seat = record.seating.index(0) if 0 in record.seating else None
+        return self.keeps(seat is None or record.win_share(seat) == 0)
 
     def path(self, record: GameRecord) -> Path:
         """The file of one game: ``DIR/cell<c>-game<k>.jsonl`` (cell: the ladder's level index)."""
@@ -188,17 +228,14 @@ class GameSaving:
         return GameSaving(str(Path(self.directory) / re.sub(r"[^A-Za-z0-9_.-]+", "_", label)), self.which)
 
 
-def play_game(agents: Sequence[Agent], labels: Sequence[str], config: GameConfig, game_seed: int,
-              choice_seed: int, log: list | None = None) -> tuple[np.ndarray, int]:
-    """Play one game, agent seat s by ``agents[s]`` through ``choose_action``; returns
-    (final state, decisions); each (seat, action) is appended to ``log`` when given. An illegal
-    choice is a ValueError naming agent, seat and seed."""
-    from tiny_york_env.agents.base import choose_action
-    game = get_game(DEFAULT_GAME)
+def play_game(game: Game, deciders: Sequence[Callable[[np.ndarray], int]], labels: Sequence[str],
+              config: Any, game_seed: int, log: list | None = None) -> tuple[np.ndarray, int]:
+    """Play one game of ``game``, agent seat s decided by ``deciders[s]`` (a function of the state,
+    ``seat_decider``); returns (final state, decisions); each (seat, action) is appended to ``log``
+    when given. An illegal choice is a ValueError naming agent, seat and seed."""
     state = game.new_game(config, seed=game_seed)
-    rng = np.random.default_rng(choice_seed)
     record = None if log is None else lambda seat, action: log.append((seat, action))
-    decisions = play_out(game, state, lambda state, seat: choose_action(agents[seat], state, rng), record,
+    decisions = play_out(game, state, lambda state, seat: deciders[seat](state), record,
                          lambda seat: f"agent {labels[seat]!r} in seat {seat} chose an illegal action "
                                       f"in the game with seed {game_seed}")
     return state, decisions
@@ -208,27 +245,31 @@ def play_job(players: Sequence[AgentSpec], labels: Sequence[str], job: GameJob,
              saving: GameSaving | None = None) -> GameRecord:
     """Play ``job`` with fresh agents from the ``players`` specs; returns its GameRecord (and
     saves the game as ``saving`` says)."""
-    agents = [build_agent(players[p], seed) for p, seed in zip(job.seating, job.agent_seeds, strict=True)]
+    game = get_game(job.game)
+    config = game.seat_config(len(job.seating), job.automatic)
+    rng = np.random.default_rng(job.choice_seed)
+    deciders = [seat_decider(game, players[p], seed, config, rng)
+                for p, seed in zip(job.seating, job.agent_seeds, strict=True)]
     seat_labels = [labels[p] for p in job.seating]
-    config = GameConfig(num_agents=len(job.seating), toms=job.toms)
     log: list | None = [] if saving is not None else None
     start = time.perf_counter()
-    state, decisions = play_game(agents, seat_labels, config, job.game_seed, job.choice_seed, log)
+    state, decisions = play_game(game, deciders, seat_labels, config, job.game_seed, log)
     seconds = time.perf_counter() - start
+    winners = tuple(int(seat) for seat in game.winners(state))
     record = GameRecord(job.cell, job.index, job.game_seed, job.seating,
-                        tuple(int(s) for s in final_scores(state)), winner(state), decisions, seconds)
+                        tuple(int(s) for s in game.final_scores(state)), winners[0], decisions, seconds,
+                        winners, tuple(float(p) for p in game.placings(state)))
     if saving is not None and saving.wants(record):
-        save_played_game(saving.path(record), config, job.game_seed, seat_labels, log, state)
+        save_played_game(saving.path(record), game, config, job.game_seed, seat_labels, log, state)
     return record
 
 
-def save_played_game(path: Path, config: GameConfig, game_seed: int, seat_labels: Sequence[str],
+def save_played_game(path: Path, game: Game, config: Any, game_seed: int, seat_labels: Sequence[str],
                      log: Sequence[tuple[int, int]], state: np.ndarray) -> None:
     """Write one finished evaluation game as a saved game (``tiny-york replay`` reads it)."""
     from tiny_york_env.saved_games import GameRecorder
-    names = list(seat_labels) + [tom_label(level) if level else f"Tom ({code})"
-                                 for code, level in zip(config.toms, config.tom_levels, strict=True)]
-    recorder = GameRecorder("tiny_york", config, game_seed, names)
+    names = list(seat_labels) + [game.automatic_label(x) for x in game.automatic_of(config)]
+    recorder = GameRecorder(game.name, config, game_seed, names)
     for seat, action in log:
         recorder.record(seat, action)
     recorder.finish(state)
@@ -270,9 +311,7 @@ def warm_up(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence[
         return
     first = jobs[0]
     for player in sorted(set(p for job in jobs for p in job.seating)):
-        seats = len(first.seating)
-        play_job(players, labels, GameJob(first.cell, first.index, first.toms, (player,) * seats,
-                                          first.game_seed, first.agent_seeds, first.choice_seed))
+        play_job(players, labels, replace(first, seating=(player,) * len(first.seating)))
 
 
 def run_jobs(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence[GameJob], workers: int = 1,
@@ -309,9 +348,10 @@ def run_jobs(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence
     return sorted(records, key=lambda r: (r.cell, r.index))
 
 
-def rotation_jobs(cell: int, members: Sequence[int], games: int, toms: Iterable[TomSpec],
-                  seed_keys: Sequence[int], first_game: int = 0) -> list[GameJob]:
-    """``games`` jobs for the players ``members`` (one per agent seat), seats rotated cyclically:
+def rotation_jobs(cell: int, members: Sequence[int], games: int, automatic: Iterable[AutomaticSpec],
+                  seed_keys: Sequence[int], first_game: int = 0, game: str = DEFAULT_GAME) -> list[GameJob]:
+    """``games`` jobs of ``game`` for the players ``members`` (one per agent seat, the
+    ``automatic`` participants after them), seats rotated cyclically:
     game k seats ``members`` shifted by k mod n, and each block of n games shares one deal, so
     every player sits in every seat equally often and plays every seat's deal. The jobs are games
     ``first_game`` to ``first_game + games - 1`` of the seeded sequence (a multiple of n)."""
@@ -328,17 +368,18 @@ def rotation_jobs(cell: int, members: Sequence[int], games: int, toms: Iterable[
         shift = k % seats
         seating = tuple(members[(seat + shift) % seats] for seat in range(seats))
         jobs.append(GameJob(
-            cell, k, tuple(toms), seating,
+            cell, k, tuple(automatic), seating,
             game_seed=derive_seed(*seed_keys, STREAM_GAME, k // seats),
             agent_seeds=tuple(derive_seed(*seed_keys, STREAM_AGENT, k, seat) for seat in range(seats)),
-            choice_seed=derive_seed(*seed_keys, STREAM_CHOICE, k)))
+            choice_seed=derive_seed(*seed_keys, STREAM_CHOICE, k), game=game))
     return jobs
 
 
 # ---------------------------------------------------------------- statistics
 
-def wilson_interval(wins: int, games: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval (low, high) for ``wins`` successes in ``games`` trials."""
+def wilson_interval(wins: float, games: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval (low, high) for ``wins`` successes in ``games`` trials (shared
+    wins may make ``wins`` fractional)."""
     if games < 1 or not 0 <= wins <= games:
         raise ValueError(f"need 0 <= wins <= games and games >= 1; got wins={wins}, games={games}")
     rate = wins / games
@@ -356,9 +397,9 @@ class CellResult:
 
     agent: str
     opponents: str
-    level: int | None
+    level: int | str | None  # the ladder's rung (a Tom level, a bot's name); None in a match
     games: int
-    wins: int
+    wins: int | float  # a win shared by k seats counts 1/k
     win_rate: float
     ci_low: float
     ci_high: float
@@ -367,11 +408,11 @@ class CellResult:
     seconds_per_game: float
 
 
-def seat_outcome(record: GameRecord, seat: int) -> tuple[bool, int, int]:
-    """(won, score, margin over the best other participant) of ``seat`` in ``record``."""
+def seat_outcome(record: GameRecord, seat: int) -> tuple[float, int, int]:
+    """(share of the win, score, margin over the best other participant) of ``seat`` in ``record``."""
     scores = record.scores
     best_other = max(s for k, s in enumerate(scores) if k != seat)
-    return record.winner == seat, scores[seat], scores[seat] - best_other
+    return record.win_share(seat), scores[seat], scores[seat] - best_other
 
 
 def cell_result(records: Sequence[GameRecord], player: int, label: str, opponents: str,
@@ -381,6 +422,7 @@ def cell_result(records: Sequence[GameRecord], player: int, label: str, opponent
     if not outcomes:
         raise ValueError(f"agent {label!r} played no game in the cell against {opponents}")
     wins = sum(won for won, _, _ in outcomes)
+    wins = int(wins) if float(wins).is_integer() else float(wins)  # a shared win counts 1/k
     low, high = wilson_interval(wins, len(outcomes))
     return CellResult(label, opponents, level, len(outcomes), wins, wins / len(outcomes), low, high,
                       float(np.mean([s for _, s, _ in outcomes])),
@@ -435,9 +477,32 @@ def check_levels(levels: Iterable[int]) -> list[int]:
     return [int(lv) for lv in levels]
 
 
-def ladder_seed_keys(seed: int, level: int) -> tuple[int, int, int]:
-    """The keys every seed of the ladder's games at Tom ``level`` derives from."""
-    return seed, KIND_LADDER, level
+def check_rungs(game: Game, rungs: Iterable[AutomaticSpec] | None) -> list[AutomaticSpec]:
+    """The ladder's rungs of ``game``: each one of its ``automatic_choices`` (Tiny York's Tom levels
+    1-12, another game's bot names), none twice; all of them when ``rungs`` is None. ValueError
+    naming the allowed ones otherwise."""
+    choices = list(game.automatic_choices)
+    if rungs is None:
+        return choices
+    rungs = [int(r) if isinstance(r, np.integer) else r for r in rungs]
+    bad = [r for r in rungs if isinstance(r, bool) or r not in choices]
+    if not rungs or bad or len(set(rungs)) != len(rungs):
+        raise ValueError(f"the ladder's rungs of {game.title} are its {game.automatic_kind} "
+                         f"{choices}, each at most once; got {rungs!r}")
+    return rungs
+
+
+def automatic_key(automatic: AutomaticSpec) -> int:
+    """One automatic participant as a seed key: a level as it is, a name (a Tom code, a bot) as the
+    int of its bytes."""
+    if isinstance(automatic, (int, np.integer)) and not isinstance(automatic, bool):
+        return int(automatic)
+    return int.from_bytes(str(automatic).encode(), "big")
+
+
+def ladder_seed_keys(seed: int, level: AutomaticSpec) -> tuple[int, int, int]:
+    """The keys every seed of the ladder's games at rung ``level`` (a Tom level) derives from."""
+    return seed, KIND_LADDER, automatic_key(level)
 
 
 def run_provenance() -> dict[str, str]:
@@ -447,57 +512,96 @@ def run_provenance() -> dict[str, str]:
     return dict(zip(RUN_PROVENANCE_KEYS, (played_on, __version__), strict=True))
 
 
-def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games: int = DEFAULT_GAMES,
-                     seed: int = 0, workers: int = 1, progress: bool = True,
-                     saving: GameSaving | None = None, ray_address: str | None = None,
-                     first_game: int = 0) -> EvalResults:
-    """Solo games of ``agent`` (registry name or ``factory(seed)``, seat 0) against one Tom per
-    level; game k at level L is seeded from (seed, L, k), k from ``first_game`` (so a long ladder
-    can be played in parts and joined by ``training.ladder_merge``). One CellResult per level.
-    ``saving`` writes the games it selects (e.g. every lost one) as saved games. The settings
+def evaluate_ladder(agent: AgentSpec, rungs: Iterable[AutomaticSpec] | None = None,
+                    games: int = DEFAULT_GAMES, seed: int = 0, workers: int = 1, progress: bool = True,
+                    saving: GameSaving | None = None, ray_address: str | None = None,
+                    first_game: int = 0, *, game: str | Game = DEFAULT_GAME) -> EvalResults:
+    """Solo games of ``agent`` (a name or ``factory(seed)``, seat 0) against one automatic
+    participant of ``game`` per rung (``check_rungs``: Tiny York's Tom levels, another game's bots;
+    all by default); game k at rung R is seeded from (seed, R, k), k from ``first_game`` (so a long
+    ladder can be played in parts and joined by ``training.ladder_merge``). One CellResult per
+    rung. ``saving`` writes the games it selects (e.g. every lost one) as saved games. The settings
     record the run's UTC start date (``played_on``) and the package ``version`` beside its arguments
     (``run_provenance``)."""
-    check_agent_spec(agent)
-    levels, games, seed = check_levels(levels), positive_int(games, "games"), check_seed(seed)
+    game = get_game(game)
+    rungs = check_rungs(game, rungs)
+    check_agent_spec(agent, game, game.seat_config(1, (rungs[0],)))
+    games, seed = positive_int(games, "games"), check_seed(seed)
     first_game = check_int("first_game", first_game, 0)
     label = agent_label(agent)
     provenance = run_provenance()
     jobs = []
-    for cell, level in enumerate(levels):
-        jobs += rotation_jobs(cell, (0,), games, (level,), ladder_seed_keys(seed, level), first_game)
-    records = run_jobs([agent], [label], jobs, workers, progress, f"{label} vs Toms", saving, ray_address)
-    cells = [cell_result([r for r in records if r.cell == cell], 0, label, tom_label(level), level)
-             for cell, level in enumerate(levels)]
-    settings = {"agent": label, "levels": levels, "games": games, "seed": seed, "first_game": first_game,
-                **provenance}
+    for cell, rung in enumerate(rungs):
+        jobs += rotation_jobs(cell, (0,), games, (rung,), ladder_seed_keys(seed, rung), first_game, game.name)
+    records = run_jobs([agent], [label], jobs, workers, progress,
+                       f"{label} vs {game.automatic_kind}", saving, ray_address)
+    cells = [cell_result([r for r in records if r.cell == cell], 0, label, game.automatic_label(rung), rung)
+             for cell, rung in enumerate(rungs)]
+    settings = {"game": game.name, "agent": label, "levels": rungs, "games": games, "seed": seed,
+                "first_game": first_game, **provenance}
     return EvalResults("ladder", cells, records, settings)
+
+
+def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games: int = DEFAULT_GAMES,
+                     seed: int = 0, workers: int = 1, progress: bool = True,
+                     saving: GameSaving | None = None, ray_address: str | None = None,
+                     first_game: int = 0) -> EvalResults:
+    """Tiny York's ladder (``evaluate_ladder``): solo games of ``agent`` against one Tom per level
+    in ``levels`` (1-12)."""
+    return evaluate_ladder(agent, check_levels(levels), games, seed, workers, progress, saving,
+                           ray_address, first_game, game=DEFAULT_GAME)
+
+
+def match_automatic(game: Game, toms: Iterable[TomSpec], automatic: Iterable[AutomaticSpec]) -> tuple:
+    """The automatic participants of a match: ``automatic``, or ``toms`` (Tiny York's name for
+    them); ValueError when both are given or ``toms`` for a game without Toms."""
+    toms, automatic = tuple(toms), tuple(automatic)
+    if toms and automatic:
+        raise ValueError("give the automatic participants once: toms= or automatic=")
+    if toms and game.automatic_kind != "toms":
+        raise ValueError(f"toms are Tiny York's; {game.title}'s automatic participants are "
+                         f"{game.automatic_kind} (automatic=...)")
+    return toms or automatic
 
 
 def evaluate_vs_agents(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES, seed: int = 0,
                        workers: int = 1, progress: bool = True, toms: Iterable[TomSpec] = (),
-                       saving: GameSaving | None = None, ray_address: str | None = None) -> EvalResults:
-    """2-4 agents (names or factories, with ``toms`` making up to 4 participants) against each
-    other, seats rotated: ``games`` must be a multiple of the number of agents. One CellResult per
-    agent. ``saving`` writes the games it selects (the first agent's lost ones, or all). The
-    settings record the run's ``played_on`` and ``version`` (``run_provenance``)."""
-    agents = [check_agent_spec(a) for a in agents]
-    toms = tuple(toms)
-    if not MIN_PARTICIPANTS <= len(agents) + len(toms) <= MAX_SEATS or not agents:
-        raise ValueError(f"a match has {MIN_PARTICIPANTS}-{MAX_SEATS} participants with at least one "
-                         f"agent; got {len(agents)} agents and {len(toms)} Toms")
-    codes = GameConfig(num_agents=len(agents), toms=toms).toms  # validated, normalised
+                       saving: GameSaving | None = None, ray_address: str | None = None, *,
+                       game: str | Game = DEFAULT_GAME,
+                       automatic: Iterable[AutomaticSpec] = ()) -> EvalResults:
+    """Agents of ``game`` (names or factories, one per agent seat, with its ``automatic``
+    participants after them: Toms, bots; ``toms`` for Tiny York's) against each other, seats
+    rotated: ``games`` must be a multiple of the number of agents. One CellResult per agent.
+    ``saving`` writes the games it selects (the first agent's lost ones, or all). The settings
+    record the run's ``played_on`` and ``version`` (``run_provenance``)."""
+    game = get_game(game)
+    agents = list(agents)
+    automatic = match_automatic(game, toms, automatic)
+    if not agents:
+        raise ValueError("a match needs at least one agent")
+    try:
+        config = game.seat_config(len(agents), automatic)
+    except ValueError as error:
+        raise ValueError(f"{len(agents)} agents and {game.automatic_kind} {list(automatic)} are no "
+                         f"setup of {game.title} (it takes {game.automatic_participants}): {error}") from None
+    if game.num_participants(config) < 2:
+        raise ValueError(f"a match has 2 or more participants; got {len(agents)} agent and no "
+                         f"{game.automatic_kind}")
+    agents = [check_agent_spec(a, game, config) for a in agents]
+    codes = game.automatic_of(config)  # validated, one spelling each
     games, seed = positive_int(games, "games"), check_seed(seed)
     labels = unique_labels(agents)
     provenance = run_provenance()
-    tom_keys = [int.from_bytes(code.encode(), "big") for code in codes]
-    jobs = rotation_jobs(0, tuple(range(len(agents))), games, toms,
-                         (seed, KIND_MATCH, len(agents), *tom_keys))
+    jobs = rotation_jobs(0, tuple(range(len(agents))), games, automatic,
+                         (seed, KIND_MATCH, len(agents), *map(automatic_key, codes)), game=game.name)
     records = run_jobs(agents, labels, jobs, workers, progress, " vs ".join(labels), saving, ray_address)
     cells = []
+    automatic_labels = [game.automatic_label(x) for x in codes]
     for p, label in enumerate(labels):
-        others = [x for x in labels if x != label] + [f"Tom {t}" for t in toms]
+        others = [x for x in labels if x != label] + automatic_labels
         cells.append(cell_result(records, p, label, ", ".join(others)))
-    settings = {"agents": labels, "toms": list(toms), "games": games, "seed": seed, **provenance}
+    settings = {"game": game.name, "agents": labels, game.automatic_kind: list(automatic), "games": games,
+                "seed": seed, **provenance}
     return EvalResults("match", cells, records, settings)
 
 
@@ -587,37 +691,44 @@ def write_json(results: EvalResults, path: str | os.PathLike[str]) -> None:
         json.dump(results.to_dict(), handle, indent=1)
 
 
-def _ladder_level(cell: CellResult) -> int:
-    """The Tom level of a ladder cell; ValueError for a match cell, which has none."""
+def _ladder_rung(cell: CellResult) -> int | str:
+    """The rung of a ladder cell; ValueError for a match cell, which has none."""
     if cell.level is None:
-        raise ValueError(f"plot_ladder plots ladder results (a Tom level per cell); the cell of "
-                         f"{cell.agent!r} against {cell.opponents} has no level")
+        raise ValueError(f"plot_ladder plots ladder results (a rung per cell); the cell of "
+                         f"{cell.agent!r} against {cell.opponents} has no rung")
     return cell.level
 
 
 def plot_ladder(results: EvalResults, path: str | os.PathLike[str]) -> None:
-    """A PNG of win rate by Tom level, Wilson 95% intervals as error bars, one line per agent."""
+    """A PNG of win rate by rung (Tom level, bot), Wilson 95% intervals as error bars, one line per
+    agent; every one of the game's ``automatic_choices`` on the axis, in their order."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    runs = results.settings.get("runs", [results.settings])
+    game = get_game(runs[0].get("game", DEFAULT_GAME))
+    rungs = list(game.automatic_choices)  # every rung is a tick, played or not
+    rungs += sorted({_ladder_rung(c) for c in results.cells} - set(rungs), key=str)
+    position = {rung: k for k, rung in enumerate(rungs)}
     figure = Figure(figsize=PLOT_SIZE_INCHES)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     for label in dict.fromkeys(c.agent for c in results.cells):
-        cells = sorted((c for c in results.cells if c.agent == label), key=_ladder_level)
+        cells = sorted((c for c in results.cells if c.agent == label),
+                       key=lambda c: position[_ladder_rung(c)])
         rates = np.array([c.win_rate for c in cells])
         # Clipped at zero: at 0 or all wins the Wilson bound and the rate differ by rounding only.
         below = np.maximum(rates - [c.ci_low for c in cells], 0.0)
         above = np.maximum(np.array([c.ci_high for c in cells]) - rates, 0.0)
         errors = [below, above]
-        axes.errorbar([_ladder_level(c) for c in cells], rates, yerr=errors, marker="o",
+        axes.errorbar([position[_ladder_rung(c)] for c in cells], rates, yerr=errors, marker="o",
                       capsize=PLOT_CAPSIZE, label=label)
-    axes.set_xticks(list(TOM_LEVELS))
-    axes.set_xlabel("Tom level")
+    axes.set_xticks(range(len(rungs)), [str(r) for r in rungs])
+    axes.set_xlabel(f"{game.title}: {game.automatic_kind}")
     axes.set_ylabel("win rate (95% Wilson interval)")
     axes.set_ylim(0, 1)
     axes.grid(alpha=0.3)
     axes.legend()
-    axes.set_title("Win rate against Tom by level")
+    axes.set_title(f"Win rate against each of the {game.automatic_kind}")
     with open_output(path, "wb") as handle:
         figure.savefig(handle, format="png", dpi=PLOT_DPI)
 

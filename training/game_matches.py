@@ -1,6 +1,6 @@
-"""Matches of any registered game through the game contract: policies in the agent seats
-(rotated game by game), the engine's automatic participants in the others (``tiny-york eval
---game``).
+"""Matches of any registered game set up by its config keywords (``evaluate_match``), played by the
+evaluation harness (``training.evaluate.evaluate_vs_agents``): policies in the agent seats (seats
+rotated, deals shared), the engine's automatic participants in the others.
 
 Each seat's policy is ``agents.policies.seat_policy``: an agent of the registry written for the
 game (Tiny York's agents; an outside ``MODULE:ATTRIBUTE`` agent for any game), else one of the
@@ -12,7 +12,7 @@ the action of the seat to move. A shared win counts 1/k to each of the k winners
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from tiny_york_env.agents.policies import (  # noqa: F401  (the policies' names,
     PPO_PREFIX,
     SEARCH_PREFIX,
     Policy,
+    StatePolicyAgent,
     act_policy,
     check_policy_name,
     make_policy,
@@ -39,26 +40,17 @@ from tiny_york_env.agents.policies import (  # noqa: F401  (the policies' names,
     shipped_policy_path,
     split_search_name,
 )
-from tiny_york_env.contract import Game
 from tiny_york_env.options import check_int
 from tiny_york_env.registry import get_game
-from tiny_york_env.training.evaluate import format_rows, output_dir, run_provenance, write_output_text
-from tiny_york_env.training.game_loop import play_out
+from tiny_york_env.training.evaluate import (
+    RUN_PROVENANCE_KEYS,
+    evaluate_vs_agents,
+    format_rows,
+    output_dir,
+    write_output_text,
+)
 
 TABLE_COLUMNS = ("agent", "games", "wins", "win rate", "mean score", "mean place")
-
-
-def play_game(game: Game, config: Any, policies: Sequence[Callable], seat_of: Sequence[int],
-              seed: int, recorder: Any = None) -> tuple[np.ndarray, tuple[int, ...], np.ndarray]:
-    """One game: policy k plays agent seat ``seat_of[k]``; (scores, winners, placings). A
-    ``saved_games.GameRecorder`` given as ``recorder`` records every decision and the end."""
-    by_seat = {seat: policies[k] for k, seat in enumerate(seat_of)}
-    state = game.new_game(config, seed)
-    play_out(game, state, lambda state, seat: by_seat[seat](state),
-             None if recorder is None else recorder.record)
-    if recorder is not None:
-        recorder.finish(state)
-    return game.final_scores(state), tuple(game.winners(state)), game.placings(state)
 
 
 def agent_name(agent: str | Policy) -> str:
@@ -66,50 +58,47 @@ def agent_name(agent: str | Policy) -> str:
     return agent if isinstance(agent, str) else getattr(agent, "label", "policy")
 
 
+class StatePolicyFactory:
+    """``factory(seed)`` of a state policy (a function of the state returning the action of the seat
+    to move) for the evaluation harness: its agent plans on the seat's determinized view."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy, self.label = policy, agent_name(policy)
+
+    def __call__(self, seed: int | None) -> StatePolicyAgent:
+        """The policy as an ``act_state`` agent (the seed is the policy's own business)."""
+        return StatePolicyAgent(self.policy, self.label)
+
+
 def evaluate_match(game_name: str, agents: Sequence[str | Policy], games: int, seed: int = 0,
-                   saving: Any = None, **setup: Any) -> dict[str, Any]:
-    """``games`` games of ``agents`` (policy names or state policies, one per agent seat,
-    rotated each game) with the game's setup keywords ``setup`` (e.g. ``num_players=3,
-    bots=("greedy",)``); per agent: games, wins (shared wins split), mean score, mean place
-    (0 = first) and mean margin (own score minus the best other seat's). ``saving``
-    (``training.evaluate.GameSaving``) writes the first agent's lost games, or all, as saved
-    games ``DIR/game<k>.jsonl``. Game g plays the deal ``seed + g``: runs whose seeds are closer
-    than ``games`` share deals. The results record the run's ``played_on`` and ``version``
-    (``evaluate.run_provenance``)."""
+                   saving: Any = None, workers: int = 1, progress: bool = False,
+                   ray_address: str | None = None, **setup: Any) -> dict[str, Any]:
+    """``games`` games of ``agents`` (policy names or state policies, one per agent seat, seats
+    rotated and deals shared as in ``evaluate.evaluate_vs_agents``, which plays them) with the
+    game's setup keywords ``setup`` (e.g. ``num_players=3, bots=("greedy",)``); per agent: games,
+    wins (shared wins split), win rate with its Wilson 95% interval, mean score, mean place (0 =
+    first) and mean margin (own score minus the best other seat's). ``saving``
+    (``training.evaluate.GameSaving``) writes the first agent's lost games, or all, as saved games.
+    The results record the run's ``played_on`` and ``version`` (``evaluate.run_provenance``)."""
     game = get_game(game_name)
     games = check_int("games", games, 1)
-    provenance = run_provenance()
     config = game.make_config(**setup)
     if game.num_agents(config) != len(agents):
         raise ValueError(f"the setup {setup} has {game.num_agents(config)} agent seats but "
                          f"{len(agents)} agents were given ({list(agents)})")
-    rng = np.random.default_rng(seed)
-    policies = [seat_policy(game, name, rng, config) for name in agents]
-    n = len(agents)
-    wins, scores, places, margins = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
-    for g in range(games):
-        seat_of = [(k + g) % n for k in range(n)]
-        recorder = None
-        if saving is not None:
-            from tiny_york_env.saved_games import GameRecorder
-            names = {seat: agent_name(agents[k]) for k, seat in enumerate(seat_of)}
-            recorder = GameRecorder(game, config, seed + g, [
-                names.get(seat, "bot") for seat in range(game.num_participants(config))])
-        final, winners, placing = play_game(game, config, policies, seat_of, seed + g, recorder)
-        if recorder is not None and saving.keeps(lost=seat_of[0] not in winners):
-            output_dir(saving.directory)
-            recorder.write(Path(saving.directory) / f"game{g:05d}.jsonl")
-        for k, seat in enumerate(seat_of):
-            wins[k] += (seat in winners) / len(winners)
-            scores[k] += final[seat]
-            places[k] += placing[seat]
-            margins[k] += final[seat] - np.delete(final, seat).max()
+    specs = [StatePolicyFactory(a) if callable(a) else a for a in agents]
+    results = evaluate_vs_agents(specs, games, seed, workers, progress, saving=saving,
+                                 ray_address=ray_address, game=game, automatic=game.automatic_of(config))
+    rows = []
+    for p, cell in enumerate(results.cells):
+        places = [r.places[r.seating.index(p)] for r in results.records]
+        rows.append({"agent": cell.agent, "games": cell.games, "wins": float(cell.wins),
+                     "win_rate": cell.win_rate, "ci_low": cell.ci_low, "ci_high": cell.ci_high,
+                     "mean_score": cell.mean_score, "mean_place": float(np.mean(places)),
+                     "mean_margin": cell.mean_margin})
+    provenance = {key: results.settings[key] for key in RUN_PROVENANCE_KEYS}
     return {"game": game.name, "setup": {k: list(v) if isinstance(v, tuple) else v for k, v in setup.items()},
-            "games": games, "seed": seed, **provenance,
-            "agents": [{"agent": agent_name(name), "games": games, "wins": float(wins[k]),
-                        "win_rate": float(wins[k] / games), "mean_score": float(scores[k] / games),
-                        "mean_place": float(places[k] / games),
-                        "mean_margin": float(margins[k] / games)} for k, name in enumerate(agents)]}
+            "games": games, "seed": seed, **provenance, "agents": rows}
 
 
 def format_match(results: dict[str, Any]) -> str:

@@ -1,11 +1,12 @@
-"""Join a Tom ladder played in parts into one ladder, as if it had been played in one run.
+"""Join a ladder played in parts into one ladder, as if it had been played in one run.
 
     tiny-york eval --agent champion --levels 10 --games 500 --seed 1 --out part-1
     tiny-york eval --agent champion --levels 10 --games 500 --seed 1 --first-game 500 --out part-2
     tiny-york eval --merge part-1/ladder.json part-2/ladder.json --out joined
 
-Game k at Tom level L is seeded from (seed, L, k) alone (``training.evaluate``), so parts played
-with the same agent and seed and disjoint game numbers (``--first-game``) are pieces of one
+The same holds for every game's ladder (``--game construction_yard --agent ppo --levels greedy``).
+Game k at rung L (a Tom level, a bot) is seeded from (seed, L, k) alone (``training.evaluate``), so
+parts played with the same agent and seed and disjoint game numbers (``--first-game``) are pieces of one
 sequence: the joined cells equal those of a single run over all the games (the seconds aside).
 Every record's game seed is checked against that derivation, a game found in two parts is refused,
 and a results file is data from outside: anything malformed is a ValueError naming the file and
@@ -22,60 +23,90 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
+from tiny_york_env.contract import Game
 from tiny_york_env.options import check_int
+from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
 from tiny_york_env.training.evaluate import (
     RUN_PROVENANCE_KEYS,
     STREAM_GAME,
     EvalResults,
     GameRecord,
     cell_result,
-    check_levels,
+    check_rungs,
     derive_seed,
     ladder_seed_keys,
-    tom_label,
 )
 
 MAX_RESULTS_BYTES = 256 * 2 ** 20  # a 1,000-game ladder at all 12 levels is about 4 MB
+# the fields every game record has; files written before ``winners`` and ``places`` were kept lack those
+OPTIONAL_FIELDS = ("winners", "places")
 RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
-SOLO_SEATING = (0,)  # the ladder's agent is player 0 in seat 0, Tom after it
-SOLO_PARTICIPANTS = 2
+REQUIRED_FIELDS = tuple(name for name in RECORD_FIELDS if name not in OPTIONAL_FIELDS)
+SOLO_SEATING = (0,)  # the ladder's agent is player 0 in seat 0, the automatic participant after it
 PROVENANCE_KEYS = ("command", *RUN_PROVENANCE_KEYS)  # settings that say how a part was played
 
 
-def _record(raw: Any, where: str, levels: Sequence[int], seed: int) -> tuple[int, GameRecord]:
-    """(Tom level, GameRecord) of one game of a ladder file, every field checked."""
-    if not isinstance(raw, dict) or set(raw) != set(RECORD_FIELDS):
+def _seats(raw: Any, where: str, participants: int) -> tuple[int, ...]:
+    """The ``winners`` of a record: distinct seats below ``participants``, at least one."""
+    if not isinstance(raw, list) or not raw or len(set(map(repr, raw))) != len(raw) or any(
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < participants
+            for seat in raw):
+        raise ValueError(f"{where} must be a non-empty list of distinct seats 0-{participants - 1}, "
+                         f"got {raw!r}")
+    return tuple(raw)
+
+
+def _places(raw: Any, where: str, participants: int) -> tuple[float, ...]:
+    """The ``places`` of a record: one number 0..participants-1 per seat."""
+    if not isinstance(raw, list) or len(raw) != participants or any(
+            isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= participants - 1
+            for p in raw):
+        raise ValueError(f"{where} must be a list of {participants} places (0 = first), got {raw!r}")
+    return tuple(float(p) for p in raw)
+
+
+def _record(raw: Any, where: str, game: Game, levels: Sequence[Any], seed: int) -> tuple[Any, GameRecord]:
+    """(rung, GameRecord) of one game of a ladder file, every field checked."""
+    if not isinstance(raw, dict) or not set(REQUIRED_FIELDS) <= set(raw) <= set(RECORD_FIELDS):
         keys = sorted(raw) if isinstance(raw, dict) else type(raw).__name__
-        raise ValueError(f"{where} must be an object with the fields {', '.join(RECORD_FIELDS)}; got {keys}")
+        raise ValueError(f"{where} must be an object with the fields {', '.join(REQUIRED_FIELDS)} (and "
+                         f"{' and '.join(OPTIONAL_FIELDS)} where recorded); got {keys}")
     cell = check_int(f"{where}.cell", raw["cell"], 0)
     if cell >= len(levels):
         raise ValueError(f"{where}.cell must index the file's levels (0-{len(levels) - 1}), got {cell}")
     index = check_int(f"{where}.index", raw["index"], 0)
     level = levels[cell]
+    participants = game.num_participants(game.seat_config(len(SOLO_SEATING), (level,)))
     expected_seed = derive_seed(*ladder_seed_keys(seed, level), STREAM_GAME, index)
     if raw["game_seed"] != expected_seed:
-        raise ValueError(f"{where}.game_seed is not the seed of game {index} at Tom {level} with seed "
+        raise ValueError(f"{where}.game_seed is not the seed of game {index} against "
+                         f"{game.automatic_label(level)} with seed "
                          f"{seed} ({expected_seed}), got {raw['game_seed']!r}: the record was not "
                          f"played by this ladder")
     seating, scores = raw["seating"], raw["scores"]
     if seating != list(SOLO_SEATING):
         raise ValueError(f"{where}.seating must be {list(SOLO_SEATING)} (a solo ladder game), "
                          f"got {seating!r}")
-    if not isinstance(scores, list) or len(scores) != SOLO_PARTICIPANTS:
-        raise ValueError(f"{where}.scores must be a list of {SOLO_PARTICIPANTS} ints (agent, Tom), "
-                         f"got {scores!r}")
+    if not isinstance(scores, list) or len(scores) != participants:
+        raise ValueError(f"{where}.scores must be a list of {participants} ints (the agent's, then the "
+                         f"automatic participants'), got {scores!r}")
     if any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
         raise ValueError(f"{where}.scores must be an int each, got {scores!r}")
     scores = tuple(scores)
     winner = check_int(f"{where}.winner", raw["winner"], 0)
-    if winner >= SOLO_PARTICIPANTS:
-        raise ValueError(f"{where}.winner must be 0 (the agent) or 1 (Tom), got {winner}")
+    if winner >= participants:
+        raise ValueError(f"{where}.winner must be a seat 0-{participants - 1} (0: the agent), got {winner}")
+    winners = _seats(raw["winners"], f"{where}.winners", participants) if "winners" in raw else ()
+    if winners and winners[0] != winner:
+        raise ValueError(f"{where}.winners must start with the winner ({winner}), got {list(winners)}")
+    places = _places(raw["places"], f"{where}.places", participants) if "places" in raw else ()
     seconds = raw["seconds"]
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
             or seconds < 0:
         raise ValueError(f"{where}.seconds must be a non-negative number, got {seconds!r}")
     return level, GameRecord(cell, index, expected_seed, SOLO_SEATING, scores, winner,
-                             check_int(f"{where}.decisions", raw["decisions"], 0), float(seconds))
+                             check_int(f"{where}.decisions", raw["decisions"], 0), float(seconds),
+                             winners, places)
 
 
 def parse_ladder(data: Any, source: str) -> EvalResults:
@@ -91,25 +122,28 @@ def parse_ladder(data: Any, source: str) -> EvalResults:
     if not isinstance(agent, str) or not agent:
         raise ValueError(f"{source}: settings.agent must be the agent's name, got {agent!r}")
     seed = check_int(f"{source}: settings.seed", settings.get("seed"), 0)
+    name = settings.get("game", DEFAULT_GAME)  # files written before every game had a ladder: Tiny York's
+    if name not in game_names():
+        raise ValueError(f"{source}: settings.game must be a registered game {game_names()}, got {name!r}")
+    game = get_game(name)
     levels = settings.get("levels")
     if not isinstance(levels, list):
-        raise ValueError(f"{source}: settings.levels must be the list of the file's Tom levels, "
-                         f"got {levels!r}")
+        raise ValueError(f"{source}: settings.levels must be the list of the file's rungs "
+                         f"({game.automatic_kind}), got {levels!r}")
     try:
-        levels = check_levels(levels)
-    except ValueError as error:
+        levels = check_rungs(game, levels)
+    except (ValueError, TypeError) as error:
         raise ValueError(f"{source}: settings.levels: {error}") from None
-    if len(set(levels)) != len(levels):
-        raise ValueError(f"{source}: settings.levels lists a level twice: {levels}")
     games = data.get("games")
     if not isinstance(games, list):
         raise ValueError(f"{source}: games must be the list of game records")
-    by_level: dict[int, list[GameRecord]] = {level: [] for level in levels}
+    by_level: dict[Any, list[GameRecord]] = {level: [] for level in levels}
     for k, raw in enumerate(games):
-        level, record = _record(raw, f"{source}: games[{k}]", levels, seed)
+        level, record = _record(raw, f"{source}: games[{k}]", game, levels, seed)
         by_level[level].append(record)
-    return _ladder_results(agent, seed, by_level, {"agent": agent, "seed": seed, "source": source,
-                                                   "merged_from": _merged_from(settings, source)})
+    return _ladder_results(game, agent, seed, by_level, {"game": game.name, "agent": agent, "seed": seed,
+                                                         "source": source,
+                                                         "merged_from": _merged_from(settings, source)})
 
 
 def _merged_from(settings: dict[str, Any], source: str) -> list[str]:
@@ -156,17 +190,19 @@ def read_ladder(path: str | os.PathLike[str]) -> EvalResults:
     return parse_ladder(data, str(path))
 
 
-def _ladder_results(agent: str, seed: int, by_level: dict[int, list[GameRecord]],
+def _ladder_results(game: Game, agent: str, seed: int, by_level: dict[Any, list[GameRecord]],
                     settings: dict[str, Any]) -> EvalResults:
-    """EvalResults with one cell per level (ascending) holding ``by_level``'s games in order."""
-    levels = sorted(level for level, records in by_level.items() if records)
+    """EvalResults with one cell per rung (in the game's order of ``automatic_choices``) holding
+    ``by_level``'s games in order."""
+    order = list(game.automatic_choices)
+    levels = sorted((level for level, records in by_level.items() if records), key=order.index)
     if not levels:
         raise ValueError(f"{settings.get('source', 'the ladder')}: no game to merge")
     records, cells = [], []
     for cell, level in enumerate(levels):
         ordered = [replace(r, cell=cell) for r in sorted(by_level[level], key=lambda r: r.index)]
         records += ordered
-        cells.append(cell_result(ordered, 0, agent, tom_label(level), level))
+        cells.append(cell_result(ordered, 0, agent, game.automatic_label(level), level))
     games = {str(level): len(by_level[level]) for level in levels}
     return EvalResults("ladder", cells, records, {**settings, "levels": levels, "games": games})
 
@@ -180,23 +216,28 @@ def merge_ladders(parts: Iterable[EvalResults]) -> EvalResults:
     checked = [_checked_part(part) for part in parts]
     agents = {part.settings["agent"] for part in checked}
     seeds = {part.settings["seed"] for part in checked}
-    if len(agents) != 1 or len(seeds) != 1:
-        raise ValueError(f"ladder parts must be of one agent and one seed to be one sequence of games; "
-                         f"got agents {sorted(agents)} and seeds {sorted(seeds)}")
-    by_level: dict[int, dict[int, GameRecord]] = {}
+    names = {part.settings["game"] for part in checked}
+    if len(agents) != 1 or len(seeds) != 1 or len(names) != 1:
+        raise ValueError(f"ladder parts must be of one game, one agent and one seed to be one sequence "
+                         f"of games; got games {sorted(names)}, agents {sorted(agents)} and seeds "
+                         f"{sorted(seeds)}")
+    game = get_game(next(iter(names)))
+    by_level: dict[Any, dict[int, GameRecord]] = {}
     for part in checked:
         for record in part.records:
             level = part.cells[record.cell].level
             games = by_level.setdefault(level, {})
             if record.index in games:
-                raise ValueError(f"game {record.index} at Tom {level} is in two parts "
+                raise ValueError(f"game {record.index} against {game.automatic_label(level)} is in two "
+                                 f"parts "
                                  f"({part.settings['source']} and another): the parts "
                                  f"must not overlap (--first-game)")
             games[record.index] = record
     agent, seed = agents.pop(), seeds.pop()
     sources = [name for part in checked for name in part.settings["merged_from"]]
-    return _ladder_results(agent, seed, {level: list(games.values()) for level, games in by_level.items()},
-                           {"agent": agent, "seed": seed, "merged_from": sources})
+    return _ladder_results(game, agent, seed,
+                           {level: list(games.values()) for level, games in by_level.items()},
+                           {"game": game.name, "agent": agent, "seed": seed, "merged_from": sources})
 
 
 def _checked_part(part: EvalResults) -> EvalResults:

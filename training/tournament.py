@@ -1,13 +1,12 @@
-"""A seeded round robin of several agents: OpenSkill (Plackett-Luce) ratings and a win-rate matrix.
+"""A seeded round robin of several agents of any registered game: OpenSkill (Plackett-Luce)
+ratings and a win-rate matrix.
 
 Every group of ``game_size`` agents (2 by default, 3 or 4 optionally) plays ``games`` games, seats
-rotated and deals shared as in ``training.evaluate.evaluate_vs_agents``. The ratings are updated
-game by game in a fixed order (group, then game number), so they do not depend on ``workers``.
-
-``run_game_tournament`` is the same round robin for any game of the registry, between the
-policies of ``training.game_matches`` (``tiny-york tournament --game NAME``); the engine's
-automatic participants (bots, Dirk) fill the other seats. A game's record keeps its first winner
-(a shared win goes to the first tied seat in the ratings, as in the envs' ``winner`` info).
+rotated and deals shared as in ``training.evaluate.evaluate_vs_agents``; the game's automatic
+participants given (bots; Dirk and Alea are the engine's own) join every game after them. The
+ratings are computed from the games in a fixed set of orders, so they depend neither on
+``workers`` nor on ``--ray``. A game's ranks put its first winner first (a shared win goes to the
+first tied seat in the ratings, as in the envs' ``winner`` info).
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ import csv
 import itertools
 import json
 import os
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -24,18 +22,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tiny_york_env.games.tiny_york.components import MAX_SEATS, MIN_PARTICIPANTS
-from tiny_york_env.registry import get_game
+from tiny_york_env.contract import Game
+from tiny_york_env.registry import DEFAULT_GAME, get_game
 
 from .evaluate import (
     KIND_TOURNAMENT,
-    STREAM_AGENT,
-    STREAM_GAME,
     AgentSpec,
+    AutomaticSpec,
     GameRecord,
     check_agent_spec,
     check_seed,
-    derive_seed,
     format_rows,
     open_output,
     output_dir,
@@ -165,14 +161,23 @@ def _standings(records: Sequence[GameRecord], labels: Sequence[str]) -> list[Sta
 
 def run_tournament(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES_PER_GROUP, seed: int = 0,
                    game_size: int = 2, workers: int = 1, progress: bool = True,
-                   ray_address: str | None = None) -> TournamentResults:
-    """Round robin of ``agents`` (registry names or ``factory(seed)``): every group of
-    ``game_size`` plays ``games`` games (a multiple of ``game_size``), seats rotated. The settings
-    record the run's ``played_on`` and ``version`` (``evaluate.run_provenance``)."""
-    agents = [check_agent_spec(a) for a in agents]
+                   ray_address: str | None = None, *, game: str | Game = DEFAULT_GAME,
+                   automatic: Sequence[AutomaticSpec] = ()) -> TournamentResults:
+    """Round robin of ``agents`` of ``game`` (names or ``factory(seed)``): every group of
+    ``game_size`` plays ``games`` games (a multiple of ``game_size``), seats rotated, with the
+    game's ``automatic`` participants (bots) after them. The settings record the run's
+    ``played_on`` and ``version`` (``evaluate.run_provenance``)."""
+    game = get_game(game)
+    agents, automatic = list(agents), tuple(automatic)
     game_size = positive_int(game_size, "game_size")
-    if not MIN_PARTICIPANTS <= game_size <= MAX_SEATS:
-        raise ValueError(f"game_size must be {MIN_PARTICIPANTS}-{MAX_SEATS}, got {game_size}")
+    try:
+        config = game.seat_config(game_size, automatic)
+    except ValueError as error:
+        raise ValueError(f"game_size {game_size} with {game.automatic_kind} {list(automatic)} is no "
+                         f"setup of {game.title}: {error}") from None
+    if game.num_participants(config) < 2:
+        raise ValueError(f"game_size {game_size} with no {game.automatic_kind} is a game of one")
+    agents = [check_agent_spec(a, game, config) for a in agents]
     if len(agents) < game_size:
         raise ValueError(f"a tournament with games of {game_size} needs at least {game_size} agents, "
                          f"got {len(agents)}")
@@ -181,59 +186,22 @@ def run_tournament(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES_PER_G
     provenance = run_provenance()
     jobs = []
     for cell, group in enumerate(itertools.combinations(range(len(agents)), game_size)):
-        jobs += rotation_jobs(cell, group, games, (), (seed, KIND_TOURNAMENT, game_size, *group))
+        jobs += rotation_jobs(cell, group, games, automatic, (seed, KIND_TOURNAMENT, game_size, *group),
+                              game=game.name)
     records = run_jobs(agents, labels, jobs, workers, progress, "tournament", ray_address=ray_address)
-    settings = {"agents": labels, "games_per_group": games, "game_size": game_size, "seed": seed,
-                **provenance}
+    settings = {"game": game.name, "agents": labels, "games_per_group": games, "game_size": game_size,
+                game.automatic_kind: list(automatic), "seed": seed, **provenance}
     return TournamentResults(_standings(records, labels), labels,
                              pairwise_matrix(records, len(labels)), records, settings)
 
 
-def run_game_tournament(game_name: str, agents: Sequence[str], games: int = DEFAULT_GAMES_PER_GROUP,
+def run_game_tournament(game_name: str, agents: Sequence[AgentSpec], games: int = DEFAULT_GAMES_PER_GROUP,
                         seed: int = 0, game_size: int = 2, bots: Sequence[str] = (),
-                        progress: bool = False) -> TournamentResults:
-    """Round robin of ``agents`` (``training.game_matches`` policy names) in ``game_name``: every
-    group of ``game_size`` plays ``games`` games (a multiple of ``game_size``), seats rotated,
-    each block of ``game_size`` games sharing one deal; ``bots`` (the engine's) join every game.
-    The settings record the run's ``played_on`` and ``version`` (``evaluate.run_provenance``)."""
-    from tqdm.auto import tqdm  # a single widget in Jupyter, not thousands of text chunks
-
-    from .game_matches import make_policy, play_game
-    game = get_game(game_name)
-    agents = list(agents)
-    game_size = positive_int(game_size, "game_size")
-    if len(agents) < game_size:
-        raise ValueError(f"a tournament with games of {game_size} needs at least {game_size} agents, "
-                         f"got {len(agents)}")
-    games, seed = positive_int(games, "games"), check_seed(seed)
-    if games % game_size:
-        raise ValueError(f"games must be a multiple of game_size ({game_size}) so that each agent "
-                         f"sits in each seat equally often; got {games}")
-    config = game.make_config(num_players=game_size + len(bots), bots=tuple(bots))
-    labels = unique_labels(agents)
-    provenance = run_provenance()
-    groups = list(itertools.combinations(range(len(agents)), game_size))
-    records = []
-    with tqdm(total=len(groups) * games, desc="tournament", unit="game", disable=not progress) as bar:
-        for cell, group in enumerate(groups):
-            keys = (seed, KIND_TOURNAMENT, game_size, *group)
-            policies = {p: make_policy(game, agents[p],
-                                       np.random.default_rng(derive_seed(*keys, STREAM_AGENT, p)),
-                                       config) for p in group}
-            for k in range(games):
-                shift = k % game_size
-                seating = tuple(group[(seat + shift) % game_size] for seat in range(game_size))
-                game_seed = derive_seed(*keys, STREAM_GAME, k // game_size)
-                start = time.perf_counter()
-                scores, winners, _ = play_game(game, config, [policies[p] for p in seating],
-                                               range(game_size), game_seed)
-                records.append(GameRecord(cell, k, game_seed, seating, tuple(int(x) for x in scores),
-                                          int(winners[0]), 0, time.perf_counter() - start))
-                bar.update()
-    settings = {"game": game.name, "agents": labels, "games_per_group": games,
-                "game_size": game_size, "bots": list(bots), "seed": seed, **provenance}
-    return TournamentResults(_standings(records, labels), labels,
-                             pairwise_matrix(records, len(labels)), records, settings)
+                        progress: bool = False, workers: int = 1,
+                        ray_address: str | None = None) -> TournamentResults:
+    """``run_tournament`` of ``game_name`` with its ``bots`` joining every game."""
+    return run_tournament(agents, games, seed, game_size, workers, progress, ray_address,
+                          game=game_name, automatic=bots)
 
 
 STANDINGS_COLUMNS = ("#", "agent", "rating", "mu", "sigma", "games", "wins", "win rate", "mean score")

@@ -59,6 +59,7 @@ def plugin_game() -> Game:
         num_participants=lambda config: config.num_participants,
         config_params=api.config_params,
         seat_config=seat_config,
+        automatic_of=lambda config: tuple(config.bots),
         automatic_kind="bots", automatic_label=automatic_label, automatic_choices=("greedy", "random"),
         board_defaults=("greedy",),
         state_dtype=STATE_DTYPE, num_actions=NUM_ACTIONS,

@@ -55,22 +55,53 @@ def test_the_cli_runs_a_construction_yard_match(tmp_path):
     main(["eval", "--game", "construction_yard", "--vs", "greedy", "random", "--games", "4",
           "--out", str(tmp_path), "--no-progress"], stdout=out)
     text = out.getvalue()
-    assert "greedy" in text and "mean place" in text
-    saved = json.loads((tmp_path / "construction_yard_match.json").read_text())
-    assert saved["games"] == 4 and [r["agent"] for r in saved["agents"]] == ["greedy", "random"]
-    assert saved["command"] == ("tiny-york eval --game construction_yard --vs greedy random --games 4 "
-                                f"--out {tmp_path} --no-progress")
-    assert saved["version"] == __version__ and re.fullmatch(r"\d{4}-\d\d-\d\d", saved["played_on"])
+    assert "greedy" in text and "win rate [95% CI]" in text
+    saved = json.loads((tmp_path / "match.json").read_text())
+    settings = saved["settings"]
+    assert settings["game"] == "construction_yard" and settings["games"] == 4
+    assert [cell["agent"] for cell in saved["cells"]] == ["greedy", "random"]
+    assert settings["command"] == ("tiny-york eval --game construction_yard --vs greedy random --games 4 "
+                                   f"--out {tmp_path} --no-progress")
+    assert settings["version"] == __version__ and re.fullmatch(r"\d{4}-\d\d-\d\d", settings["played_on"])
 
 
-@pytest.mark.parametrize("flags", [["--workers", "2"], ["--ray"], ["--tom", "5"], ["--first-game", "2"]])
-def test_a_match_of_another_game_refuses_tiny_yorks_options(tmp_path, capsys, flags):
-    """--workers, --ray, --tom and --first-game would be ignored by another game's match: refused."""
+def cli_outcomes(tmp_path, name, argv):
+    """Run ``tiny-york eval`` with ``argv`` into ``tmp_path/name``; its JSON's cells without timings."""
+    main(["eval", *argv, "--out", str(tmp_path / name), "--no-progress"], stdout=io.StringIO())
+    saved = json.loads((tmp_path / name / ("ladder.json" if "--agent" in argv else "match.json")).read_text())
+    return [{k: v for k, v in cell.items() if k != "seconds_per_game"} for cell in saved["cells"]]
+
+
+def test_every_game_takes_workers_first_game_merge_and_save_games(tmp_path):
+    """A match of another game than Tiny York plays in worker processes with the results of one
+    process; its ladder (against each bot) is played in parts and joined as if in one run."""
+    match = ["--game", "construction_yard", "--vs", "greedy", "random", "--bots", "greedy", "--games", "4"]
+    assert cli_outcomes(tmp_path, "one", match) == cli_outcomes(tmp_path, "two", [*match, "--workers", "2"])
+    ladder = ["--game", "fifth_avenue", "--agent", "random", "--levels", "greedy,random", "--seed", "3"]
+    whole = cli_outcomes(tmp_path, "whole", [*ladder, "--games", "4", "--save-games", str(tmp_path / "lost")])
+    assert [cell["opponents"] for cell in whole] == ["greedy bot", "random bot"]
+    cli_outcomes(tmp_path, "part1", [*ladder, "--games", "2"])
+    cli_outcomes(tmp_path, "part2", [*ladder, "--games", "2", "--first-game", "2"])
+    main(["eval", "--merge", str(tmp_path / "part1" / "ladder.json"), str(tmp_path / "part2" / "ladder.json"),
+          "--out", str(tmp_path / "joined")], stdout=io.StringIO())
+    joined = json.loads((tmp_path / "joined" / "ladder.json").read_text())
+    assert [{k: v for k, v in c.items() if k != "seconds_per_game"} for c in joined["cells"]] == whole
+    lost = sorted((tmp_path / "lost").rglob("*.jsonl"))
+    assert len(lost) == sum(cell["games"] - cell["wins"] for cell in whole)
+    assert lost and main(["replay", str(lost[0]), "--check"], stdout=io.StringIO()) == 0
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--tom", "5"], "--tom does not apply to Construction Yard"),
+    (["--first-game", "2"], "--first-game is for the ladder (--agent)"),
+    (["--levels", "greedy"], "--levels is for the ladder (--agent)"),
+    (["--players", "3"], "--players 3: the match has 2 agents (--vs) and 0 bots (--bots)")])
+def test_a_match_refuses_what_it_would_ignore(tmp_path, capsys, flags, message):
     with pytest.raises(SystemExit):
         main(["eval", "--game", "construction_yard", "--vs", "greedy", "random", "--games", "2",
               *flags, "--out", str(tmp_path), "--no-progress"])
-    assert f"{flags[0]}: Tiny York's ladder and matches take them" in capsys.readouterr().err
-    assert not (tmp_path / "construction_yard_match.json").exists()
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "match.json").exists()
 
 
 def test_margins_are_own_score_minus_the_best_other_seat():
@@ -97,7 +128,7 @@ def test_the_cli_runs_a_construction_yard_tournament(tmp_path):
 
 def test_a_tournament_refuses_bad_setups():
     from tiny_york_env.training.tournament import run_game_tournament
-    with pytest.raises(ValueError, match="multiple of game_size"):
+    with pytest.raises(ValueError, match="multiple of the number of agent seats"):
         run_game_tournament("construction_yard", ["greedy", "random"], games=3)
     with pytest.raises(ValueError, match="needs at least 3 agents"):
         run_game_tournament("construction_yard", ["greedy", "random"], games=3, game_size=3)

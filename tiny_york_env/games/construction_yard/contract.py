@@ -42,6 +42,7 @@ def construction_yard_game() -> Game:
         config_params=api.config_params,
         seat_config=lambda agents, automatic: GameConfig(num_players=agents + len(automatic),
                                                          bots=tuple(automatic)),
+        automatic_of=lambda config: tuple(config.bots),
         automatic_kind="bots",
         automatic_label=bot_label,
         automatic_choices=("greedy", "random"),

@@ -52,6 +52,7 @@ def tiny_york_game() -> Game:
         num_participants=lambda config: config.num_participants,
         config_params=api.config_params,
         seat_config=lambda agents, automatic: GameConfig(num_agents=agents, toms=tuple(automatic)),
+        automatic_of=lambda config: tuple(config.toms),
         automatic_kind="toms",
         automatic_label=tom_label,
         automatic_choices=tuple(range(1, NUM_TOM_LEVELS + 1)),
