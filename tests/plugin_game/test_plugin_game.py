@@ -478,6 +478,44 @@ def test_saved_games_the_terminal_and_the_board_take_it(game, tmp_path):
     assert view["svg"].startswith("<svg")
 
 
+def test_the_evaluation_commands_take_it_with_every_option(game, tmp_path):
+    """``tiny-york eval --game`` plays its ladder (one agent against each bot) in worker processes
+    with the results of one process, in parts joined by --merge, saving the lost games; matches and
+    the tournament take it too."""
+    import json
+
+    from tiny_york_env.cli import main
+
+    def cells(name, *argv):
+        main(["eval", "--game", NAME, *argv, "--out", str(tmp_path / name), "--no-progress"],
+             stdout=io.StringIO())
+        kind = "ladder" if "--agent" in argv else "match"
+        saved = json.loads((tmp_path / name / f"{kind}.json").read_text())
+        return [{k: v for k, v in cell.items() if k != "seconds_per_game"} for cell in saved["cells"]]
+
+    ladder = ("--agent", "search:4", "--levels", "greedy,random", "--seed", "5")  # --merge: this order
+    whole = cells("whole", *ladder, "--games", "4", "--save-games", str(tmp_path / "lost"))
+    assert whole == cells("two", *ladder, "--games", "4", "--workers", "2")
+    assert [cell["opponents"] for cell in whole] == [game.automatic_label("greedy"),
+                                                     game.automatic_label("random")]
+    cells("part1", *ladder, "--games", "3")
+    cells("part2", *ladder, "--games", "1", "--first-game", "3")
+    main(["eval", "--merge", str(tmp_path / "part1" / "ladder.json"), str(tmp_path / "part2" / "ladder.json"),
+          "--out", str(tmp_path / "joined")], stdout=io.StringIO())
+    joined = json.loads((tmp_path / "joined" / "ladder.json").read_text())["cells"]
+    assert [{k: v for k, v in c.items() if k != "seconds_per_game"} for c in joined] == whole
+    lost = sorted((tmp_path / "lost").rglob("*.jsonl"))
+    records = json.loads((tmp_path / "whole" / "ladder.json").read_text())["games"]
+    assert len(lost) == sum(0 not in record["winners"] for record in records)  # a shared win is no loss
+    assert all(main(["replay", str(path), "--check"], stdout=io.StringIO()) == 0 for path in lost)
+    match = cells("match", "--vs", "greedy", "random", "--bots", "greedy", "--games", "4")
+    assert [cell["games"] for cell in match] == [4, 4]
+    out = io.StringIO()
+    main(["tournament", "--game", NAME, "--agents", "greedy", "random", "search:4", "--games", "2",
+          "--workers", "2", "--out", str(tmp_path / "tournament"), "--no-progress"], stdout=out)
+    assert "Row finished ahead of column" in out.getvalue()
+
+
 # --- the golden playthrough -------------------------------------------------------------------
 
 GOLDEN_SETUP = {"num_players": 3, "bots": ("greedy",)}
