@@ -58,8 +58,9 @@ BOARD_POLICIES = ("greedy", "random", "ppo", "search", "tomrules")
 
 def shipped_policy_path(game: Game, players: int) -> Path:
     """The shipped policy file for ``game`` with ``players`` seats (agents and bots, the record's
-    ``shipped_policies``); ValueError when none is shipped for that setup."""
-    name = game.shipped_policies.get(players)
+    ``shipped_policies``, else its ``default_policy``); ValueError when none is shipped for that
+    setup."""
+    name = game.shipped_policies.get(players, game.default_policy)
     if name is None:
         shipped = sorted(f"{n} players" for n in game.shipped_policies) or "none"
         raise ValueError(f"no trained policy is shipped for {game.title} with {players} players "
@@ -222,8 +223,9 @@ def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
         return game.greedy_action
     from tiny_york_env.agents.registry import AGENTS
     written = [n for n, entry in AGENTS.items() if entry.games is None or game.name in entry.games]
-    raise ValueError(f"unknown policy {name!r} for --game {game.name}; policies: {POLICY_NAMES}; known "
-                     f"agents of the registry for {game.title}: {written or 'none'}; or MODULE:ATTRIBUTE")
+    raise ValueError(f"unknown agent {name!r} for {game.title} (--game {game.name}): not one of its "
+                     f"policies ({POLICY_FORMS}) nor one of the known agents of the registry written "
+                     f"for it "                     f"({', '.join(written) or 'none'}), nor MODULE:ATTRIBUTE")
 
 
 def registry_agent_for(game: Game, name: str) -> bool:
@@ -255,6 +257,17 @@ def seat_policy(game: Game, name: str | Policy, rng: np.random.Generator, config
         policy.agent = agent
         return policy
     return make_policy(game, name, rng, config, unsafe_unpickle)
+
+
+def policy_agent(game: Game, name: str, seed: int, config: Any = None) -> Any:
+    """An agent (``act`` or ``act_state``) by name for ``game``: a registry agent written for the
+    game, seeded with ``seed``, else the contract's policy of that name as a ``StatePolicyAgent``
+    (its own generator seeded with ``seed``). The self-play pool's baselines and imitation's
+    teachers."""
+    if registry_agent_for(game, name):
+        from tiny_york_env.agents.registry import make_agent_from_spec
+        return make_agent_from_spec(name, seed)
+    return StatePolicyAgent(make_policy(game, name, np.random.default_rng(seed), config), name)
 
 
 def offered_policies(game: Game) -> tuple[str, ...]:

@@ -67,9 +67,8 @@ from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.core.seeds import SEED_LIMIT
 from tiny_york_env.envs.batch import batch_kernels
 from tiny_york_env.options import check_int, check_number
-from tiny_york_env.registry import get_game
+from tiny_york_env.registry import DEFAULT_GAME, get_game
 
-TINY_YORK = "tiny_york"  # the game whose shipped policy is the default network
 PLAYOUTS = ("policy", "random", "greedy")
 DEFAULT_SIMULATIONS = 64
 DEFAULT_MARGIN_WEIGHT = 0.5  # the margin tells apart candidates that win equally often
@@ -120,7 +119,7 @@ class PolicyNetwork:
         import torch  # noqa: F401  (a clear ImportError without the train extra)
 
         from tiny_york_env.agents.ppo_agent import (
-            DEFAULT_MODEL_PATH,
+            MODELS_DIR,
             adapt_to_current_layout,
             build_network,
             card_game,
@@ -131,11 +130,12 @@ class PolicyNetwork:
         )
 
         if path is None:
-            if game is not None and get_game(game).name != TINY_YORK:
-                raise ValueError(f"give the policy file for {get_game(game).title} (network=PATH; "
-                                 f"training.game_matches.shipped_policy_path(game, players) names the "
+            played = get_game(DEFAULT_GAME if game is None else game)
+            if played.default_policy is None:
+                raise ValueError(f"give the policy file for {played.title} (network=PATH; "
+                                 f"agents.policies.shipped_policy_path(game, players) names the "
                                  f"shipped ones): it depends on the number of players")
-            path = DEFAULT_MODEL_PATH
+            path = MODELS_DIR / played.default_policy
         loaded = load_policy(path)
         self.source = str(path)
         self.game = card_game(loaded.card)
@@ -250,7 +250,7 @@ class PolicySearchAgent:
     """Sequential-halving search over determinized views with a network prior and policy playouts
     (module doc); plays through ``act_state(view, seat)``."""
 
-    def __init__(self, game: str | Game = TINY_YORK, simulations: int = DEFAULT_SIMULATIONS,
+    def __init__(self, game: str | Game = DEFAULT_GAME, simulations: int = DEFAULT_SIMULATIONS,
                  seed: int | None = None, playout: str = "policy", prior: bool = True,
                  value_depth: int | None = None, time_limit: float | None = None,
                  margin_weight: float = DEFAULT_MARGIN_WEIGHT, widening: float = DEFAULT_WIDENING,
@@ -448,13 +448,13 @@ class ChampionAgent(PolicySearchAgent):
     def __init__(self, seed: int | None = None, simulations: int = CHAMPION_SIMULATIONS,
                  time_limit: float | None = CHAMPION_TIME_LIMIT,
                  skip_above: float | None = CHAMPION_SKIP_ABOVE,
-                 margin_weight: float = CHAMPION_MARGIN_WEIGHT, *, game: str | Game = TINY_YORK,
+                 margin_weight: float = CHAMPION_MARGIN_WEIGHT, *, game: str | Game = DEFAULT_GAME,
                  **options) -> None:
         if isinstance(seed, (str, Game)):
             raise ValueError(f"ChampionAgent's first argument is the seed, got {seed!r}: give the "
                              f"game as game=...")
-        if options.get("network") is None and get_game(game).name == TINY_YORK:
-            from tiny_york_env.agents.ppo_agent import CHAMPION_MODEL_PATH
-            options["network"] = CHAMPION_MODEL_PATH
+        if options.get("network") is None and get_game(game).champion_policy is not None:
+            from tiny_york_env.agents.ppo_agent import MODELS_DIR
+            options["network"] = MODELS_DIR / get_game(game).champion_policy
         super().__init__(game, simulations=simulations, seed=seed, time_limit=time_limit,
                          skip_above=skip_above, margin_weight=margin_weight, **options)

@@ -127,6 +127,13 @@ class Game:
     example_setups: tuple[dict[str, Any], ...] = ()
     # players -> the shipped trained policy of that setup, a file in agents/models (``ppo``, ``psearch``)
     shipped_policies: dict[int, str] = field(default_factory=dict)
+    # a shipped policy file in agents/models that plays every setup of the game (Tiny York's
+    # ``ppo.zip``): the network of ``ppo``, ``psearch`` and self-play's "ppo" start where
+    # ``shipped_policies`` names none for the setup; None when the game has no such file
+    default_policy: str | None = None
+    # the shipped network of the game's champion (``agents.policy_search.ChampionAgent``), None where
+    # the champion searches the shipped policy of the setup
+    champion_policy: str | None = None
     board_defaults: tuple[Any, ...] = ()  # the automatic participants a new browser game starts with
     seat_word: str = "seat "  # how texts name a seat before its number: "seat 2" (Tiny York: "P2")
     # a bound on the moves of one game for any config: every agent seat's decisions plus one
@@ -150,6 +157,16 @@ class Game:
     def seat_name(self, seat: int) -> str:
         """A seat as the game's texts name it: "seat 2", or Tiny York's "P2"."""
         return f"{self.seat_word}{seat}"
+
+    def automatic_from(self, **given: Sequence[Any] | None) -> tuple[Any, ...]:
+        """The automatic participants named by the keyword of this game's ``automatic_kind``
+        (``toms=`` for Tiny York, ``bots=`` for the others) as a tuple; ValueError when another
+        kind's keyword names any."""
+        for kind, values in given.items():
+            if values and kind != self.automatic_kind:
+                raise ValueError(f"{kind} do not apply to {self.title}: its automatic participants are "
+                                 f"{self.automatic_kind} ({self.automatic_kind}=...)")
+        return tuple(given.get(self.automatic_kind) or ())
 
     def empty_mask(self) -> np.ndarray:
         """A bool array of ``num_actions`` for the mask kernels to fill."""

@@ -27,12 +27,13 @@ actions, and its own reward as ``last()`` reports it, never an opponent's; and M
 ordinary single-agent machinery (DummyVecEnv, ``action_masks()``) applies unchanged. Driving
 every seat with the learner instead would mix several agents' transitions in one stream.
 
-**Other games** (``--game construction_yard``): the same loop on that game's AEC env
-(``envs.aec.make_raw_aec``); ``--players`` agent seats plus the engine's ``--bots`` (and Dirk with
-two players) instead of Toms. Baselines and evaluation opponents are then the game's policies
-of ``training.game_matches`` (random, greedy, search[:N], gsearch[:N], psearch[:N][@S], champion[@S],
-ppo:PATH), which play from the game record (a search from its own determinized views), and the evaluation is
-``game_matches.evaluate_match``.
+**Every game** (``--game construction_yard``): the same loop on that game's AEC env
+(``envs.aec.GameAECEnv`` with ``seat_config(players, automatic)``): ``--players`` agent seats plus
+the engine's automatic participants after them, ``--tom`` for Tiny York, ``--bots`` for the others
+(Dirk and Alea join two-player games by the rules). Baselines and evaluation opponents are the
+game's agents by name (``agents.policies``: the registry's written for it, else the contract's
+policies: random, greedy, search[:N], gsearch[:N], psearch[:N][@S], champion[@S], ppo[:PATH]), and
+the evaluation is the harness's match (``training.evaluate.evaluate_vs_agents``).
 
 Snapshots are taken at rollout boundaries (the policy only changes there): one is taken at the
 first rollout that starts at or after each multiple of ``snapshot_every`` steps. Snapshot
@@ -53,13 +54,12 @@ import gymnasium
 import numpy as np
 
 from tiny_york_env.agents.base import choose_action, uses_state
+from tiny_york_env.agents.policies import check_policy_name, policy_agent, shipped_policy_path
 from tiny_york_env.agents.ppo_agent import POLICY_FILE
-from tiny_york_env.envs.aec import make_raw_aec, raw_env
+from tiny_york_env.envs.aec import GameAECEnv
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
 from tiny_york_env.envs.single import LegalDiscrete, as_action, check_agent_seat, next_game_seed
-from tiny_york_env.games.tiny_york import GameConfig
-from tiny_york_env.games.tiny_york.components import MAX_SEATS, MIN_PARTICIPANTS
-from tiny_york_env.registry import game_names, get_game
+from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
 from tiny_york_env.training.evaluate import (
     check_seed,
     derive_seed,
@@ -71,7 +71,6 @@ from tiny_york_env.training.evaluate import (
     write_output_text,
 )
 from tiny_york_env.training.export import save_policy
-from tiny_york_env.training.game_matches import act_policy, check_policy_name, evaluate_match, make_policy
 from tiny_york_env.training.train_ppo import (
     DEFAULT_GAMMA,
     DEFAULT_NET_ARCH,
@@ -79,7 +78,7 @@ from tiny_york_env.training.train_ppo import (
     parse_int_list,
 )
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4  # agent seats in a self-play game (Toms come on top, up to 4 in all)
+MIN_PLAYERS = 2  # agent seats in a self-play game: the learner and an opponent (the config bounds the rest)
 DEFAULT_PLAYERS = 2
 DEFAULT_NUM_ENVS = 8
 DEFAULT_TOTAL_STEPS = 200_000
@@ -97,7 +96,6 @@ DEFAULT_TORCH_THREADS = 1  # the nets are small; one thread is fastest and share
 DEFAULT_REWARD = "win"
 DEFAULT_EVAL_OPPONENTS = ("random",)
 SHIPPED_START = "ppo"  # init_from: the shipped policy of the game and player count
-TINY_YORK = "tiny_york"  # the game with Toms and the agent registry's baselines
 MODEL_FILE = "model.zip"
 CONFIG_FILE = "config.json"
 LOG_FILE = "log.csv"
@@ -110,7 +108,8 @@ LOG_COLUMNS = ("step", "seconds", "steps_per_second", "kind", "opponent", "games
                "win_rate", "mean_reward", "mean_margin", "pool_size")
 # Streams of the seed derivation (training.evaluate.derive_seed), so nothing shares a seed.
 STREAM_POOL, STREAM_BASELINE, STREAM_EVAL, STREAM_SNAPSHOT = 10, 11, 12, 13
-RESET_OPTIONS = frozenset({"seat", "toms"})
+AUTOMATIC_OPTIONS = frozenset({"toms", "bots"})  # reset options naming the automatic participants
+RESET_OPTIONS = frozenset({"seat"}) | AUTOMATIC_OPTIONS
 # Every seat plays masked (the learner, snapshots, baselines): an illegal action is a bug to stop at,
 # never a game ended with a penalty to learn from.
 ILLEGAL_ACTION = "raise"
@@ -165,22 +164,6 @@ class PolicyAgent:
             return int(legal[np.argmax(logits)])  # the first of equal maxima, as torch's argmax
         weights = np.exp(logits - logits.max())
         return int(self.rng.choice(legal, p=weights / weights.sum()))
-
-
-class StatePolicyAgent:
-    """Another game's policy (``training.game_matches``: a function of the game record) as a pool
-    entry: the self-play env calls ``act_game_state(state)`` with the live record."""
-
-    def __init__(self, policy, label):
-        self.policy, self.label = policy, label
-
-    def act(self, observation, action_mask):
-        """Refused: this policy decides from the game record (``act_game_state``)."""
-        raise ValueError(f"{self.label} decides from the game record: call act_game_state(state)")
-
-    def act_game_state(self, state):
-        """The policy's action for the seat to move in ``state``."""
-        return int(self.policy(state))
 
 
 class PolicyFactory:
@@ -286,15 +269,14 @@ class SelfPlayEnv(gymnasium.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, pool, players=DEFAULT_PLAYERS, toms=(), reward=DEFAULT_REWARD, first_seat=0,
-                 pool_seed=0, game=TINY_YORK, bots=()):
+                 pool_seed=0, game=DEFAULT_GAME, bots=()):
         self.pool = pool
         self.game = get_game(game)
-        self.bots = tuple(bots)
         self.players = int(players)
         self.reward_kind = check_reward_kind(reward)
         self.slots = tuple(OpponentSlot() for _ in range(self.players - 1))
         self._pool_rng = np.random.default_rng(pool_seed)
-        self._build_aec(toms)
+        self._build_aec(self.game.automatic_from(toms=toms, bots=bots))
         self.seat = self._check_seat(first_seat)
         self._next_seat = self.seat
         self.observation_space = self.game.observation_space()
@@ -306,18 +288,11 @@ class SelfPlayEnv(gymnasium.Env):
         self._slot_of_agent = {}
         self._labels = [None] * self.players
 
-    def _build_aec(self, toms):
-        """A fresh AEC env for ``players`` agents and ``toms`` (ValueError from GameConfig if invalid);
-        another game's with ``players`` agents and the env's ``bots``."""
-        if self.game.name != TINY_YORK:
-            if tuple(toms):
-                raise ValueError(f"toms are Tiny York's; {self.game.title} takes bots")
-            self.aec = make_raw_aec(self.game, num_players=self.players + len(self.bots),
-                                    bots=self.bots, reward=self.reward_kind,
-                                    illegal_action=ILLEGAL_ACTION)
-        else:
-            self.aec = raw_env(num_agents=self.players, toms=tuple(toms), reward=self.reward_kind,
-                               illegal_action=ILLEGAL_ACTION)
+    def _build_aec(self, automatic):
+        """A fresh AEC env for ``players`` agents and the ``automatic`` participants after them
+        (ValueError from the game's config if invalid)."""
+        self.aec = GameAECEnv(game=self.game, config=self.game.seat_config(self.players, tuple(automatic)),
+                              reward=self.reward_kind, illegal_action=ILLEGAL_ACTION)
         self.config = self.aec.config
 
     def _check_seat(self, seat):
@@ -331,15 +306,16 @@ class SelfPlayEnv(gymnasium.Env):
 
     def reset(self, *, seed=None, options=None):
         """Start the next game: fresh opponents, the next learning seat (or ``options["seat"]``;
-        ``options["toms"]`` changes the Toms from this game on), the AEC env reset with the game
+        ``options["toms"]`` or ``["bots"]`` changes them from this game on), the AEC env reset with the game
         seed (``seed``, else ``next_seed`` of the last), the opponents played up to the learner."""
         super().reset(seed=seed)
         options = dict(options or {})
         unknown = set(options) - RESET_OPTIONS
         if unknown:
             raise ValueError(f"unknown reset options {sorted(unknown)}; allowed: {sorted(RESET_OPTIONS)}")
-        if "toms" in options:
-            self._build_aec(options["toms"])
+        if options.keys() & AUTOMATIC_OPTIONS:  # the Toms or bots from this game on
+            named = {k: options[k] for k in options.keys() & AUTOMATIC_OPTIONS}
+            self._build_aec(self.game.automatic_from(**named))
         self.seat = self._check_seat(options.get("seat", self._next_seat))
         self._next_seat = (self.seat + 1) % self.players
         for slot in self.slots:
@@ -387,12 +363,6 @@ class SelfPlayEnv(gymnasium.Env):
                 aec.step(None)
                 continue
             slot = self._slot_of_agent[agent]
-            if callable(getattr(slot, "act_game_state", None)):  # another game's state policy
-                if aec.terminations[agent] or aec.truncations[agent]:
-                    aec.step(None)
-                else:
-                    self._opponent_step(agent, slot.act_game_state(aec.unwrapped.game_state))
-                continue
             planner = uses_state(slot)
             observation, _, terminated, truncated, _ = aec.last(observe=not planner)
             if terminated or truncated:
@@ -449,8 +419,8 @@ class SelfPlayConfig:
     ent_coef: float = DEFAULT_ENT_COEF
     deterministic_opponents: bool = False
     torch_threads: int = DEFAULT_TORCH_THREADS
-    game: str = TINY_YORK
-    bots: tuple = ()  # another game's engine players after the agent seats
+    game: str = DEFAULT_GAME
+    bots: tuple = ()  # a game with bots: the engine's players after the agent seats (toms: Tiny York's)
     gamma: float = DEFAULT_GAMMA  # train_ppo's defaults: a game pays only at its end
     net_arch: tuple = DEFAULT_NET_ARCH
     init_from: str | None = None  # a policy file or SB3 checkpoint, or "ppo" (the shipped policy)
@@ -458,32 +428,22 @@ class SelfPlayConfig:
     def check(self):
         """Validate and normalise the options; ValueError saying what is wrong and what is allowed."""
         game = get_game(self.game)
-        self.game, self.bots = game.name, tuple(self.bots)
-        if game.name != TINY_YORK:
-            return self._check_other_game(game)
-        if self.bots:
-            raise ValueError("bots are another game's engine players; Tiny York's are Toms (toms)")
-        if isinstance(self.players, bool) or self.players not in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-            raise ValueError(f"players must be {MIN_PLAYERS}-{MAX_PLAYERS} agent seats, got {self.players!r}")
-        self.toms = GameConfig(num_agents=self.players, toms=tuple(self.toms)).toms  # validates the Toms
-        if not MIN_PARTICIPANTS <= self.players + len(self.toms) <= MAX_SEATS:
-            raise ValueError(f"at most {MAX_SEATS} participants: {self.players} players + "
-                             f"{len(self.toms)} Toms")
-        from tiny_york_env.agents.registry import parse_agent_name
-        return self._check_common(parse_agent_name)
-
-    def _check_other_game(self, game):
-        """Another game's setup: agent seats and bots through its config, no Toms, its policies."""
-        if self.toms:
-            raise ValueError(f"toms are Tiny York's; {game.title} takes bots (--bots)")
+        self.game = game.name
+        automatic = game.automatic_from(toms=self.toms, bots=self.bots)
         if isinstance(self.players, bool) or not isinstance(self.players, int) or self.players < MIN_PLAYERS:
             raise ValueError(f"players must be at least {MIN_PLAYERS} agent seats, got {self.players!r}")
-        config = game.make_config(num_players=self.players + len(self.bots), bots=self.bots)
+        config = game.seat_config(self.players, automatic)  # validates the seats and the automatic ones
         if game.num_agents(config) != self.players:
-            raise ValueError(f"{game.title} with {self.players} players and bots {self.bots} has "
-                             f"{game.num_agents(config)} agent seats, not {self.players}")
-
+            raise ValueError(f"{game.title} with {self.players} players and {game.automatic_kind} "
+                             f"{list(automatic)} has {game.num_agents(config)} agent seats, not "
+                             f"{self.players}")
+        normalised = {"toms": (), "bots": (), game.automatic_kind: game.automatic_of(config)}
+        self.toms, self.bots = normalised["toms"], normalised["bots"]
         return self._check_common(lambda name: check_policy_name(game, name, config))
+
+    def automatic(self):
+        """The automatic participants after the agent seats (Toms or bots, as the game has them)."""
+        return self.toms or self.bots
 
     def _check_common(self, check_name):
         """The options every game shares; ``check_name`` refuses an unknown opponent name."""
@@ -515,11 +475,9 @@ class SelfPlayConfig:
         this game and player count for "ppo" (ValueError when none is shipped)."""
         if self.init_from != SHIPPED_START:
             return self.init_from
-        if self.game == TINY_YORK:
-            from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH
-            return str(DEFAULT_MODEL_PATH)
-        from tiny_york_env.training.game_matches import shipped_policy_path
-        return str(shipped_policy_path(get_game(self.game), self.players + len(self.bots)))
+        game = get_game(self.game)
+        return str(shipped_policy_path(game, game.num_participants(game.seat_config(self.players,
+                                                                                    self.automatic()))))
 
 
 @dataclass(frozen=True)
@@ -555,21 +513,15 @@ class SelfPlayResult:
 # ---------------------------------------------------------------- evaluation
 
 def evaluate_policy(policy, opponent, config, seed):
-    """(games, wins, mean margin) of the greedy ``policy`` in every seat against ``opponent`` (a
-    registry name or a factory; another game's policy name or state policy) in all other agent
-    seats, over ~``config.eval_games`` games."""
+    """(games, wins, mean margin) of the greedy ``policy`` in every seat against ``opponent`` (an
+    agent name of the game or a factory) in all other agent seats, over ~``config.eval_games``
+    games (a shared win counts 1/k)."""
     players = config.players
     games = max(players, config.eval_games - config.eval_games % players)
-    if config.game != TINY_YORK:
-        game = get_game(config.game)
-        learner = act_policy(game, PolicyAgent(policy, label="learner"))
-        result = evaluate_match(game.name, [learner] + [opponent] * (players - 1), games, seed,
-                                num_players=players + len(config.bots), bots=config.bots)
-        row = result["agents"][0]
-        return games, row["wins"], row["mean_margin"]
     learner = PolicyFactory(policy, "learner")
     results = evaluate_vs_agents([learner] + [opponent] * (players - 1), games=games, seed=seed,
-                                 workers=1, progress=False, toms=config.toms)
+                                 workers=1, progress=False, game=config.game,
+                                 automatic=config.automatic())
     cell = results.cells[0]
     return cell.games, cell.wins, cell.mean_margin
 
@@ -585,10 +537,6 @@ def evaluation_opponents(config, pool):
     for name in config.eval_opponents:
         if name == OLDEST_SNAPSHOT:
             oldest = pool.snapshots[0]
-            if config.game != TINY_YORK:
-                opponents.append((oldest.label, act_policy(get_game(config.game),
-                                                           PolicyAgent(oldest.agent.policy))))
-                continue
             opponents.append((oldest.label, PolicyFactory(oldest.agent.policy, oldest.label)))
         else:
             opponents.append((name, name))
@@ -732,17 +680,11 @@ class SelfPlayRun:
 
 
 def build_pool(config):
-    """An empty-of-snapshots pool with the configured baselines (seeded: via make_agent, or
-    another game's policies as StatePolicyAgents)."""
-    from tiny_york_env.agents.registry import make_agent
-    if config.game != TINY_YORK:
-        game = get_game(config.game)
-        setup = game.make_config(num_players=config.players + len(config.bots), bots=config.bots)
-        baselines = [(name, StatePolicyAgent(make_policy(
-            game, name, np.random.default_rng(derive_seed(config.seed, STREAM_BASELINE, k)), setup), name))
-            for k, name in enumerate(config.baselines)]
-        return OpponentPool(config.pool_size, config.latest_prob, baselines)
-    baselines = [(name, make_agent(name, seed=derive_seed(config.seed, STREAM_BASELINE, k)))
+    """An empty-of-snapshots pool with the configured baselines, each seeded from the run's seed
+    (``agents.policies.policy_agent``: a registry agent, else the contract's policy)."""
+    game = get_game(config.game)
+    setup = game.seat_config(config.players, config.automatic())
+    baselines = [(name, policy_agent(game, name, derive_seed(config.seed, STREAM_BASELINE, k), setup))
                  for k, name in enumerate(config.baselines)]
     return OpponentPool(config.pool_size, config.latest_prob, baselines)
 
@@ -815,16 +757,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tiny_york_env.training.selfplay",
                                      description=__doc__.splitlines()[0],
                                      formatter_class=DefaultsHelpFormatter)
-    parser.add_argument("--game", choices=game_names(), default=TINY_YORK,
-                        help="the game (docs/games.md); another than tiny_york takes --bots, not --tom")
+    parser.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
+                        help="the game (docs/games.md): its automatic participants are --tom or --bots")
     parser.add_argument("--players", type=int, default=DEFAULT_PLAYERS,
-                        help="agent seats (Tiny York: 2-4)")
+                        help="agent seats (at least 2; Tiny York: up to 4 participants in all)")
     parser.add_argument("--bots", type=_names, default=(),
-                        help="another game: the engine's players after the agents, comma-separated "
+                        help="a game with bots: the engine's players after the agents, comma-separated "
                              "(e.g. greedy,random)")
     parser.add_argument("--tom", type=_toms, default=(), dest="toms",
-                        help="Toms after the agents: levels or codes, comma-separated (e.g. 5,B4); "
-                             "none when not given")
+                        help="Tiny York: Toms after the agents, levels or codes, comma-separated "
+                             "(e.g. 5,B4); none when not given")
     parser.add_argument("--num-envs", type=int, default=DEFAULT_NUM_ENVS,
                         help="games played side by side (one SelfPlayEnv each)")
     parser.add_argument("--total-steps", type=int, default=DEFAULT_TOTAL_STEPS,

@@ -34,7 +34,7 @@ def test_a_numpy_count_of_games_gives_a_json_result():
 def test_bad_matches_are_refused_clearly():
     with pytest.raises(ValueError, match="has 1 agent seats but 2 agents"):
         evaluate_match("construction_yard", ["greedy", "random"], games=2, num_players=2, bots=("greedy",))
-    with pytest.raises(ValueError, match="unknown policy 'tom'"):
+    with pytest.raises(ValueError, match="unknown agent 'tom'"):
         evaluate_match("construction_yard", ["tom", "random"], games=2, num_players=2)
     with pytest.raises(ValueError, match="no trained policy is shipped for Construction Yard with 5"):
         evaluate_match("construction_yard", ["ppo"] * 5, games=2, num_players=5)

@@ -118,8 +118,8 @@ def test_selfplay_runs_for_construction_yard_with_baselines(tmp_path):
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"toms": (5,)}, "toms are Tiny York's"),
-    ({"baselines": ("tomrules",)}, "unknown policy 'tomrules'"),
+    ({"toms": (5,)}, "toms do not apply to Construction Yard"),
+    ({"baselines": ("tomrules",)}, "unknown agent 'tomrules'"),
     ({"players": 2, "bots": ("greedy",) * 5}, "num_players"),
 ])
 def test_selfplay_refuses_bad_options_for_another_game(options, message):
@@ -128,7 +128,7 @@ def test_selfplay_refuses_bad_options_for_another_game(options, message):
 
 
 def test_selfplay_refuses_bots_for_tiny_york():
-    with pytest.raises(ValueError, match="bots are another game's"):
+    with pytest.raises(ValueError, match="bots do not apply to Tiny York"):
         selfplay_module.SelfPlayConfig(bots=("greedy",)).check()
 
 
@@ -142,6 +142,6 @@ def test_imitation_clones_the_greedy_policy_of_another_game(tmp_path):
     assert card["game"] == GAME
     saved = json.loads((tmp_path / "bc" / "config.json").read_text())
     assert saved["game"] == GAME and saved["setup"]["bots"] == ["greedy"]
-    with pytest.raises(ValueError, match="unknown policy 'tomrules'"):
+    with pytest.raises(ValueError, match="unknown agent 'tomrules'"):
         imitate(game=GAME, num_players=2, bots=("greedy",), teacher="tomrules", games=1,
                 eval_games=0, out=tmp_path / "bad", progress=False)

@@ -370,8 +370,8 @@ def test_pool_keeps_the_newest_and_samples_as_told():
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"players": 5}, "players must be 2-4"),
-    ({"players": 1}, "players must be 2-4"),
+    ({"players": 5}, "num_agents must be 1-4"),
+    ({"players": 1}, "players must be at least 2 agent seats"),
     ({"players": 3, "toms": (1, 2)}, "participants"),
     ({"latest_prob": 1.5}, "latest_prob must be a probability"),
     ({"baselines": ("nobody",)}, "unknown agent"),
