@@ -120,6 +120,9 @@ class Game:
     env_defaults: dict[str, Any] = field(default_factory=dict)
     # the AEC env's setup keywords (config fields) with their defaults: every seat of the game
     aec_defaults: dict[str, Any] = field(default_factory=dict)
+    # ``training.train_ppo``'s periodic evaluation by default: the ladder's rungs (``eval_levels``,
+    # Tiny York's Toms 1, 5, 9) and the match opponents in every other seat (``eval_opponents``)
+    train_defaults: dict[str, Any] = field(default_factory=dict)
     legend: str = ""  # how to read ``render_text``'s board (the terminal game, the browser board)
     # a few setups (``make_config`` keywords) that cover the game's player counts and automatic
     # participants, one with a single agent seat and one of agents only among them: the shared

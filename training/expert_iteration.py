@@ -52,7 +52,6 @@ from tiny_york_env.agents.policy_search import (
     CHAMPION_SIMULATIONS,
     CHAMPION_SKIP_ABOVE,
     DEFAULT_WIDENING,
-    TINY_YORK,
     check_search_settings,
 )
 from tiny_york_env.agents.ppo_agent import CHAMPION_MODEL_PATH, POLICY_FILE
@@ -70,7 +69,7 @@ from tiny_york_env.games.tiny_york import (
 from tiny_york_env.games.tiny_york.actions import NUM_ACTIONS
 from tiny_york_env.games.tiny_york.observation import OBS_SIZE, encode
 from tiny_york_env.options import check_int
-from tiny_york_env.registry import get_game
+from tiny_york_env.registry import DEFAULT_GAME, get_game
 from tiny_york_env.training.evaluate import (
     check_seed,
     derive_seed,
@@ -148,7 +147,7 @@ class ExpertIterationSettings:
         object.__setattr__(self, "selfplay_every", check_int("selfplay_every", self.selfplay_every, 0,
                                                              "0: no self-play"))
         check_seed(self.seed)
-        check_search_settings(get_game(TINY_YORK), self.simulations, "policy", True, None, None,
+        check_search_settings(get_game(DEFAULT_GAME), self.simulations, "policy", True, None, None,
                               self.margin_weight, DEFAULT_WIDENING, self.skip_above)
         if self.start is not None and not Path(self.start).is_file():
             raise ValueError(f"start must be a policy file (e.g. runs/exit/gen-1/policy.zip), "
@@ -286,7 +285,7 @@ def fit_generation(settings: ExpertIterationSettings, network_path: str | Path, 
     history = fit_policy(model, demos, settings.epochs, DEFAULT_BATCH_SIZE, DEFAULT_LEARNING_RATE,
                          DEFAULT_VALUE_WEIGHT, derive_seed(settings.seed, STREAM_FIT, generation), progress)
     env.close()
-    save_policy(model, policy_path, game=TINY_YORK, written_by="training.expert_iteration")
+    save_policy(model, policy_path, game=DEFAULT_GAME, written_by="training.expert_iteration")
     return model, history
 
 

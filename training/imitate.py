@@ -1,7 +1,9 @@
 """Behaviour cloning: a MaskablePPO policy that imitates a teacher agent, as a warm start.
 
 ``python -m tiny_york_env.training.imitate --teacher greedy --levels 5 --games 1500 --out runs/bc`` plays the
-teacher (any registry name, e.g. ``greedy``) against one Tom per game, records every decision of
+teacher (an agent of the game by name, e.g. ``greedy``) in the one agent seat against the game's
+automatic participants (``--levels``: one of them per game in turn, Tom levels or bots; else
+``--tom``/``--bots`` as train_ppo, by default the game's single-agent env), records every decision of
 its seat (the seat's observation, legal mask and chosen action, and the discounted end-of-game
 reward that follows), then fits a fresh MaskablePPO policy of ``train_ppo``'s shape to it:
 masked cross-entropy on the actions, squared error of the value head on the returns. The result
@@ -10,10 +12,11 @@ beside it: play that with ``PPOAgent`` (``ppo:runs/bc/policy.zip``) or go on wit
 learning, ``python -m tiny_york_env.training.train_ppo --init-from runs/bc/policy.zip``. A symbolic link in
 place of the output directory or one of its files is refused.
 
-**Other games** (``--game construction_yard --players 3 --bots greedy greedy``): the teacher is one
-of the game's policies (``training.game_matches``: greedy, search[:N], gsearch[:N], psearch[:N][@S],
-champion[@S], ppo:PATH) in the one agent seat, against the engine's bots, and the clone is evaluated in
-matches against train_ppo's ``--eval-opponents`` instead of the Tom ladder.
+Every game (``--game construction_yard --players 3 --bots greedy greedy``) is cloned the same way:
+the teacher is an agent of the registry written for the game or one of its contract's policies
+(``agents.policies``: greedy, search[:N], gsearch[:N], psearch[:N][@S], champion[@S], ppo:PATH),
+and the clone is evaluated as train_ppo's periodic evaluation is (its ladder's ``--eval-levels``,
+matches against ``--eval-opponents``; the game's defaults where not given).
 
 Starting PPO from scratch against Tom, the learning seat almost never wins, so the "win" reward
 is all but silent; a cloned policy starts where the hand-written agents are.
@@ -31,21 +34,12 @@ from pathlib import Path
 import numpy as np
 
 from tiny_york_env.agents.base import choose_action
+from tiny_york_env.agents.policies import check_policy_name, policy_agent
 from tiny_york_env.agents.ppo_agent import POLICY_FILE
-from tiny_york_env.agents.registry import make_agent, parse_agent_name
 from tiny_york_env.envs.rewards import final_rewards
-from tiny_york_env.games.tiny_york import (
-    NUM_ACTIONS,
-    GameConfig,
-    apply_action,
-    current_player,
-    is_terminal,
-    legal_mask,
-    new_game,
-)
-from tiny_york_env.games.tiny_york.observation import OBS_SIZE, encode
-from tiny_york_env.registry import game_names, get_game
+from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
 from tiny_york_env.training.evaluate import (
+    check_rungs,
     derive_seed,
     open_output,
     output_dir,
@@ -60,17 +54,14 @@ from tiny_york_env.training.train_ppo import (
     DEFAULT_NET_ARCH,
     MODEL_FILE,
     RUNS_DIR,
-    check_levels,
+    evaluate_current_policy,
     make_config,
     make_model,
     make_vec_env,
     parse_int_list,
 )
 
-TINY_YORK = "tiny_york"
-
 DEFAULT_TEACHER = "greedy"
-DEFAULT_LEVELS = (5,)
 DEFAULT_GAMES = 1500
 DEFAULT_EPOCHS = 8
 DEFAULT_BATCH_SIZE = 1024
@@ -78,8 +69,8 @@ DEFAULT_LEARNING_RATE = 1e-3
 DEFAULT_VALUE_WEIGHT = 0.5  # the value loss's weight beside the action cross-entropy
 DEFAULT_REWARD = "score"  # the value head's target: the margin reward, dense enough to learn
 DEFAULT_EVAL_GAMES = 100
-DEFAULT_EVAL_LEVELS = (1, 5, 9)
-LEARNING_SEAT = 0  # solo games: the teacher's seat, as in TinyYorkVecEnv
+LEARNING_SEAT = 0  # the teacher's seat, the learning seat of train_ppo's env
+BC_LABEL = "bc"  # the clone in its evaluation's tables
 STREAM_GAME, STREAM_TEACHER, STREAM_CHOICE, STREAM_SPLIT, STREAM_EVAL = 21, 22, 23, 24, 25
 VALIDATION_SHARE = 0.1  # of the games (whole games, so no game is on both sides)
 DEMOS_FILE, HISTORY_FILE = "demonstrations.npz", "imitation.json"
@@ -204,52 +195,35 @@ class DemonstrationLog:
                               np.asarray(self.game_ids, dtype=np.int64), np.asarray(self.teacher_rewards))
 
 
-def collect_demonstrations(teacher=DEFAULT_TEACHER, levels=DEFAULT_LEVELS, games=DEFAULT_GAMES,
-                           seed=0, gamma=DEFAULT_GAMMA, reward=DEFAULT_REWARD, progress=True):
-    """Play ``games`` solo games of ``teacher`` against Tom ``levels`` (in turn) and record
-    every decision of its seat; returns Demonstrations."""
+def collect_demonstrations(teacher=DEFAULT_TEACHER, levels=None, games=DEFAULT_GAMES, seed=0,
+                           gamma=DEFAULT_GAMMA, reward=DEFAULT_REWARD, progress=True, game=DEFAULT_GAME,
+                           stages=None):
+    """Play ``games`` games of ``teacher`` (an agent of ``game`` by name) in the one agent seat
+    against the automatic participants of ``stages`` (tuples, one per game in turn; ``levels``:
+    one rung each, e.g. Tom levels) and record every decision of its seat; returns Demonstrations."""
     from tqdm.auto import tqdm  # a single widget in Jupyter, not thousands of text chunks
-    parse_agent_name(teacher)
-    levels = check_levels(levels, "levels")
-    games = positive_int(games, "games")
-    log = DemonstrationLog(gamma)
-    for game in tqdm(range(games), desc=f"{teacher} demonstrations", unit="game", disable=not progress):
-        config = GameConfig(num_agents=1, toms=(levels[game % len(levels)],))
-        state = new_game(config, seed=derive_seed(seed, STREAM_GAME, game))
-        agent = make_agent(teacher, seed=derive_seed(seed, STREAM_TEACHER, game))
-        rng = np.random.default_rng(derive_seed(seed, STREAM_CHOICE, game))
-        while not is_terminal(state):
-            seat = current_player(state)
-            observation, mask = encode(state, seat), legal_mask(state)
-            action = choose_action(agent, state, rng)
-            log.decide(observation, mask, action)
-            apply_action(state, action)
-        log.end_game(game, float(final_rewards(state, reward)[LEARNING_SEAT]))
-    return log.demonstrations(OBS_SIZE, NUM_ACTIONS)
-
-
-def collect_game_demonstrations(config, teacher=DEFAULT_TEACHER, games=DEFAULT_GAMES, seed=0,
-                                gamma=DEFAULT_GAMMA, reward=DEFAULT_REWARD, progress=True):
-    """Another game's demonstrations: ``games`` games of the policy ``teacher`` in the one agent
-    seat of train_ppo ``config``'s setup, the engine's bots in the others; Demonstrations."""
-    from tqdm.auto import tqdm
-
-    from tiny_york_env.training.game_matches import make_policy
-    game = get_game(config.game)
-    setup = game.make_config(**config.setup)
+    played = get_game(game)
+    if levels is not None:
+        stages = [(rung,) for rung in check_rungs(played, levels)]
+    if not stages:
+        raise ValueError("collect_demonstrations needs the levels or stages the teacher plays against")
+    configs = [played.seat_config(1, stage) for stage in stages]
+    check_policy_name(played, teacher, configs[0])
     games = positive_int(games, "games")
     log = DemonstrationLog(gamma)
     for index in tqdm(range(games), desc=f"{teacher} demonstrations", unit="game", disable=not progress):
-        policy = make_policy(game, teacher, np.random.default_rng(derive_seed(seed, STREAM_TEACHER, index)),
-                             setup)
-        state = game.new_game(setup, derive_seed(seed, STREAM_GAME, index))
-        while not game.is_terminal(state):
-            observation, mask = game.encode(state, LEARNING_SEAT), game.legal_mask(state)
-            action = policy(state)
+        config = configs[index % len(configs)]
+        state = played.new_game(config, seed=derive_seed(seed, STREAM_GAME, index))
+        agent = policy_agent(played, teacher, derive_seed(seed, STREAM_TEACHER, index), config)
+        rng = np.random.default_rng(derive_seed(seed, STREAM_CHOICE, index))
+        while not played.is_terminal(state):
+            seat = played.current_player(state)
+            observation, mask = played.encode(state, seat), played.legal_mask(state)
+            action = choose_action(agent, state, rng)
             log.decide(observation, mask, action)
-            game.apply_action(state, action)
-        log.end_game(index, float(final_rewards(state, reward, game)[LEARNING_SEAT]))
-    return log.demonstrations(game.obs_size, game.num_actions)
+            played.apply_action(state, action)
+        log.end_game(index, float(final_rewards(state, reward, played)[LEARNING_SEAT]))
+    return log.demonstrations(played.obs_size, played.num_actions)
 
 
 def split_by_game(demos, seed):
@@ -368,23 +342,27 @@ class ImitationResult:
     seconds: float
 
 
-def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int] = DEFAULT_LEVELS,
+def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int | str] | None = None,
             games: int = DEFAULT_GAMES, out: str | Path | None = None, seed: int = 0,
             epochs: int = DEFAULT_EPOCHS, batch_size: int = DEFAULT_BATCH_SIZE,
             learning_rate: float = DEFAULT_LEARNING_RATE, value_weight: float = DEFAULT_VALUE_WEIGHT,
             net_arch: Sequence[int] = DEFAULT_NET_ARCH, gamma: float = DEFAULT_GAMMA,
             reward: str = DEFAULT_REWARD, eval_games: int = DEFAULT_EVAL_GAMES,
-            eval_levels: Sequence[int] = DEFAULT_EVAL_LEVELS,
+            eval_levels: Sequence[int | str] | None = None,
             demonstrations: Demonstrations | str | Path | None = None,
-            torch_threads: int | None = None, progress: bool = True, game: str = TINY_YORK,
-            num_players: int | None = None, bots: Sequence[str] | None = None) -> ImitationResult:
+            torch_threads: int | None = None, progress: bool = True, game: str = DEFAULT_GAME,
+            num_players: int | None = None, bots: Sequence[str] | None = None,
+            toms: Sequence[int | str] | None = None,
+            eval_opponents: Sequence[str] | None = None) -> ImitationResult:
     """Clone ``teacher`` into a MaskablePPO policy saved as ``out/model.zip`` and ``out/policy.zip``;
     an ImitationResult.
 
     ``demonstrations`` (a Demonstrations or an ``.npz`` path) skips the collection; otherwise
-    they are collected and saved as ``out/demonstrations.npz``. ``eval_games`` > 0 evaluates
-    the clone against ``eval_levels`` (deterministic play); for another ``game`` (with its
-    ``num_players`` and ``bots``, as train_ppo) in matches against greedy and random."""
+    they are collected and saved as ``out/demonstrations.npz``. The teacher plays ``levels`` (a
+    rung per game in turn) or else the setup of ``toms``/``bots``/``num_players`` (as train_ppo).
+    ``eval_games`` > 0 evaluates the clone (deterministic play) as train_ppo's periodic
+    evaluation: the ladder's ``eval_levels`` and matches against ``eval_opponents`` (the game's
+    ``train_defaults`` where not given)."""
     import torch
     start = time.perf_counter()
     out_dir = Path(out) if out is not None else RUNS_DIR / f"bc-{teacher.replace(':', '-')}"
@@ -392,11 +370,13 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int] = DEFAULT_LEVE
     if (out_dir / MODEL_FILE).exists():
         raise ValueError(f"{str(out_dir)!r} already holds a {MODEL_FILE}; give another --out")
     # the shapes and hyperparameters of the model train_ppo will continue from
-    other_game = get_game(game).name != TINY_YORK
-    setup = {"game": game, "num_players": num_players, "bots": bots} if other_game else {
-        "toms": (check_levels(levels, "levels")[0],)}
     config = make_config(net_arch=tuple(net_arch), gamma=gamma, reward=reward, seed=seed,
-                         out=str(out_dir), num_envs=1, batch_size=2, n_steps=2, **setup)
+                         out=str(out_dir), num_envs=1, batch_size=2, n_steps=2, game=game,
+                         num_players=num_players, toms=toms, bots=bots,
+                         eval_levels=eval_levels, eval_opponents=eval_opponents)
+    played = get_game(config.game)
+    stages = config.stages if levels is None else [(rung,) for rung in check_rungs(played, levels)]
+    check_policy_name(played, teacher, played.seat_config(1, stages[0]))
     if torch_threads is not None:
         torch.set_num_threads(positive_int(torch_threads, "torch_threads"))
     sizes = get_game(config.game).obs_size, get_game(config.game).num_actions
@@ -407,12 +387,9 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int] = DEFAULT_LEVE
     output_dir(out_dir)
     for name in (DEMOS_FILE, MODEL_FILE, POLICY_FILE, CONFIG_FILE, HISTORY_FILE):
         refuse_symlink(out_dir / name)  # refused before the work, not after
-    if demonstrations is None and other_game:
-        demos = collect_game_demonstrations(config, teacher, games, seed, gamma, reward, progress)
-        with open_output(out_dir / DEMOS_FILE, "wb") as handle:
-            demos.save(handle)
-    elif demonstrations is None:
-        demos = collect_demonstrations(teacher, levels, games, seed, gamma, reward, progress)
+    if demonstrations is None:
+        demos = collect_demonstrations(teacher, None, games, seed, gamma, reward, progress, played.name,
+                                       stages)
         with open_output(out_dir / DEMOS_FILE, "wb") as handle:
             demos.save(handle)
     else:
@@ -426,19 +403,13 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int] = DEFAULT_LEVE
         model.save(handle)
     save_policy(model, policy_path, game=config.game, written_by="training.imitate")
     evaluation = None
-    if eval_games and other_game:
-        from tiny_york_env.training.train_ppo import evaluate_policy_in_matches
-        evaluation = evaluate_policy_in_matches(model, config, positive_int(eval_games, "eval_games"),
-                                                derive_seed(seed, STREAM_EVAL))
-    elif eval_games:
-        from tiny_york_env.training.train_ppo import evaluate_policy_on_ladder
-        evaluation = evaluate_policy_on_ladder(model, check_levels(eval_levels, "eval_levels"),
-                                               positive_int(eval_games, "eval_games"),
-                                               derive_seed(seed, STREAM_EVAL), label="bc")
+    if eval_games:
+        evaluation = evaluate_current_policy(model, config, positive_int(eval_games, "eval_games"),
+                                             derive_seed(seed, STREAM_EVAL), label=BC_LABEL)
     seconds = time.perf_counter() - start
     write_output_text(out_dir / CONFIG_FILE, json.dumps({
-        "teacher": teacher, "game": config.game, "setup": config.setup,
-        "levels": [] if other_game else list(levels), "games": int(len(np.unique(demos.games))),
+        "teacher": teacher, "game": config.game, "stages": [list(stage) for stage in stages],
+        "games": int(len(np.unique(demos.games))),
         "seed": seed, "epochs": epochs, "batch_size": batch_size, "learning_rate": learning_rate,
         "value_weight": value_weight, "net_arch": list(net_arch), "gamma": gamma, "reward": reward},
         indent=1) + "\n")
@@ -446,7 +417,8 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int] = DEFAULT_LEVE
         "decisions": len(demos), "teacher_mean_reward": float(np.mean(demos.teacher_rewards)),
         "seconds": round(seconds, 1), "history": history,
         "kept": dict(zip(("policy_epoch", "value_epoch"), kept_epochs(history), strict=True)),
-        "evaluation": (evaluation if other_game else evaluation.outcomes()) if evaluation else None},
+        "evaluation": {against: {k: v for k, v in asdict(cell).items() if k != "seconds_per_game"}
+                       for against, cell in evaluation.items()} if evaluation else None},
         indent=1) + "\n")
     return ImitationResult(model, model_path, policy_path, history, evaluation, len(demos), seconds)
 
@@ -457,14 +429,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m tiny_york_env.training.imitate",
                                 description=__doc__.split("\n")[0],
                                 formatter_class=DefaultsHelpFormatter)
-    p.add_argument("--game", choices=game_names(), default=TINY_YORK, help="the game (docs/games.md)")
-    p.add_argument("--players", type=int, help="another --game: players in every game (as train_ppo)")
-    p.add_argument("--bots", nargs="+", metavar="BOT", help="another --game: the engine's bots in the "
+    p.add_argument("--game", choices=game_names(), default=DEFAULT_GAME, help="the game (docs/games.md)")
+    p.add_argument("--players", type=int, help="players in every game, a check (as train_ppo)")
+    p.add_argument("--bots", nargs="+", metavar="BOT", help="a game with bots: the engine's bots in the "
                    "other seats (as train_ppo)")
-    p.add_argument("--teacher", default=DEFAULT_TEACHER, help="agent name to imitate (registry; "
-                   "another --game: one of its policies)")
-    p.add_argument("--levels", default=",".join(map(str, DEFAULT_LEVELS)),
-                   help="Tom levels the teacher plays against, one per game in turn, e.g. '1,5,9'")
+    p.add_argument("--teacher", default=DEFAULT_TEACHER, help="the agent to imitate: an agent of the game "
+                   "by name (the registry's written for it, or one of its policies)")
+    p.add_argument("--levels", help="the automatic participants the teacher plays against, one per game "
+                   "in turn: Tom levels ('1,5,9') or bots ('greedy,random'); default: the game's "
+                   "single-agent env (Tiny York: Tom 5)")
     p.add_argument("--games", type=int, default=DEFAULT_GAMES, help="demonstration games")
     p.add_argument("--demonstrations", help="an .npz of earlier demonstrations (skips playing)")
     p.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS, help="passes over the demonstrations")
@@ -475,9 +448,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--net-arch", default=",".join(map(str, DEFAULT_NET_ARCH)), help="hidden layer widths")
     p.add_argument("--reward", default=DEFAULT_REWARD, help="the value head's target reward kind")
     p.add_argument("--seed", type=int, default=0, help="seeds the games and torch")
-    p.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES, help="games per level (0: none)")
-    p.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)),
-                   help="Tom levels of the evaluation after training")
+    p.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES, help="games per cell (0: none)")
+    p.add_argument("--eval-levels", help="the evaluation's ladder rungs after training: Tom levels or "
+                   "bots (default: the game's, as train_ppo)")
+    p.add_argument("--eval-opponents", help="the evaluation's match opponents, comma-separated agents "
+                   "of the game (default: the game's, as train_ppo)")
     p.add_argument("--torch-threads", type=int,
                    help="torch's intra-op threads (default: torch's own choice, one per core)")
     p.add_argument("--out", help="output directory (default: runs/bc-<teacher>); a symbolic link "
@@ -488,15 +463,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point; returns the exit status."""
+    from tiny_york_env.cli import ladder_rungs
     parser = build_parser()
     args = parser.parse_args(argv)
+    game = get_game(args.game)
     try:
         result = imitate(
-            teacher=args.teacher, levels=parse_int_list(args.levels, "--levels"), games=args.games,
+            teacher=args.teacher, levels=ladder_rungs(game, args.levels), games=args.games,
             out=args.out, seed=args.seed, epochs=args.epochs, batch_size=args.batch_size,
             learning_rate=args.learning_rate, value_weight=args.value_weight,
             net_arch=parse_int_list(args.net_arch, "--net-arch"), reward=args.reward,
-            eval_games=args.eval_games, eval_levels=parse_int_list(args.eval_levels, "--eval-levels"),
+            eval_games=args.eval_games, eval_levels=ladder_rungs(game, args.eval_levels),
+            eval_opponents=None if args.eval_opponents is None else tuple(
+                name.strip() for name in args.eval_opponents.split(",") if name.strip()),
             demonstrations=args.demonstrations, torch_threads=args.torch_threads,
             progress=not args.no_progress, game=args.game, num_players=args.players, bots=args.bots)
     except ValueError as error:
@@ -507,13 +486,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     policy_epoch, value_epoch = kept_epochs(result.history)
     print(f"kept: the policy of epoch {policy_epoch}, the value function of epoch {value_epoch} "
           f"(their lowest held-out losses)")
-    if isinstance(result.evaluation, dict):
-        from tiny_york_env.training.game_matches import format_match
-        for match in result.evaluation.values():
-            print(format_match(match))
-    elif result.evaluation is not None:
-        from tiny_york_env.training.evaluate import format_table
-        print(format_table(result.evaluation))
+    if result.evaluation:
+        from tiny_york_env.training.evaluate import EvalResults, format_table
+        print(format_table(EvalResults("match", list(result.evaluation.values()))))
     print(f"policy: {result.policy_path} (SB3 checkpoint: {result.model_path}; {result.seconds:.0f} s)")
     return 0
 

@@ -26,13 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tiny_york_env.agents.policy_search import (
-    DEFAULT_MARGIN_WEIGHT,
-    DEFAULT_WIDENING,
-    TINY_YORK,
-    check_search_settings,
-)
-from tiny_york_env.registry import get_game
+from tiny_york_env.agents.policy_search import DEFAULT_MARGIN_WEIGHT, DEFAULT_WIDENING, check_search_settings
+from tiny_york_env.registry import DEFAULT_GAME, get_game
 from tiny_york_env.training.evaluate import (
     evaluate_vs_toms,
     output_dir,
@@ -66,7 +61,7 @@ def cell_options(name: str) -> dict[str, Any]:
         options["margin_weight"] = int(margin) / PERCENT
     if widening is not None:
         options["widening"] = int(widening) / PERCENT
-    check_search_settings(get_game(TINY_YORK), options["simulations"], playout, options["prior"],
+    check_search_settings(get_game(DEFAULT_GAME), options["simulations"], playout, options["prior"],
                           options.get("value_depth"), None,
                           options.get("margin_weight", DEFAULT_MARGIN_WEIGHT),
                           options.get("widening", DEFAULT_WIDENING), options.get("skip_above"))

@@ -1,15 +1,18 @@
-"""MaskablePPO against Tom: ``python -m tiny_york_env.training.train_ppo`` or ``train(...)`` from Python.
+"""MaskablePPO against the automatic participants of any game: ``python -m
+tiny_york_env.training.train_ppo`` or ``train(...)`` from Python.
 
-**Other games** (``--game construction_yard``): the learning seat plays that game's automatic
-participants (``--players``, ``--bots``: the engine's bots, and Dirk with two players), in one
-stage (no Tom curriculum); the periodic evaluation (``eval.csv``) plays matches against each of
-``--eval-opponents`` (policy names of ``training.game_matches``, default greedy and random) in
-every other agent seat, rotating seats game by game. The policy file's card names the game.
-
-One learning seat plays ``num_envs`` games at once against one or more Toms (``TinyYorkVecEnv``,
-all in compiled code). With ``--curriculum "1,3,5"`` it trains against Tom 1, then 3, then 5,
-moving on after ``--curriculum-steps`` steps per level or as soon as a periodic evaluation shows
-a win rate of at least ``--promote-at`` against the current level.
+One learning seat plays ``num_envs`` games at once against the game's automatic participants
+(``GameVecEnv``, all in compiled code): Tiny York's Toms (``--tom``, default Tom 5), another
+game's bots (``--bots``; Dirk and Alea join two-player games by the rules), by default the
+game's single-agent env setup (the record's ``env_defaults``). With ``--curriculum "1,3,5"`` (Tom
+levels; another game's bots by name, ``random,greedy``) it trains against one of them at a time,
+in order, moving on after ``--curriculum-steps`` steps per level or as soon as a periodic
+evaluation shows a win rate of at least ``--promote-at`` against the current level. The periodic
+evaluation (``eval.csv``, one row per cell) plays the ladder's rungs ``--eval-levels`` (the agent
+alone against each) and matches against each of ``--eval-opponents`` (agent names of the game)
+in every other seat of the training game; the record's ``train_defaults`` say which by default
+(Tiny York: Toms 1, 5, 9; the others: greedy and random opponents). The policy file's card names
+the game.
 
 **A curriculum must reach its last level.** ``--total-steps`` must be at least levels ×
 ``--curriculum-steps``; and as a level trains in whole rollouts (``n_steps * num_envs``
@@ -24,8 +27,8 @@ to the later levels, and ``summary.json`` lists the stages it reached.
 
 The output directory holds ``config.json`` (the options), ``progress.csv`` (SB3's training log,
 also as TensorBoard event files: ``tensorboard --logdir OUT``), ``checkpoints/ppo_<steps>_steps.zip``,
-``eval.csv`` (every periodic Tom-ladder evaluation, ``training/evaluate.py``, of the current
-policy wrapped as a ``PPOAgent``), ``summary.json`` (stages, steps, speed), ``model.zip`` (the
+``eval.csv`` (every periodic evaluation, ``training/evaluate.py``, of the current policy wrapped
+as a ``PPOAgent``), ``summary.json`` (stages, steps, speed), ``model.zip`` (the
 stable-baselines3 checkpoint, for ``MaskablePPO.load``) and ``policy.zip``, the policy file that
 ``PPOAgent`` / ``make_agent("ppo:DIR/policy.zip")`` / ``training.export`` load without unpickling
 anything (``agents/ppo_agent.py``). A symbolic link planted in place of the output directory or
@@ -44,10 +47,11 @@ import sys
 import time
 import warnings
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
+from tiny_york_env.agents.policies import POLICY_FORMS, check_policy_name
 from tiny_york_env.agents.ppo_agent import (
     ERROR_EXCERPT_CHARS,
     POLICY_FILE,
@@ -59,13 +63,14 @@ from tiny_york_env.agents.ppo_agent import (
     resolve_model_path,
 )
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
-from tiny_york_env.games.tiny_york import GameConfig
 from tiny_york_env.games.tiny_york.config import NUM_TOM_LEVELS
-from tiny_york_env.registry import game_names, get_game
+from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
 from tiny_york_env.training.evaluate import (
     CellResult,
+    check_rungs,
     derive_seed,
-    evaluate_vs_toms,
+    evaluate_ladder,
+    evaluate_vs_agents,
     open_output,
     output_dir,
     positive_int,
@@ -73,9 +78,7 @@ from tiny_york_env.training.evaluate import (
     write_output_text,
 )
 from tiny_york_env.training.export import save_policy
-from tiny_york_env.training.game_matches import POLICY_FORMS, POLICY_NAMES, check_policy_name, evaluate_match
 
-DEFAULT_TOMS = (5,)
 DEFAULT_NUM_ENVS = 256
 DEFAULT_TOTAL_STEPS = 2_000_000
 DEFAULT_N_STEPS = 64  # per env: a rollout is n_steps * num_envs decisions (16384 by default)
@@ -86,15 +89,12 @@ DEFAULT_GAMMA = 0.995  # a game is ~190 decisions of the learning seat and pays 
 DEFAULT_ENT_COEF = 0.01
 DEFAULT_NET_ARCH = (256, 256)
 DEFAULT_EVAL_GAMES = 20
-DEFAULT_EVAL_LEVELS = (1, 5, 9)
-TINY_YORK = "tiny_york"  # the game with Toms, curricula and the Tom-ladder evaluation
-DEFAULT_EVAL_OPPONENTS = ("greedy", "random")  # another game's periodic evaluation
+DEFAULT_EVAL_LEVELS = (1, 5, 9)  # Tiny York's Toms (imitate's and expert iteration's evaluations)
 DEFAULT_DEVICE = "cpu"  # a small MLP: the GPU's transfers cost more than they save
 # torch's intra-op threads. One is 4x faster than torch's default (one per core) on a busy
 # 2-core machine, where small forward passes spin-wait for threads that are not free; raise it
 # on an idle many-core machine, where the update's large batches gain from more.
 DEFAULT_TORCH_THREADS = 1
-MAX_TOMS = 3
 RUNS_DIR = Path("runs")
 MODEL_FILE, CONFIG_FILE, PROGRESS_FILE = "model.zip", "config.json", "progress.csv"
 EVAL_FILE, SUMMARY_FILE, CHECKPOINT_DIR = "eval.csv", "summary.json", "checkpoints"
@@ -102,8 +102,10 @@ CHECKPOINT_PREFIX = "ppo"
 LEARNING_SEAT = 0  # TinyYorkVecEnv's learning agent
 TRAINING_ILLEGAL_ACTION = "raise"  # a masked learner never plays one: raising exposes a bug at once
 STREAM_STAGE_ENV, STREAM_EVAL = 11, 12  # seed streams: each stage's games, the evaluation games
-EVAL_COLUMNS = ("timesteps", "training_toms", *CellResult.__dataclass_fields__)
-MATCH_EVAL_COLUMNS = ("timesteps", "opponent", "games", "wins", "win_rate", "mean_score", "mean_place")
+# eval.csv: one row per evaluated cell (a rung of the ladder, a match's learner); ``training_against``
+# names the automatic participants of the stage being trained
+EVAL_COLUMNS = ("timesteps", "training_against", *CellResult.__dataclass_fields__)
+LEARNER_LABEL = "ppo"
 
 
 # ---------------------------------------------------------------- options
@@ -138,7 +140,8 @@ def _optional_positive(value, what):
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Every training option, validated; ``stages`` is the Toms of each curriculum stage."""
+    """Every training option, validated; ``stages`` is the automatic participants (Toms, bots) of
+    each curriculum stage, ``eval_levels`` the rungs of the periodic evaluation's ladder."""
 
     stages: tuple
     curriculum_steps: int | None
@@ -162,58 +165,68 @@ class TrainConfig:
     device: str
     torch_threads: int
     init_from: str | None = None
-    game: str = TINY_YORK
-    setup: dict = field(default_factory=dict)  # another game's setup keywords (num_players, bots)
-    eval_opponents: tuple = DEFAULT_EVAL_OPPONENTS
+    game: str = DEFAULT_GAME
+    eval_opponents: tuple = ()
 
     @property
     def is_curriculum(self) -> bool:
-        """True when training moves through several single-Tom stages."""
+        """True when training moves through several stages (one automatic participant each)."""
         return len(self.stages) > 1
 
 
-def _check_game_setup(game, toms, curriculum, num_players, bots, eval_opponents):
-    """(game name, setup keywords, evaluation opponents) checked: Toms and curricula are Tiny
-    York's; another game's setup must leave one agent seat (the learning one)."""
-    game = get_game(game)
-    if game.name == TINY_YORK:
-        if num_players is not None or bots is not None:
-            raise ValueError("Tiny York's opponents are Toms (--tom, --curriculum); num_players "
-                             "and bots (--players, --bots) set up another --game")
-        return game.name, {}, ()
-    if toms is not None or curriculum is not None:
-        raise ValueError(f"{game.title} has no Toms: give its opponents with num_players and "
-                         f"bots (--players, --bots), not toms or a curriculum")
-    setup = dict(game.env_defaults)
-    if num_players is not None:
-        setup["num_players"] = num_players
-    if bots is not None:
-        setup["bots"] = tuple(bots)
-    config = game.make_config(**setup)
-    if game.num_agents(config) != 1:
-        raise ValueError(f"training needs exactly one agent seat: the setup {setup} has "
-                         f"{game.num_agents(config)}; give bots for the other seats")
-    eval_opponents = tuple(eval_opponents)
+def _check_stages(game, toms, bots, curriculum, num_players):
+    """The automatic participants of each training stage (one learning seat): ``toms``/``bots``
+    (the game's kind; default its single-agent env's, ``env_defaults``) in one stage, or a
+    ``curriculum`` of rungs (``automatic_choices``), one a stage; ``num_players``, when given,
+    must be every stage's number of participants. ValueError naming what is wrong."""
+    automatic = game.automatic_from(toms=toms, bots=bots)
+    if curriculum is not None:
+        if automatic:
+            raise ValueError(f"give either {game.automatic_kind} (every game against the same ones) or a "
+                             f"curriculum (--curriculum, one at a time), not both")
+        stages = [(rung,) for rung in check_rungs(game, curriculum)]
+    elif toms is not None or bots is not None:
+        stages = [automatic]
+    else:
+        stages = [game.automatic_of(game.make_config(**game.env_defaults))]
+    checked = []
+    for stage in stages:
+        try:
+            config = game.seat_config(1, stage)
+        except ValueError as error:
+            raise ValueError(f"one learning seat and {game.automatic_kind} {list(stage)} are no setup of "
+                             f"{game.title}: {error}") from None
+        participants = game.num_participants(config)
+        if game.num_agents(config) != 1 or participants < 2:
+            raise ValueError(f"training needs one agent seat against at least one automatic "
+                             f"participant; {game.automatic_kind} {list(stage)} leave "
+                             f"{game.num_agents(config)} agent seats and {participants} participants")
+        if num_players is not None and participants != num_players:
+            raise ValueError(f"num_players (--players) {num_players}: the learning seat and "
+                             f"{game.automatic_kind} {list(stage)} are {participants} players")
+        checked.append(tuple(game.automatic_of(config)))
+    return tuple(checked)
+
+
+def _check_evaluation(game, stages, eval_levels, eval_opponents):
+    """(ladder rungs, match opponents) of the periodic evaluation, checked (the record's
+    ``train_defaults`` where not given)."""
+    defaults = game.train_defaults
+    eval_levels = tuple(defaults.get("eval_levels", ()) if eval_levels is None else eval_levels)
+    eval_opponents = tuple(defaults.get("eval_opponents", ()) if eval_opponents is None else eval_opponents)
+    if eval_levels:
+        try:
+            eval_levels = tuple(check_rungs(game, eval_levels))
+        except ValueError as error:
+            raise ValueError(f"eval_levels must be rungs of the ladder: {error}") from None
+    config = game.seat_config(1, stages[0])
     for name in eval_opponents:
         try:
             check_policy_name(game, name, config)
         except ValueError as error:
-            raise ValueError(f"eval_opponents must be policies {POLICY_NAMES}, got {name!r}: "
-                             f"{error}") from error
-    return game.name, setup, eval_opponents
-
-
-def _check_stages(toms, curriculum):
-    if toms is not None and curriculum is not None:
-        raise ValueError("give either toms (--tom, every game against the same Toms) or a "
-                         "curriculum (--curriculum '1,3,5'), not both")
-    if curriculum is not None:
-        levels = check_levels(curriculum, "curriculum")
-        return tuple(GameConfig(num_agents=1, toms=(level,)).toms for level in levels)
-    toms = DEFAULT_TOMS if toms is None else tuple(toms)
-    if not 1 <= len(toms) <= MAX_TOMS:
-        raise ValueError(f"the learning seat plays against 1-{MAX_TOMS} Toms; got {len(toms)}: {toms!r}")
-    return (GameConfig(num_agents=1, toms=toms).toms,)
+            raise ValueError(f"eval_opponents must be agents of {game.title} ({POLICY_FORMS}, or the "
+                             f"registry's), got {name!r}: {error}") from error
+    return eval_levels, eval_opponents
 
 
 def _check_fraction(value, what):
@@ -256,7 +269,7 @@ def _check_positive_float(value, what):
     return float(value)
 
 
-def make_config(toms: Sequence[int | str] | None = None, curriculum: Sequence[int] | None = None,
+def make_config(toms: Sequence[int | str] | None = None, curriculum: Sequence[int | str] | None = None,
                 curriculum_steps: int | None = None, promote_at: float | None = None,
                 num_envs: int = DEFAULT_NUM_ENVS, total_steps: int = DEFAULT_TOTAL_STEPS, seed: int = 0,
                 n_steps: int = DEFAULT_N_STEPS, batch_size: int = DEFAULT_BATCH_SIZE,
@@ -265,15 +278,15 @@ def make_config(toms: Sequence[int | str] | None = None, curriculum: Sequence[in
                 net_arch: Sequence[int] = DEFAULT_NET_ARCH, reward: str = "win",
                 out: str | Path | None = None, checkpoint_every: int | None = None,
                 eval_every: int | None = None, eval_games: int = DEFAULT_EVAL_GAMES,
-                eval_levels: Sequence[int] = DEFAULT_EVAL_LEVELS, device: str = DEFAULT_DEVICE,
+                eval_levels: Sequence[int | str] | None = None, device: str = DEFAULT_DEVICE,
                 torch_threads: int = DEFAULT_TORCH_THREADS,
-                init_from: str | Path | None = None, game: str = TINY_YORK,
+                init_from: str | Path | None = None, game: str = DEFAULT_GAME,
                 num_players: int | None = None, bots: Sequence[str] | None = None,
-                eval_opponents: Sequence[str] = DEFAULT_EVAL_OPPONENTS) -> TrainConfig:
+                eval_opponents: Sequence[str] | None = None) -> TrainConfig:
     """A validated TrainConfig (see ``train``); ValueError naming the first bad option."""
-    game, setup, eval_opponents = _check_game_setup(game, toms, curriculum, num_players, bots,
-                                                    eval_opponents)
-    stages = _check_stages(toms, curriculum) if game == TINY_YORK else ((),)
+    played = get_game(game)
+    stages = _check_stages(played, toms, bots, curriculum, num_players)
+    eval_levels, eval_opponents = _check_evaluation(played, stages, eval_levels, eval_opponents)
     curriculum_steps = _optional_positive(curriculum_steps, "curriculum_steps")
     promote_at = _check_fraction(promote_at, "promote_at")
     if len(stages) > 1 and curriculum_steps is None and promote_at is None:
@@ -307,14 +320,13 @@ def make_config(toms: Sequence[int | str] | None = None, curriculum: Sequence[in
         seed, n_steps, batch_size, positive_int(n_epochs, "n_epochs"),
         _check_positive_float(learning_rate, "learning_rate"), gamma, float(ent_coef), net_arch,
         check_reward_kind(reward), out, _optional_positive(checkpoint_every, "checkpoint_every"),
-        eval_every, positive_int(eval_games, "eval_games"),
-        check_levels(eval_levels, "eval_levels"), str(device),
+        eval_every, positive_int(eval_games, "eval_games"), eval_levels, str(device),
         positive_int(torch_threads, "torch_threads"),
-        None if init_from is None else check_init_source(init_from, game), game, setup,
+        None if init_from is None else check_init_source(init_from, played.name), played.name,
         eval_opponents)
 
 
-def check_init_source(path, game=TINY_YORK):
+def check_init_source(path, game=DEFAULT_GAME):
     """The resolved path of a model to start from: a policy file of ``game`` or a
     stable-baselines3 checkpoint (ValueError for anything else, before any training starts)."""
     path = resolve_model_path(path)
@@ -336,19 +348,57 @@ def _callbacks_module():
 class CurrentPolicyFactory:
     """``factory(seed) -> PPOAgent`` of the model being trained, for the evaluation harness."""
 
-    def __init__(self, model, label):
-        self.model, self.label = model, label
+    def __init__(self, model, label, game=DEFAULT_GAME):
+        self.model, self.label, self.game = model, label, game
 
     def __call__(self, seed):
         """A PPOAgent over the live model (its weights as they are when it acts)."""
         from tiny_york_env.agents.ppo_agent import PPOAgent
-        return PPOAgent(self.model, deterministic=True, seed=seed)
+        return PPOAgent(self.model, deterministic=True, seed=seed, game=self.game)
 
 
-def evaluate_policy_on_ladder(model, levels, games, seed, label="ppo"):
-    """The current policy (deterministic) against one Tom per level: an EvalResults."""
-    return evaluate_vs_toms(CurrentPolicyFactory(model, label), levels=levels, games=games,
-                            seed=seed, progress=False)
+def evaluate_policy_on_ladder(model, levels, games, seed, label=LEARNER_LABEL, game=DEFAULT_GAME):
+    """The current policy (deterministic) alone against each rung of ``game``'s ladder in
+    ``levels`` (Tom levels, bots): an EvalResults."""
+    return evaluate_ladder(CurrentPolicyFactory(model, label, game), levels, games=games, seed=seed,
+                           progress=False, game=game)
+
+
+def evaluate_policy_in_matches(model, config, games, seed, label=LEARNER_LABEL):
+    """The current policy (deterministic) in ``games`` games of the training game's size against
+    each of the config's evaluation opponents in every other seat, seats rotated: {opponent:
+    EvalResults}."""
+    game = get_game(config.game)
+    seats = game.num_participants(game.seat_config(1, config.stages[0]))
+    learner = CurrentPolicyFactory(model, label, game.name)
+    games = max(seats, games - games % seats)
+    return {opponent: evaluate_vs_agents([learner] + [opponent] * (seats - 1), games, seed,
+                                         progress=False, game=game)
+            for opponent in config.eval_opponents}
+
+
+def rung_of(game, automatic):
+    """The ladder's rung (one of the game's ``automatic_choices``) whose setup is ``automatic``
+    (as ``automatic_of`` spells it: Tiny York's code 'B4' is Tom 5), None when none is."""
+    for rung in game.automatic_choices:
+        if tuple(game.automatic_of(game.seat_config(1, (rung,)))) == tuple(automatic):
+            return rung
+    return None
+
+
+def evaluate_current_policy(model, config, games, seed, label=LEARNER_LABEL, extra_levels=()):
+    """The current policy (deterministic) on the config's ladder rungs (``eval_levels`` and
+    ``extra_levels``) and in matches against its ``eval_opponents``: {what it played against (the
+    rung's label, the opponent's name): CellResult}."""
+    game = get_game(config.game)
+    levels = tuple(config.eval_levels) + tuple(r for r in extra_levels if r not in config.eval_levels)
+    cells = {}
+    if levels:
+        for cell in evaluate_policy_on_ladder(model, levels, games, seed, label, game.name).cells:
+            cells[cell.opponents] = cell
+    for opponent, results in evaluate_policy_in_matches(model, config, games, seed, label).items():
+        cells[opponent] = replace(results.cells[0], opponents=opponent)  # in every other seat
+    return cells
 
 
 def append_csv_rows(path, columns, rows):
@@ -362,35 +412,19 @@ def append_csv_rows(path, columns, rows):
         writer.writerows(rows)
 
 
-def append_match_rows(path, timesteps, matches):
-    """Append one row per evaluation match (``opponent`` -> evaluate_match result) to ``path``."""
-    append_csv_rows(path, MATCH_EVAL_COLUMNS, [
-        {"timesteps": timesteps, "opponent": opponent,
-         **{key: result["agents"][0][key] for key in MATCH_EVAL_COLUMNS[2:]}}
-        for opponent, result in matches.items()])
-
-
-def evaluate_policy_in_matches(model, config, games, seed):
-    """The current policy (deterministic) in ``games`` games against each of the config's
-    evaluation opponents (every other agent seat): {opponent: evaluate_match result}."""
-    from tiny_york_env.agents.ppo_agent import PPOAgent
-    from tiny_york_env.training.game_matches import act_policy
-    game = get_game(config.game)
-    policy = act_policy(game, PPOAgent(model, deterministic=True, game=game))
-    policy.label = "ppo"
-    setup = dict(config.setup)
-    seats = game.num_participants(game.make_config(**setup))
-    setup["bots"] = ()  # every seat but the learner's is an evaluation opponent
-    return {opponent: evaluate_match(game.name, [policy] + [opponent] * (seats - 1), games,
-                                     seed, **setup)
-            for opponent in config.eval_opponents}
-
-
-def append_eval_rows(path, timesteps, training_toms, results):
-    """Append one row per evaluated level to the CSV at ``path`` (header when new)."""
+def append_eval_rows(path, timesteps, training_against, cells):
+    """Append one row per evaluated cell to the CSV at ``path`` (header when new)."""
     append_csv_rows(path, EVAL_COLUMNS, [
-        {"timesteps": timesteps, "training_toms": " ".join(training_toms), **asdict(cell)}
-        for cell in results.cells])
+        {"timesteps": timesteps, "training_against": " ".join(map(str, training_against)), **asdict(cell)}
+        for cell in cells])
+
+
+def win_rate_key(game, cell):
+    """The logger's key of an evaluated cell: ``eval/win_rate_tom5``, ``eval/win_rate_botgreedy``
+    for a rung, ``eval/win_rate_vs_greedy`` for a match."""
+    if cell.level is not None:
+        return f"eval/win_rate_{game.automatic_kind.removesuffix('s')}{cell.level}"
+    return f"eval/win_rate_vs_{cell.opponents.split(', ')[0]}"
 
 
 def _make_callback_classes():
@@ -431,12 +465,13 @@ def _make_callback_classes():
             self.wins = self.games = 0
 
     class LadderEvalCallback(base):
-        """Every ``eval_every`` steps, between rollouts: the policy against the Tom ladder on
-        fresh games each time (the seed moves on with every evaluation), rows into ``eval.csv``,
-        win rates into the log. A curriculum stage with a next one is promoted when the lower
-        end of its level's 95% Wilson interval reaches ``promote_at`` (a lucky run of a few
-        games does not promote); the rollout just collected is still trained on, and the stage
-        stops at the next step (one vectorized step of the next rollout is left unused)."""
+        """Every ``eval_every`` steps, between rollouts: the policy on the ladder's rungs and in
+        matches against the evaluation opponents, on fresh games each time (the seed moves on
+        with every evaluation), rows into ``eval.csv``, win rates into the log. A curriculum
+        stage with a next one is promoted when the lower end of its rung's 95% Wilson interval
+        reaches ``promote_at`` (a lucky run of a few games does not promote); the rollout just
+        collected is still trained on, and the stage stops at the next step (one vectorized step
+        of the next rollout is left unused)."""
 
         def __init__(self, config, eval_path):
             super().__init__()
@@ -463,27 +498,19 @@ def _make_callback_classes():
         def evaluate(self):
             """Run one evaluation now (fresh games); False when the stage is promoted."""
             config = self.config
+            game = get_game(config.game)
             seed = derive_seed(config.seed, STREAM_EVAL, self.evaluations)
-            if config.game != TINY_YORK:
-                matches = evaluate_policy_in_matches(self.model, config, config.eval_games, seed)
-                append_match_rows(self.eval_path, self.num_timesteps, matches)
-                self.evaluations += 1
-                for opponent, result in matches.items():
-                    self.logger.record(f"eval/win_rate_vs_{opponent}",
-                                       result["agents"][0]["win_rate"])
-                return True
-            stage_level = GameConfig(num_agents=1, toms=self.stage_toms).tom_levels[0]
-            levels = tuple(config.eval_levels)
-            if self.can_promote and stage_level not in levels:
-                levels += (stage_level,)
-            results = evaluate_policy_on_ladder(self.model, levels, config.eval_games, seed,
-                                                label=f"ppo@{self.num_timesteps}")
-            append_eval_rows(self.eval_path, self.num_timesteps, self.stage_toms, results)
+            label = f"{LEARNER_LABEL}@{self.num_timesteps}"
+            stage_rung = rung_of(game, self.stage_toms)
+            extra = (stage_rung,) if self.can_promote else ()
+            cells = list(evaluate_current_policy(self.model, config, config.eval_games, seed, label,
+                                                 extra).values())
+            append_eval_rows(self.eval_path, self.num_timesteps, self.stage_toms, cells)
             self.evaluations += 1
-            for cell in results.cells:
-                self.logger.record(f"eval/win_rate_tom{cell.level}", cell.win_rate)
-            lower = {cell.level: cell.ci_low for cell in results.cells}
-            if self.can_promote and lower[stage_level] >= config.promote_at:
+            for cell in cells:
+                self.logger.record(win_rate_key(game, cell), cell.win_rate)
+            lower = {cell.level: cell.ci_low for cell in cells if cell.level is not None}
+            if self.can_promote and lower[stage_rung] >= config.promote_at:
                 self.promoted = True
                 return False
             return True
@@ -538,21 +565,18 @@ def stage_env_seed(config: TrainConfig, stage: int) -> int:
     return derive_seed(config.seed, STREAM_STAGE_ENV, stage)
 
 
-def make_vec_env(config: TrainConfig, toms: tuple, stage: int):
-    """The monitored TinyYorkVecEnv of one training stage (its own game seeds). Illegal actions
-    raise: the masked learner never plays one, so one would be a bug to stop at, not a penalty
-    to learn from (the env's default, "terminate", would end the game and train on it)."""
+def make_vec_env(config: TrainConfig, automatic: tuple, stage: int):
+    """The monitored GameVecEnv of one training stage: one learning seat against ``automatic``
+    (its own game seeds). Illegal actions raise: the masked learner never plays one, so one would
+    be a bug to stop at, not a penalty to learn from (the env's default, "terminate", would end
+    the game and train on it)."""
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from tiny_york_env.envs.vector import GameVecEnv, TinyYorkVecEnv
-    seed = stage_env_seed(config, stage)
-    if config.game != TINY_YORK:
-        game = get_game(config.game)
-        return VecMonitor(GameVecEnv(config.num_envs, game=game, config=game.make_config(**config.setup),
-                                     reward=config.reward, seed=seed,
-                                     illegal_action=TRAINING_ILLEGAL_ACTION))
-    return VecMonitor(TinyYorkVecEnv(config.num_envs, toms=toms, reward=config.reward, seed=seed,
-                                     illegal_action=TRAINING_ILLEGAL_ACTION))
+    from tiny_york_env.envs.vector import GameVecEnv
+    game = get_game(config.game)
+    return VecMonitor(GameVecEnv(config.num_envs, game=game, config=game.seat_config(1, automatic),
+                                 reward=config.reward, seed=stage_env_seed(config, stage),
+                                 illegal_action=TRAINING_ILLEGAL_ACTION))
 
 
 def make_logger(out_dir, verbose):
@@ -625,11 +649,14 @@ def _prepare_out_dir(config):
 
 
 def train(progress: bool = True, verbose: int = 0, **options) -> TrainResult:
-    """Train MaskablePPO against Tom; returns a TrainResult (model, output paths, stages).
+    """Train MaskablePPO against the game's automatic participants; returns a TrainResult (model,
+    output paths, stages).
 
-    Options (all validated, ValueError naming the bad one): ``toms`` (Toms of every game, levels
-    1-12 or codes, default (5,)) or ``curriculum`` (levels, one Tom each, in order) with
-    ``curriculum_steps`` and/or ``promote_at``; ``num_envs``, ``total_steps``, ``seed``,
+    Options (all validated, ValueError naming the bad one): ``game``; ``toms`` (Tiny York's Toms
+    of every game, levels 1-12 or codes, default (5,)) or ``bots`` (another game's), or
+    ``curriculum`` (rungs, one a stage, in order) with ``curriculum_steps`` and/or ``promote_at``;
+    ``num_players`` (a check); ``eval_levels`` and ``eval_opponents`` (the periodic evaluation; the
+    record's ``train_defaults`` by default); ``num_envs``, ``total_steps``, ``seed``,
     ``n_steps``, ``batch_size``, ``n_epochs``, ``learning_rate``, ``gamma``, ``ent_coef``,
     ``net_arch``, ``reward`` ("win", "rank", "score"), ``out`` (directory), ``checkpoint_every``,
     ``eval_every``, ``eval_games``, ``eval_levels``, ``device``, ``torch_threads`` (set
@@ -675,7 +702,7 @@ def train(progress: bool = True, verbose: int = 0, **options) -> TrainResult:
             first_step = model.num_timesteps
             model.learn(budget, callback=callback, reset_num_timesteps=stage == 0)
             promoted = bool(evaluation and evaluation.promoted)
-            stages.append({"toms": list(toms), "start_step": first_step,
+            stages.append({"against": list(toms), "start_step": first_step,
                            "end_step": model.num_timesteps,
                            "ended_by": "promotion" if promoted else "steps"})
             env.close()
@@ -704,19 +731,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m tiny_york_env.training.train_ppo",
                                 description=__doc__.split("\n")[0],
                                 formatter_class=DefaultsHelpFormatter)
-    p.add_argument("--game", choices=game_names(), default=TINY_YORK,
+    p.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
                    help="the game to train for (docs/games.md)")
-    p.add_argument("--players", type=int, help="another --game: players in every game (the "
-                   "learning seat and --bots; when not given, as the game's single-agent env)")
-    p.add_argument("--bots", nargs="+", metavar="BOT", help="another --game: the engine's bots in "
-                   "the other seats, e.g. greedy random (when not given, as the game's env)")
-    p.add_argument("--eval-opponents", default=",".join(DEFAULT_EVAL_OPPONENTS),
-                   help=f"another --game: the periodic evaluation's opponents, comma-separated "
-                        f"(game_matches policies: {POLICY_FORMS})")
+    p.add_argument("--players", type=int, help="players in every game, a check (the learning seat "
+                   "and the --tom/--bots)")
+    p.add_argument("--bots", nargs="+", metavar="BOT", help="a game with bots: the engine's bots in "
+                   "the other seats, e.g. greedy random (default: as the game's single-agent env)")
+    p.add_argument("--eval-opponents", help=f"the periodic evaluation's match opponents in every other "
+                   f"seat, comma-separated agents of the game ({POLICY_FORMS}; default: the game's, "
+                   f"docs/games.md)")
     p.add_argument("--tom", action="append", type=parse_tom, metavar="LEVEL",
-                   help=f"a Tom in every game: level 1-{NUM_TOM_LEVELS} or code like B4; repeat for "
-                        f"several Toms (default: {','.join(map(str, DEFAULT_TOMS))})")
-    p.add_argument("--curriculum", help="Tom levels in order, e.g. '1,3,5' (instead of --tom)")
+                   help=f"Tiny York: a Tom in every game, level 1-{NUM_TOM_LEVELS} or code like B4; repeat "
+                        f"for several Toms (default: Tom 5, as the single-agent env)")
+    p.add_argument("--curriculum", help="the automatic participants in order, one a stage: Tom "
+                   "levels ('1,3,5') or bots ('random,greedy') (instead of --tom/--bots)")
     p.add_argument("--curriculum-steps", type=int, help="steps per curriculum level; --total-steps "
                    "must let every level have them (refused otherwise, unless --promote-at)")
     p.add_argument("--promote-at", type=float, help="move on when the lower end of the 95%% interval "
@@ -739,10 +767,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="output directory (default: runs/ppo-<timestamp>); a symbolic link "
                    "there, or in place of a file it gets, is refused")
     p.add_argument("--checkpoint-every", type=int, help="save a checkpoint every N steps")
-    p.add_argument("--eval-every", type=int, help="evaluate on the Tom ladder every N steps")
-    p.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES, help="games per level")
-    p.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)),
-                   help="Tom levels of the periodic evaluation")
+    p.add_argument("--eval-every", type=int, help="evaluate the policy every N steps")
+    p.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES, help="games per cell")
+    p.add_argument("--eval-levels", help="the periodic evaluation's ladder rungs: Tom levels "
+                   "('1,5,9', Tiny York's default) or bots ('greedy,random')")
     p.add_argument("--device", default=DEFAULT_DEVICE, help="torch device")
     p.add_argument("--torch-threads", type=int, default=DEFAULT_TORCH_THREADS,
                    help="torch intra-op threads (more help only on an idle many-core machine)")
@@ -758,19 +786,22 @@ def build_parser() -> argparse.ArgumentParser:
 def train_options(args: argparse.Namespace) -> dict:
     """The options of ``train``/``make_config`` from parsed command-line arguments; ValueError for
     a malformed list (``--curriculum``, ``--net-arch``, ``--eval-levels``)."""
+    from tiny_york_env.cli import ladder_rungs
+    game = get_game(args.game)
     return dict(
         toms=args.tom,
-        curriculum=None if args.curriculum is None else parse_int_list(args.curriculum, "--curriculum"),
+        curriculum=ladder_rungs(game, args.curriculum),
         curriculum_steps=args.curriculum_steps, promote_at=args.promote_at,
         num_envs=args.num_envs, total_steps=args.total_steps, seed=args.seed,
         n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
         learning_rate=args.learning_rate, gamma=args.gamma, ent_coef=args.ent_coef,
         net_arch=parse_int_list(args.net_arch, "--net-arch"), reward=args.reward, out=args.out,
         checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
-        eval_games=args.eval_games, eval_levels=parse_int_list(args.eval_levels, "--eval-levels"),
+        eval_games=args.eval_games, eval_levels=ladder_rungs(game, args.eval_levels),
         device=args.device, torch_threads=args.torch_threads, init_from=args.init_from,
         game=args.game, num_players=args.players, bots=args.bots,
-        eval_opponents=tuple(p.strip() for p in args.eval_opponents.split(",")))
+        eval_opponents=None if args.eval_opponents is None else tuple(
+            p.strip() for p in args.eval_opponents.split(",") if p.strip()))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -84,6 +84,7 @@ def plugin_game() -> Game:
         automatic_moves=bot_moves_of,
         env_defaults={"num_players": 2, "bots": ("greedy",)},
         aec_defaults={"num_players": 2, "bots": ()},
+        train_defaults={"eval_levels": (), "eval_opponents": ("greedy", "random")},
         example_setups=({"num_players": 2, "bots": ()}, {"num_players": 2, "bots": ("greedy",)},
                         {"num_players": 3, "bots": ("random", "greedy")}, {"num_players": 4, "bots": ()}),
         legend=LEGEND, seat_word="seat ",

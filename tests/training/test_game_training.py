@@ -1,6 +1,7 @@
 """Training for another game than Tiny York (``train_ppo --game``, ``selfplay --game``), the
 policy files it writes (their card names the game) and PPOAgent playing them."""
 
+import csv
 import json
 import zipfile
 
@@ -35,14 +36,16 @@ def trained(tmp_path_factory):
 
 def test_the_run_trains_on_the_game_and_records_it(trained):
     config = json.loads(trained.config_path.read_text())
-    assert config["game"] == GAME and config["setup"] == {"num_players": 3, "bots": ["greedy", "greedy"]}
+    assert config["game"] == GAME and config["stages"] == [["greedy", "greedy"]]
     card, _ = read_policy_file(trained.policy_path)
     game = get_game(GAME)
     assert card["game"] == GAME and card["num_actions"] == game.num_actions
     assert card["observation_size"] == game.obs_size
-    rows = trained.eval_csv.read_text().splitlines()
-    assert rows[0].startswith("timesteps,opponent,games")
-    assert {row.split(",")[1] for row in rows[1:]} == {"greedy", "random"}
+    with open(trained.eval_csv, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert {row["opponents"] for row in rows} == {"greedy", "random"}
+    assert {row["training_against"] for row in rows} == {"greedy greedy"}
+    assert all(not row["level"] for row in rows)  # matches: no rung
 
 
 def test_the_policy_file_plays_legal_moves_through_the_contract(trained):
@@ -81,12 +84,12 @@ def test_a_card_naming_an_unknown_game_is_refused(trained, tmp_path):
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"game": GAME, "toms": (5,)}, "has no Toms"),
-    ({"game": GAME, "curriculum": (1, 3)}, "has no Toms"),
-    ({"num_players": 3}, "Tiny York's opponents are Toms"),
-    ({"game": GAME, "num_players": 3, "bots": ()}, "exactly one agent seat"),
+    ({"game": GAME, "toms": (5,)}, "toms do not apply to Construction Yard"),
+    ({"game": GAME, "curriculum": (1, 3)}, "rungs of Construction Yard are its bots"),
+    ({"num_players": 3}, r"num_players \(--players\) 3: the learning seat and toms \['B4'\] are 2"),
+    ({"game": GAME, "num_players": 3, "bots": ()}, r"one learning seat and bots \[\] are no setup"),
     ({"game": GAME, "num_players": 9}, "num_players"),
-    ({"game": GAME, "eval_opponents": ("tom",)}, "eval_opponents must be policies"),
+    ({"game": GAME, "eval_opponents": ("tom",)}, "eval_opponents must be agents of Construction Yard"),
     ({"game": "chess"}, "unknown game"),
 ])
 def test_bad_game_options_are_refused_before_training(options, message):
@@ -99,7 +102,7 @@ def test_the_command_line_takes_the_game(tmp_path, capsys):
                        "--num-envs", "4", "--n-steps", "64", "--batch-size", "64", "--net-arch",
                        "16", "--out", str(tmp_path / "cli"), "--no-progress"]) == 0
     assert "policy:" in capsys.readouterr().out
-    assert json.loads((tmp_path / "cli" / "config.json").read_text())["setup"]["bots"] == ["random"]
+    assert json.loads((tmp_path / "cli" / "config.json").read_text())["stages"] == [["random"]]
     with pytest.raises(SystemExit):
         train_main(["--game", GAME, "--tom", "5", "--out", str(tmp_path / "bad")])
 
@@ -141,7 +144,7 @@ def test_imitation_clones_the_greedy_policy_of_another_game(tmp_path):
     card, _ = read_policy_file(result.policy_path)
     assert card["game"] == GAME
     saved = json.loads((tmp_path / "bc" / "config.json").read_text())
-    assert saved["game"] == GAME and saved["setup"]["bots"] == ["greedy"]
+    assert saved["game"] == GAME and saved["stages"] == [["greedy"]]
     with pytest.raises(ValueError, match="unknown agent 'tomrules'"):
         imitate(game=GAME, num_players=2, bots=("greedy",), teacher="tomrules", games=1,
                 eval_games=0, out=tmp_path / "bad", progress=False)

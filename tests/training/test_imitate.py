@@ -182,7 +182,7 @@ def test_command_line_clones_and_reports(tmp_path, demos, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--teacher", "nobody"], "unknown agent 'nobody'"),
-    (["--levels", "0"], "levels must be Tom levels 1-12"),
+    (["--levels", "0"], "bad levels '0': give levels 1-12"),
     (["--games", "0"], "games must be"),
 ])
 def test_command_line_bad_options(argv, message, tmp_path, capsys):

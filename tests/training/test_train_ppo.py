@@ -76,7 +76,7 @@ def test_smoke_run_writes_model_config_logs_checkpoints_and_eval(trained):
     assert checkpoints == ["ppo_1024_steps.zip", "ppo_2048_steps.zip"]
     with open(trained.eval_csv) as handle:
         rows = list(csv.DictReader(handle))
-    assert [(r["timesteps"], r["level"], r["games"], r["training_toms"]) for r in rows] == [
+    assert [(r["timesteps"], r["level"], r["games"], r["training_against"]) for r in rows] == [
         (str(SMOKE_STEPS), "1", "2", "A6")]
     assert 0.0 <= float(rows[0]["win_rate"]) <= 1.0
     summary = json.loads((trained.out_dir / "summary.json").read_text())
@@ -87,7 +87,7 @@ def test_smoke_run_writes_model_config_logs_checkpoints_and_eval(trained):
 def test_curriculum_moves_on_after_its_steps(tmp_path):
     result = train(curriculum=(1, 12), curriculum_steps=512, total_steps=1024, out=tmp_path,
                    **SMOKE)
-    assert [s["toms"] for s in result.stages] == [["A6"], ["C5"]]
+    assert [s["against"] for s in result.stages] == [["A6"], ["C5"]]
     assert [(s["start_step"], s["end_step"]) for s in result.stages] == [(0, 512), (512, 1024)]
     assert [s["ended_by"] for s in result.stages] == ["steps", "steps"]
 
@@ -98,7 +98,7 @@ def test_curriculum_promotes_when_the_evaluated_win_rate_is_reached(tmp_path, mo
     evaluation on fresh games."""
     evaluated, seeds = [], []
 
-    def always_winning(model, levels, games, seed, label="ppo"):
+    def always_winning(model, levels, games, seed, label="ppo", game="tiny_york"):
         evaluated.append(tuple(levels))
         seeds.append(seed)
         cells = [train_ppo.CellResult(label, f"Tom {lv}", lv, games, games, 1.0, 0.95, 1.0, 0, 0, 0)
@@ -118,7 +118,7 @@ def test_curriculum_promotes_when_the_evaluated_win_rate_is_reached(tmp_path, mo
 
 def test_a_lucky_evaluation_does_not_promote(tmp_path, monkeypatch):
     """A win rate above promote_at whose 95% lower bound is below it keeps the stage going."""
-    def lucky(model, levels, games, seed, label="ppo"):
+    def lucky(model, levels, games, seed, label="ppo", game="tiny_york"):
         cells = [train_ppo.CellResult(label, f"Tom {lv}", lv, games, games, 1.0, 0.6, 1.0, 0, 0, 0)
                  for lv in levels]
         return EvalResults("ladder", cells)
@@ -233,16 +233,17 @@ def test_not_a_model_is_refused():
     ({"curriculum": (1, 3)}, "needs curriculum_steps"),
     ({"curriculum": (1, 3), "promote_at": 0.6}, "promote_at needs periodic evaluation"),
     ({"curriculum": (1, 3), "promote_at": 1.5, "eval_every": 10}, r"win rate in \(0, 1\]"),
-    ({"curriculum": (1, 13), "curriculum_steps": 5}, "curriculum must be Tom levels 1-12"),
+    ({"curriculum": (1, 13), "curriculum_steps": 5}, r"rungs of Tiny York are its toms \[1, 2, 3"),
     ({"toms": (5,), "curriculum_steps": 100}, "only to a curriculum"),
-    ({"toms": (1, 2, 3, 4)}, "1-3 Toms"),
+    ({"toms": (1, 2, 3, 4)}, "2-4 participants"),
     ({"toms": ("Z9",)}, "bad Tom 'Z9'"),
     ({"num_envs": 0}, "num_envs must be a positive int"),
     ({"num_envs": 4, "n_steps": 8, "batch_size": 64}, "batch_size must be 2 to .* = 32"),
     ({"net_arch": (256, 0)}, "net_arch must be hidden layer widths"),
     ({"reward": "money"}, "reward must be one of"),
     ({"learning_rate": -1.0}, "learning_rate must be a positive number"),
-    ({"eval_levels": ()}, "eval_levels must be Tom levels"),
+    ({"eval_levels": (13,)}, "eval_levels must be rungs of the ladder"),
+    ({"bots": ("greedy",)}, "bots do not apply to Tiny York"),
     ({"checkpoint_every": 0}, "checkpoint_every must be a positive int"),
     ({"torch_threads": 0}, "torch_threads must be a positive int"),
 ])

@@ -67,6 +67,7 @@ def construction_yard_game() -> Game:
         greedy_playout=kernels.greedy_playout,
         env_defaults={"num_players": 2, "bots": ("greedy",)},
         aec_defaults={"num_players": 3, "bots": ()},
+        train_defaults={"eval_levels": (), "eval_opponents": ("greedy", "random")},
         global_state=encode_global_state, global_state_space=global_state_space,
         example_setups=(
             {"num_players": 2, "bots": ()}, {"num_players": 2, "bots": ("greedy",)},

@@ -65,6 +65,7 @@ def fifth_avenue_game() -> Game:
         render_rgb=render_rgb, board_svg=fifth_avenue_svg,
         env_defaults={"num_players": 2, "bots": ("greedy",)},
         aec_defaults={"num_players": 3, "bots": ()},
+        train_defaults={"eval_levels": (), "eval_opponents": ("greedy", "random")},
         global_state=encode_global_state, global_state_space=global_state_space,
         example_setups=(
             {"num_players": 2, "bots": ()}, {"num_players": 3, "bots": ("random",)},

@@ -79,6 +79,7 @@ def tiny_york_game() -> Game:
         global_state_space=global_state.global_state_space,
         env_defaults={"toms": (5,)},
         aec_defaults={"num_agents": 2, "toms": ()},
+        train_defaults={"eval_levels": (1, 5, 9), "eval_opponents": ()},
         example_setups=(
             {"num_agents": 2, "toms": ()}, {"num_agents": 1, "toms": (5,)},
             {"num_agents": 3, "toms": ("C9",)}, {"num_agents": 1, "toms": (12, 3)},
