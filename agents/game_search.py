@@ -1,7 +1,8 @@
-"""``GameSearchAgent``: flat Monte Carlo search (UCB1 at the root) for any game of the registry.
+"""``GameSearchAgent``: flat Monte Carlo search (UCB1 at the root), the one search of every game of
+the registry (the agent registry's ``search`` is Tiny York's, ``agents/search_agent.py``).
 
-The same search as Tiny York's compiled ``SearchAgent``, written against the game contract
-(docs/games.md), so it plays every game: each decision runs ``simulations`` playouts. A playout
+Written against the game contract (docs/games.md), so it plays every game: each decision runs
+``simulations`` playouts. A playout
 redraws the seat's view with the game's ``determinize`` (everything the seat may not know
 resampled anew), plays one legal root action chosen by UCB1 (each action once first, in a random
 order), then plays the game to its end in compiled code: uniformly random legal actions
@@ -16,7 +17,9 @@ for the searching seat is
 so wins count first and the score margin only tells apart actions that win (or lose) equally
 often. The most visited root action is played, ties going to the better mean. Given its seed the
 agent is deterministic. The determinization and the bookkeeping run in Python (about 0.1 ms a
-playout for Construction Yard); for Tiny York ``SearchAgent`` does all of it in compiled code.
+playout for Construction Yard), unless the game's record has a ``search_kernel``: then random
+playouts run the whole search of a decision in one compiled call (Tiny York's,
+``games/tiny_york/search.py``, where a win counts 1 and the margin is scaled by 50 points).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.core.seeds import SEED_LIMIT
 from tiny_york_env.envs.batch import batch_kernels
 from tiny_york_env.options import check_int, check_number
-from tiny_york_env.registry import get_game
+from tiny_york_env.registry import DEFAULT_GAME, get_game
 
 DEFAULT_SIMULATIONS = 64
 DEFAULT_EXPLORATION = math.sqrt(2.0)  # UCB1's constant for results in [0, 1]
@@ -82,7 +85,7 @@ class GameSearchAgent:
     """Flat Monte Carlo search with UCB1 over determinized games of ``game`` (module doc); plays
     through ``act_state(view, seat)`` with a view from ``game.determinize``."""
 
-    def __init__(self, game: str | Game = "construction_yard", simulations: int = DEFAULT_SIMULATIONS,
+    def __init__(self, game: str | Game = DEFAULT_GAME, simulations: int = DEFAULT_SIMULATIONS,
                  seed: int | None = None, exploration: float = DEFAULT_EXPLORATION,
                  margin_weight: float = DEFAULT_MARGIN_WEIGHT, playout: str = PLAYOUTS[0]) -> None:
         check_search_options(simulations, exploration, margin_weight)
@@ -99,12 +102,15 @@ class GameSearchAgent:
         self.rng = np.random.default_rng(seed)
         self._kernels = batch_kernels(self.game)
         self._words = np.zeros(RNG_WORDS, dtype=np.int64)
+        # the game's compiled search runs random playouts where it has one
+        self._compiled = self.game.search_kernel if playout == "random" else None
+        self._scratch = np.zeros(1, dtype=self.game.state_dtype)
 
     def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.bool_]) -> int:
         """Refused: a search needs the engine view, not the observation vector."""
-        raise ValueError("GameSearchAgent plans on the engine's view, not on an observation: give it "
-                         "act_state(game.determinize(state, seat, rng), seat) (training.game_matches "
-                         "does)")
+        raise ValueError(f"{type(self).__name__} plans on the engine's view, not on an observation: play "
+                         f"it with tiny_york_env.agents.base.choose_action(agent, state, rng), which calls "
+                         f"act_state(view, seat) with a determinized view")
 
     def playout(self, view: np.ndarray, seat: int, action: int) -> float:
         """One playout: ``view`` redrawn for ``seat``, ``action`` played, then random or greedy
@@ -126,6 +132,10 @@ class GameSearchAgent:
         legal = np.flatnonzero(self.game.legal_mask(view)).astype(np.int64)
         visits = np.zeros(legal.size, dtype=np.int64)
         totals = np.zeros(legal.size, dtype=np.float64)
+        if self._compiled is not None:
+            self._compiled(view.reshape(1), seat, legal, self.simulations, int(self.rng.integers(SEED_LIMIT)),
+                           self.exploration, self.margin_weight, self._scratch, visits, totals)
+            return legal, visits, totals / np.maximum(visits, 1)
         order = self.rng.permutation(legal.size)  # each action is tried once first
         for sim in range(self.simulations):
             k = (int(order[sim]) if sim < legal.size

@@ -19,35 +19,12 @@ import numpy as np
 from tiny_york_env.envs.aec import make_aec, make_raw_aec
 from tiny_york_env.registry import game_names, get_game
 
-CONFIGS = {
-    "tiny_york": (
-        ("2 agents", {"num_agents": 2}),
-        ("3 agents", {"num_agents": 3}),
-        ("4 agents", {"num_agents": 4}),
-        ("1 agent vs Tom 5", {"num_agents": 1, "toms": (5,)}),
-        ("2 agents + Tom 12", {"num_agents": 2, "toms": (12,)}),
-    ),
-    "construction_yard": (
-        ("2 players + Dirk", {"num_players": 2}),
-        ("3 players", {"num_players": 3}),
-        ("6 players", {"num_players": 6}),
-        ("1 agent vs 2 greedy", {"num_players": 3, "bots": ("greedy", "greedy")}),
-    ),
-    "fifth_avenue": (
-        ("2 players + Alea", {"num_players": 2}),
-        ("3 players", {"num_players": 3}),
-        ("4 players", {"num_players": 4}),
-        ("1 agent vs 2 greedy", {"num_players": 3, "bots": ("greedy", "greedy")}),
-    ),
-}
-
 
 def setups(game):
-    """(label, setup keywords) of each setup measured: the published ones above, else (a game
-    registered from outside) the record's example setups."""
-    if game.name in CONFIGS:
-        return CONFIGS[game.name]
-    return tuple((" ".join(f"{k}={v}" for k, v in setup.items()), setup) for setup in game.example_setups)
+    """(label, setup keywords) of each setup measured: the record's ``benchmark_setups`` (the
+    published ones), else its example setups."""
+    return game.benchmark_setups or tuple((" ".join(f"{k}={v}" for k, v in setup.items()), setup)
+                                          for setup in game.example_setups)
 
 
 def play(aec, games, seed):

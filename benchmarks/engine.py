@@ -15,43 +15,15 @@ import numpy as np
 
 from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.envs.batch import batch_kernels
-from tiny_york_env.games.construction_yard import GameConfig as YardConfig
-from tiny_york_env.games.fifth_avenue import GameConfig as AvenueConfig
-from tiny_york_env.games.tiny_york import GameConfig
 from tiny_york_env.registry import game_names, get_game
 
 MAX_DECISIONS = 1_000_000
 
-CONFIGS = {
-    "tiny_york": (
-        ("2 agents", GameConfig(num_agents=2)),
-        ("3 agents", GameConfig(num_agents=3)),
-        ("4 agents", GameConfig(num_agents=4)),
-        ("1 agent vs Tom 5", GameConfig(num_agents=1, toms=(5,))),
-        ("2 agents + Tom 12", GameConfig(num_agents=2, toms=(12,))),
-    ),
-    "construction_yard": (
-        ("2 players + Dirk", YardConfig(num_players=2)),
-        ("3 players", YardConfig(num_players=3)),
-        ("4 players", YardConfig(num_players=4)),
-        ("6 players", YardConfig(num_players=6)),
-        ("1 agent vs 2 greedy", YardConfig(num_players=3, bots=("greedy", "greedy"))),
-    ),
-    "fifth_avenue": (
-        ("2 players + Alea", AvenueConfig(num_players=2)),
-        ("3 players", AvenueConfig(num_players=3)),
-        ("4 players", AvenueConfig(num_players=4)),
-        ("1 agent vs 2 greedy", AvenueConfig(num_players=3, bots=("greedy", "greedy"))),
-    ),
-}
-
-
 def setups(game):
-    """(label, config) of each setup measured: the published ones above, else (a game registered
-    from outside) the record's example setups."""
-    if game.name in CONFIGS:
-        return CONFIGS[game.name]
-    return tuple((setup_label(setup), game.make_config(**setup)) for setup in game.example_setups)
+    """(label, config) of each setup measured: the record's ``benchmark_setups`` (the published
+    ones), else its example setups."""
+    labelled = game.benchmark_setups or tuple((setup_label(setup), setup) for setup in game.example_setups)
+    return tuple((label, game.make_config(**setup)) for label, setup in labelled)
 
 
 def setup_label(setup):

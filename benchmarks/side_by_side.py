@@ -21,7 +21,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-GAMES = ("tiny_york", "construction_yard", "fifth_avenue")
+from tiny_york_env.registry import BUILTIN_GAMES
+
+GAMES = tuple(BUILTIN_GAMES)  # every built-in game
 # script -> its arguments (the measured run) and a short warm-up run's
 BENCHMARKS = {
     "engine.py": (["--games", "2000", "--repeats", "3"], ["--games", "20", "--repeats", "1"]),

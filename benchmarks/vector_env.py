@@ -1,6 +1,6 @@
-"""VecEnv throughput: the SB3 VecEnv of a game (``TinyYorkVecEnv``, ``ConstructionYardVecEnv``)
-in steps/s with random legal actions, on 1 and more threads (``--threads``: the env's
-``num_threads``, the games split over numba's threads).
+"""VecEnv throughput: the SB3 VecEnv of any registered game (``GameVecEnv``: ``TinyYorkVecEnv``,
+``ConstructionYardVecEnv``, ...) in steps/s with random legal actions, on 1 and more threads
+(``--threads``: the env's ``num_threads``, the games split over numba's threads).
 
 Every step returns observations, rewards, dones, infos (auto-resets included) and the next
 masks are read with ``action_masks()``. Actions are drawn uniformly among the legal ones in
@@ -8,11 +8,13 @@ numpy, no policy. Per batch size: ``env steps/s`` times the env alone (``step`` 
 ``action_masks``); ``with actions`` adds the numpy action choice; each is the best of
 ``--repeats`` timed windows, since other work on the machine only ever slows a window down.
 ``--breakdown`` adds where a step's time goes: the compiled kernel against Python per batch size,
-and (Tiny York) the engine's batch verbs (apply with the Toms, legal masks, encoding) alone.
+and the game's compiled batch kernels (apply with the automatic participants, legal masks, the
+masks with the mover's observation) alone.
 Usage:
-    python benchmarks/vector_env.py [--game tiny_york|construction_yard|fifth_avenue] [--sizes 1 64 256 1024]
-        [--seconds S] [--repeats R] [--toms 5] [--players 2 --bots greedy] [--threads 1 2]
-        [--breakdown]
+    python benchmarks/vector_env.py [--game NAME] [--sizes 1 64 256 1024] [--seconds S] [--repeats R]
+        [--tom 5 | --bots greedy] [--threads 1 2] [--breakdown]
+(one learning seat against the game's automatic participants: ``--tom`` or ``--bots`` as the game
+has them, by default its single-agent env's)
 """
 
 import argparse
@@ -23,10 +25,9 @@ import time
 import numpy as np
 
 from tiny_york_env.core.jit import max_threads
-from tiny_york_env.envs.vector import vec_env_class
-from tiny_york_env.games.tiny_york import GameConfig, apply_actions, legal_masks, new_games
-from tiny_york_env.games.tiny_york.observation import encode_batch
-from tiny_york_env.registry import game_names, get_game
+from tiny_york_env.envs.batch import batch_kernels
+from tiny_york_env.envs.vector import GameVecEnv
+from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
 
 
 def random_legal_actions(masks, rng):
@@ -39,10 +40,11 @@ def random_legal_actions(masks, rng):
 
 
 def make_env(num_envs, setup):
-    """The VecEnv of ``setup`` ({"game": ..., its keywords and num_threads}), seeded 0."""
-    kwargs = {k: v for k, v in setup.items() if k != "game"}
-    env_class = vec_env_class(setup["game"])
-    return env_class(num_envs, seed=0, **kwargs)
+    """The VecEnv of ``setup`` ({"game", "automatic", "num_threads"}): one learning seat against
+    the automatic participants, seeded 0."""
+    game = get_game(setup["game"])
+    return GameVecEnv(num_envs, game=game, config=game.seat_config(1, setup["automatic"]), seed=0,
+                      num_threads=setup["num_threads"])
 
 
 def measure(num_envs, seconds, repeats, setup):
@@ -126,17 +128,23 @@ def breakdown(sizes, setup, repeats):
     for size in sizes:
         whole, kernel = split_step(size, setup, 2.0, repeats)
         print(f"{size:>8} {whole:>11,.0f} {kernel:>8,.0f} {whole - kernel:>8,.0f}")
-    if setup["game"] != "tiny_york" or setup["num_threads"] != 1:
+    if setup["num_threads"] != 1:
         return
     num_games = 256
-    config = GameConfig(num_agents=1, toms=setup["toms"])
+    game = get_game(setup["game"])
+    kernels = batch_kernels(game)
+    config = game.seat_config(1, setup["automatic"])
     rng = np.random.default_rng(1)
-    states = new_games(config, range(num_games))
+    states = np.stack([game.new_game(config, seed) for seed in range(num_games)])
+    masks = np.zeros((num_games, game.num_actions), dtype=np.bool_)
+    status = np.zeros(num_games, dtype=np.int64)
     for _ in range(20):  # into the game, where decisions are typical
-        apply_actions(states, random_legal_actions(legal_masks(states), rng))
-    seats = np.zeros(num_games, dtype=np.int64)
-    obs = encode_batch(states, seats)
-    actions = random_legal_actions(legal_masks(states), rng)
+        kernels.legal_masks_batch(states, masks)
+        kernels.apply_batch(states, random_legal_actions(masks, rng), status)
+    kernels.legal_masks_batch(states, masks)
+    actions = random_legal_actions(masks, rng)
+    live = np.ones(num_games, dtype=np.bool_)
+    obs = np.zeros((num_games, game.obs_size), dtype=np.float32)
     snapshot = states.copy()
 
     def restore():
@@ -144,15 +152,16 @@ def breakdown(sizes, setup, repeats):
 
     def restore_and_apply():
         states[:] = snapshot  # the same positions at every call; the copy is subtracted
-        apply_actions(states, actions)
+        kernels.apply_batch(states, actions, status)
 
     calls = 200
     copy_ns = _best_ns_per_game(restore, num_games, calls, repeats)
     apply_ns = _best_ns_per_game(restore_and_apply, num_games, calls, repeats) - copy_ns
-    mask_ns = _best_ns_per_game(lambda: legal_masks(states), num_games, calls, repeats)
-    encode_ns = _best_ns_per_game(lambda: encode_batch(states, seats, obs), num_games, calls, repeats)
-    print(f"engine verbs alone on {num_games} games (ns per game): apply + Toms {apply_ns:,.0f}, "
-          f"legal masks {mask_ns:,.0f}, encode {encode_ns:,.0f}")
+    mask_ns = _best_ns_per_game(lambda: kernels.legal_masks_batch(states, masks), num_games, calls, repeats)
+    observe_ns = _best_ns_per_game(lambda: kernels.rollout_observe(states, live, obs, masks), num_games,
+                                   calls, repeats)
+    print(f"batch kernels alone on {num_games} games (ns per game): apply + {game.automatic_kind} "
+          f"{apply_ns:,.0f}, legal masks {mask_ns:,.0f}, masks + encode {observe_ns:,.0f}")
 
 
 def main():
@@ -161,23 +170,21 @@ def main():
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 64, 256, 1024])
     parser.add_argument("--seconds", type=float, default=5.0, help="timed run per size")
     parser.add_argument("--repeats", type=int, default=5, help="timed windows per size; best kept")
-    parser.add_argument("--game", choices=game_names(),
-                        default="tiny_york")
-    parser.add_argument("--toms", type=int, nargs="+", default=[5], help="Tiny York: Tom levels 1-12")
-    parser.add_argument("--players", type=int, default=2,
-                        help="Construction Yard: players 2-6; 5th Avenue: players 2-4")
-    parser.add_argument("--bots", nargs="+", default=["greedy"],
-                        help="Construction Yard, 5th Avenue: the other players' bots (random, greedy)")
+    parser.add_argument("--game", choices=game_names(), default=DEFAULT_GAME)
+    parser.add_argument("--tom", "--toms", type=int, nargs="+", dest="toms",
+                        help="Tiny York: Tom levels 1-12 (default: its single-agent env's, Tom 5)")
+    parser.add_argument("--bots", nargs="+", help="a game with bots: the other players' bots (random, "
+                        "greedy; default: its single-agent env's)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, max_threads()],
                         help="num_threads values to measure (default: 1 and all of numba's)")
     parser.add_argument("--breakdown", action="store_true", help="also show where a step goes")
     args = parser.parse_args()
-    if args.game == "tiny_york":
-        setup = {"game": "tiny_york", "toms": tuple(args.toms)}
-        label = f"1 agent vs Toms {setup['toms']}"
-    else:
-        setup = {"game": args.game, "num_players": args.players, "bots": tuple(args.bots)}
-        label = f"{get_game(args.game).title}, {args.players} players, 1 agent vs bots {setup['bots']}"
+    game = get_game(args.game)
+    automatic = game.automatic_from(toms=args.toms, bots=args.bots) or game.automatic_of(
+        game.make_config(**game.env_defaults))
+    setup = {"game": game.name, "automatic": tuple(automatic)}
+    label = (f"{game.title}, 1 agent vs {game.automatic_kind} "
+             f"{', '.join(game.automatic_label(x) for x in automatic)}")
     for threads in sorted(set(args.threads)):
         measure(2, 0.1, 1, {**setup, "num_threads": threads})  # compile
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "

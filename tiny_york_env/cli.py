@@ -7,15 +7,18 @@
     tiny-york eval --agent champion@0.5 --levels 10 --games 100   # at most 0.5 s a decision (@none: no limit)
     tiny-york tournament --agents random greedy tomrules --games 20 [--size 2]
     tiny-york play --tom 5 [--tom B4] [--vs greedy] [--seed 1] [--seat 0]
-    tiny-york eval --game construction_yard --vs ppo greedy [--bots greedy] --games 120
+    tiny-york eval --game construction_yard --vs ppo greedy [--bots greedy] --games 120 --workers 2
+    tiny-york eval --game fifth_avenue --agent ppo --levels greedy,random   # the ladder of its bots
     tiny-york tournament --game construction_yard --agents greedy random search:32 --games 20
     tiny-york play --game construction_yard --vs greedy [--bots random] [--seed 1] [--seat 0]
     tiny-york play --tom 5 --save game.jsonl && tiny-york replay game.jsonl
     tiny-york --version
 
-Another ``--game`` than tiny_york plays the policies of ``training.game_matches`` (random,
-greedy, search[:N], gsearch[:N], psearch[:N][@S], champion[@S], ppo[:PATH]) in its agent seats, and the
-engine's own players (``--bots``, and Dirk in two-player Construction Yard) in the seats after them.
+Every ``--game`` takes the same commands and options: its agents by name (the registry's written
+for it, an outside ``MODULE:ATTRIBUTE``, or its contract's policies: random, greedy, search[:N],
+gsearch[:N], psearch[:N][@S], champion[@S], ppo[:PATH]) in the agent seats, and the engine's own
+players after them (``--tom`` for Tiny York's Toms, ``--bots`` for another game's; Dirk and Alea
+join two-player games by the rules).
 
 ``ppo:PATH`` plays a policy file (``agents/ppo_agent.py``), loaded without running code from it;
 a stable-baselines3 checkpoint is refused unless ``--unsafe-unpickle`` is given. Output files
@@ -37,7 +40,6 @@ import numpy as np
 from . import __version__
 from .agents.registry import agent_specs  # noqa: F401  (the CLI's name for it, kept)
 from .contract import Game
-from .games.tiny_york.config import ALLOWED_TOMS, tom_code
 from .registry import DEFAULT_GAME, game_names, get_game
 from .saved_games import GameRecorder
 
@@ -92,14 +94,11 @@ UNSAFE_UNPICKLE_HELP = ("let ppo:PATH be a stable-baselines3 checkpoint (model.z
                         "training.export's output, the shipped model) never need it")
 
 
-def tom_spec(text: str) -> int | str:
-    """argparse type: a Tom level 1-12 (as an int) or a code like 'B4'."""
-    spec = int(text) if text.strip().isdigit() else text
-    try:
-        tom_code(spec)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from error
-    return spec
+def automatic_spec(text: str) -> int | str:
+    """argparse type: one automatic participant as typed, a level as an int ('5') or a name (a
+    Tom code like 'B4', a bot); the game's config checks it."""
+    text = text.strip()
+    return int(text) if text.isdigit() else text
 
 
 def positive(text: str) -> int:
@@ -162,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--first-game", type=non_negative, default=0, metavar="K",
                     help="the ladder: play games K to K + --games - 1 of the seeded sequence, a part "
                          "of a longer ladder (join the parts with --merge)")
-    ev.add_argument("--tom", type=tom_spec, action="append", default=[], metavar="TOM",
+    ev.add_argument("--tom", type=automatic_spec, action="append", default=[], metavar="TOM",
                     help="with --vs (Tiny York): a Tom joining every game (level 1-12 or code like B4)")
     ev.add_argument("--bots", nargs="+", default=[], metavar="BOT",
                     help="with --vs (another game): the engine's players in the last seats (random, greedy)")
@@ -188,13 +187,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a game yourself at the terminal",
                                formatter_class=DefaultsHelpFormatter)
-    play.add_argument("--game", choices=game_names(), default="tiny_york",
-                      help=f"the game; another than tiny_york takes its policies as --vs ({POLICY_FORMS}) "
-                           "and the engine's players as --bots")
+    play.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
+                      help=f"the game; its agents as --vs (the registry's written for it, its "
+                           f"policies: {POLICY_FORMS}), its automatic players as --tom or --bots")
     play.add_argument("--bots", nargs="+", default=[], metavar="BOT",
-                      help="another game: the engine's players in the last seats (random, greedy)")
-    play.add_argument("--tom", type=tom_spec, action="append", default=[], metavar="TOM",
-                      help=f"a Tom opponent (repeatable): {ALLOWED_TOMS}")
+                      help="a game with bots: the engine's players in the last seats (random, greedy)")
+    play.add_argument("--tom", type=automatic_spec, action="append", default=[], metavar="TOM",
+                      help="Tiny York: a Tom opponent (repeatable), level 1-12 or code like B4")
     play.add_argument("--vs", type=agent_name, action="extend", nargs="+", default=[], metavar="NAME",
                       help="agent opponents")
     play.add_argument("--seed", type=non_negative, help="game seed (default: random, printed)")

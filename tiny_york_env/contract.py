@@ -112,6 +112,11 @@ class Game:
     # (states, i): plays batch game i to its end with that heuristic in every seat, compiled
     # (search playouts, agents/game_search.py); None when the game has no compiled heuristic
     greedy_playout: Callable[[np.ndarray, int], None] | None = None
+    # a compiled flat Monte Carlo search of one decision with random playouts (agents/game_search.py
+    # runs it instead of its Python loop): (views, seat, actions, simulations, seed, exploration,
+    # margin_weight, scratch, visits, totals), visit counts and summed results per root action
+    # into the last two; None: the Python loop over the batch kernels
+    search_kernel: Callable[..., None] | None = None
     # (seat, words) for each move the engine made for its own participants (Toms, bots) since the
     # last action, public facts only; None when the game keeps no such log
     automatic_moves: Callable[[np.ndarray], list[tuple[int, str]]] | None = None
@@ -120,14 +125,19 @@ class Game:
     env_defaults: dict[str, Any] = field(default_factory=dict)
     # the AEC env's setup keywords (config fields) with their defaults: every seat of the game
     aec_defaults: dict[str, Any] = field(default_factory=dict)
-    # ``training.train_ppo``'s periodic evaluation by default: the ladder's rungs (``eval_levels``,
-    # Tiny York's Toms 1, 5, 9) and the match opponents in every other seat (``eval_opponents``)
+    # the training scripts' defaults that differ by game: ``training.train_ppo``'s periodic
+    # evaluation, the ladder's rungs (``eval_levels``, Tiny York's Toms 1, 5, 9) and the match
+    # opponents in every other seat (``eval_opponents``); ``training.expert_iteration``'s solo games
+    # (``search_levels``) and ladder (``search_eval_levels``), all rungs where not given
     train_defaults: dict[str, Any] = field(default_factory=dict)
     legend: str = ""  # how to read ``render_text``'s board (the terminal game, the browser board)
     # a few setups (``make_config`` keywords) that cover the game's player counts and automatic
     # participants, one with a single agent seat and one of agents only among them: the shared
     # tests, the benchmarks and the docs' examples play them
     example_setups: tuple[dict[str, Any], ...] = ()
+    # (label, ``make_config`` keywords) of the setups the benchmarks measure and publish (engine,
+    # AEC env); empty: the example setups, labelled by their keywords
+    benchmark_setups: tuple[tuple[str, dict[str, Any]], ...] = ()
     # players -> the shipped trained policy of that setup, a file in agents/models (``ppo``, ``psearch``)
     shipped_policies: dict[int, str] = field(default_factory=dict)
     # a shipped policy file in agents/models that plays every setup of the game (Tiny York's

@@ -1,16 +1,20 @@
-"""Expert iteration for Tiny York: the search teaches the network it searches with.
+"""Expert iteration for any game (Tiny York's champion by default): the search teaches the network
+it searches with.
 
     python -m tiny_york_env.training.expert_iteration --generations 3 --games 200 --simulations 64 \\
         --levels 1,4,7,10,12 --selfplay-every 5 --out runs/exit
 
-Each generation, starting from the champion's shipped network (``agents/models/champion.zip``,
-generation 1 of the first run; or ``--start PATH``, e.g. ``agents/models/ppo.zip`` to begin anew):
+Each generation, starting from the game's champion network (the record's ``champion_policy``:
+Tiny York's ``agents/models/champion.zip``, generation 1 of the first run; else its shipped policy
+of the solo setup; or ``--start PATH``, e.g. ``agents/models/ppo.zip`` to begin anew):
 
 1. **Games**: ``PolicySearchAgent`` with the current network plays ``--games`` solo games against
-   the Toms of ``--levels`` in turn; every ``--selfplay-every``-th game is instead a two-agent
-   game of the search against itself. The search is the champion's by default (``--simulations``
-   256 playouts, ``--skip-above`` 0.9: the prior's choice where it is that sure, ``--margin-weight``
-   2.0; no time limit, so a seed gives the same games on any machine). Every decision of a
+   the automatic participants of ``--levels`` in turn (Tom levels; another ``--game``'s bots; by
+   default the record's ``train_defaults["search_levels"]``, else all of them); every
+   ``--selfplay-every``-th game is instead a two-agent game of the search against itself. The
+   search is the champion's by default (``--simulations`` 256 playouts, ``--skip-above`` 0.9: the
+   prior's choice where it is that sure, ``--margin-weight`` 2.0; no time limit, so a seed gives
+   the same games on any machine). Every decision of a
    searching seat is recorded: its observation, legal mask, the action the search chose (the
    policy target: the search's improvement on the prior), and the discounted final margin reward
    of that seat (the value target, as ``training.imitate``). ``--workers`` plays the games in
@@ -18,9 +22,10 @@ generation 1 of the first run; or ``--start PATH``, e.g. ``agents/models/ppo.zip
 2. **Fit**: the current network goes on learning from these decisions (``imitate.fit_policy``:
    masked cross-entropy and value MSE, each part kept at its best held-out epoch).
 3. **Ladder**: the new network, played without search (deterministic), against ``--eval-levels``
-   (``--eval-games`` each); the generation's row goes to ``generations.json`` with its teacher's
-   win rate, how often the search chose other than the prior's first choice, and its fit; the
-   best generation so far (mean ladder win rate) is named there.
+   (``--eval-games`` each; by default ``train_defaults["search_eval_levels"]``, else all); the
+   generation's row goes to ``generations.json`` with its teacher's win rate, how often the
+   search chose other than the prior's first choice, and its fit; the best generation so far
+   (mean ladder win rate) is named there.
 
 Writes ``gen-K/policy.zip`` (a policy file: ``psearch`` takes it as ``network=``, ``ppo:PATH``
 plays it alone), ``gen-K/decisions.npz`` and ``generations.json`` under ``--out``.
@@ -47,6 +52,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tiny_york_env.agents.policies import shipped_policy_path
 from tiny_york_env.agents.policy_search import (
     CHAMPION_MARGIN_WEIGHT,
     CHAMPION_SIMULATIONS,
@@ -54,23 +60,12 @@ from tiny_york_env.agents.policy_search import (
     DEFAULT_WIDENING,
     check_search_settings,
 )
-from tiny_york_env.agents.ppo_agent import CHAMPION_MODEL_PATH, POLICY_FILE
+from tiny_york_env.agents.ppo_agent import MODELS_DIR, POLICY_FILE
 from tiny_york_env.envs.rewards import final_rewards
-from tiny_york_env.games.tiny_york import (
-    GameConfig,
-    apply_action,
-    current_player,
-    determinize,
-    is_terminal,
-    legal_mask,
-    new_game,
-    winner,
-)
-from tiny_york_env.games.tiny_york.actions import NUM_ACTIONS
-from tiny_york_env.games.tiny_york.observation import OBS_SIZE, encode
 from tiny_york_env.options import check_int
-from tiny_york_env.registry import DEFAULT_GAME, get_game
+from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
 from tiny_york_env.training.evaluate import (
+    check_rungs,
     check_seed,
     derive_seed,
     open_output,
@@ -100,12 +95,10 @@ from tiny_york_env.training.search_game_files import (
 from tiny_york_env.training.train_ppo import (
     DEFAULT_GAMMA,
     DEFAULT_NET_ARCH,
-    check_levels,
     evaluate_policy_on_ladder,
     make_config,
     make_model,
     make_vec_env,
-    parse_int_list,
 )
 
 RESULTS_FILE, DECISIONS_FILE = "generations.json", "decisions.npz"
@@ -115,10 +108,8 @@ SELFPLAY_AGENTS = 2  # a self-play game: the search in two seats, no Tom
 DEFAULT_GENERATIONS = 1
 DEFAULT_GAMES = 200
 DEFAULT_SIMULATIONS = CHAMPION_SIMULATIONS  # the teacher is the champion's search by default
-DEFAULT_LEVELS = (1, 4, 7, 10, 12)
 DEFAULT_SELFPLAY_EVERY = 5
 DEFAULT_EPOCHS = 4
-DEFAULT_EVAL_LEVELS = (5, 10, 12)
 DEFAULT_EVAL_GAMES = 200
 
 
@@ -132,14 +123,15 @@ class ExpertIterationSettings:
     simulations: int = DEFAULT_SIMULATIONS
     skip_above: float | None = CHAMPION_SKIP_ABOVE  # None: search every decision
     margin_weight: float = CHAMPION_MARGIN_WEIGHT
-    levels: tuple[int, ...] = DEFAULT_LEVELS
+    levels: tuple | None = None  # rungs of the game's ladder; None: the record's default
     selfplay_every: int = DEFAULT_SELFPLAY_EVERY  # 0: no self-play games
     epochs: int = DEFAULT_EPOCHS
-    eval_levels: tuple[int, ...] = DEFAULT_EVAL_LEVELS
+    eval_levels: tuple | None = None  # rungs of the game's ladder; None: the record's default
     eval_games: int = DEFAULT_EVAL_GAMES
     start: str | None = None  # the first generation's network; None: the champion's shipped network
     seed: int = 0
     workers: int = 1  # processes playing the games; the records do not depend on it
+    game: str = DEFAULT_GAME
 
     def __post_init__(self) -> None:
         for name in ("generations", "games", "simulations", "epochs", "eval_games", "workers"):
@@ -147,23 +139,41 @@ class ExpertIterationSettings:
         object.__setattr__(self, "selfplay_every", check_int("selfplay_every", self.selfplay_every, 0,
                                                              "0: no self-play"))
         check_seed(self.seed)
-        check_search_settings(get_game(DEFAULT_GAME), self.simulations, "policy", True, None, None,
+        game = get_game(self.game)
+        object.__setattr__(self, "game", game.name)
+        check_search_settings(game, self.simulations, "policy", True, None, None,
                               self.margin_weight, DEFAULT_WIDENING, self.skip_above)
         if self.start is not None and not Path(self.start).is_file():
             raise ValueError(f"start must be a policy file (e.g. runs/exit/gen-1/policy.zip), "
                              f"got {self.start!r}")
-        object.__setattr__(self, "levels", tuple(check_levels(self.levels, "levels")))
-        object.__setattr__(self, "eval_levels", tuple(check_levels(self.eval_levels, "eval_levels")))
+        for name, default in (("levels", "search_levels"), ("eval_levels", "search_eval_levels")):
+            given = getattr(self, name)
+            rungs = game.train_defaults.get(default) if given is None else given
+            try:
+                object.__setattr__(self, name, tuple(check_rungs(game, rungs)))
+            except ValueError as error:
+                raise ValueError(f"{name}: {error}") from None
+
+    def start_network(self) -> Path:
+        """The first generation's network: ``start``, else the game's champion network, else its
+        shipped policy of the solo setup."""
+        game = get_game(self.game)
+        if self.start:
+            return Path(self.start)
+        if game.champion_policy is not None:
+            return MODELS_DIR / game.champion_policy
+        return shipped_policy_path(game, game.num_participants(game.seat_config(1, self.levels[:1])))
 
 
-def game_config(settings: ExpertIterationSettings, index: int) -> GameConfig:
+def game_config(settings: ExpertIterationSettings, index: int):
     """Game ``index``'s setup: a self-play game every ``selfplay_every``-th, else solo against the
-    next Tom of ``levels`` (counting solo games only, so every level comes in turn)."""
+    next rung of ``levels`` (counting solo games only, so every level comes in turn)."""
+    game = get_game(settings.game)
     every = settings.selfplay_every
     if every and (index + 1) % every == 0:
-        return GameConfig(num_agents=SELFPLAY_AGENTS)
+        return game.seat_config(SELFPLAY_AGENTS, ())
     solo_index = index - index // every if every else index
-    return GameConfig(num_agents=1, toms=(settings.levels[solo_index % len(settings.levels)],))
+    return game.seat_config(1, (settings.levels[solo_index % len(settings.levels)],))
 
 
 def play_search_game(settings: ExpertIterationSettings, network, generation: int, index: int) -> SearchGame:
@@ -171,28 +181,30 @@ def play_search_game(settings: ExpertIterationSettings, network, generation: int
     PolicyNetwork); seeded by the indices alone."""
     from tiny_york_env.agents.policy_search import PolicySearchAgent
     config = game_config(settings, index)
-    state = new_game(config, seed=derive_seed(settings.seed, STREAM_GAME, generation, index))
-    agent = PolicySearchAgent(simulations=settings.simulations, network=network,
+    game = get_game(settings.game)
+    state = game.new_game(config, seed=derive_seed(settings.seed, STREAM_GAME, generation, index))
+    agent = PolicySearchAgent(settings.game, simulations=settings.simulations, network=network,
                               margin_weight=settings.margin_weight, skip_above=settings.skip_above,
                               seed=derive_seed(settings.seed, STREAM_SEARCH, generation, index))
     rng = np.random.default_rng(derive_seed(settings.seed, STREAM_VIEW, generation, index))
     seats = [DemonstrationLog(DEFAULT_GAMMA) for _ in range(config.num_agents)]
     searched = changed = 0
-    while not is_terminal(state):
-        seat = current_player(state)
-        observation, mask = encode(state, seat), legal_mask(state)
+    while not game.is_terminal(state):
+        seat = game.current_player(state)
+        observation, mask = game.encode(state, seat), game.legal_mask(state)
         agent.last_search = None  # a forced move runs no search
-        action = agent.act_state(determinize(state, seat, rng), seat)
+        action = agent.act_state(game.determinize(state, seat, rng), seat)
         seats[seat].decide(observation, mask, action)
         search = agent.last_search
         if search is not None and search["playouts"] > 0:
             searched += 1
             changed += int(action != int(search["legal"][np.argmax(search["prior"])]))
-        apply_action(state, action)
-    rewards = [float(r) for r in final_rewards(state, DEFAULT_REWARD)]
+        game.apply_action(state, action)
+    rewards = [float(r) for r in final_rewards(state, DEFAULT_REWARD, game)]
     for seat, log in enumerate(seats):
         log.end_game(index, rewards[seat])
-    return SearchGame(seats, rewards, bool(winner(state) == 0) if config.toms else None, searched, changed)
+    solo_win = (0 in game.winners(state)) if game.automatic_of(config) else None
+    return SearchGame(seats, rewards, solo_win, searched, changed)
 
 
 _WORKER_GAMES: tuple | None = None  # (settings, network, generation) in a pool worker
@@ -219,7 +231,8 @@ def kept_games(settings: ExpertIterationSettings, generation: int, games_dir: st
     each checked (``search_game_files.load_search_game``)."""
     if games_dir is None:
         return {}
-    return {index: load_search_game(games_dir, generation, index, game_config(settings, index), DEFAULT_GAMMA)
+    return {index: load_search_game(games_dir, generation, index, game_config(settings, index), DEFAULT_GAMMA,
+                                    settings.game)
             for index in range(settings.games) if game_file(games_dir, index).exists()}
 
 
@@ -238,7 +251,7 @@ def search_games(settings: ExpertIterationSettings, network_path: str | Path, ge
 
     def finished(index: int, game: SearchGame) -> None:
         if games_dir is not None:
-            save_search_game(games_dir, generation, index, game)
+            save_search_game(games_dir, generation, index, game, settings.game)
         games[index] = game
         bar.update()
 
@@ -269,7 +282,8 @@ def play_search_games(settings: ExpertIterationSettings, network_path: str | Pat
     solo = [game.solo_win for game in games if game.solo_win is not None]
     searched = sum(game.searched for game in games)
     changed = sum(game.changed for game in games)
-    return (logs.demonstrations(OBS_SIZE, NUM_ACTIONS), float(np.mean(solo)) if solo else None,
+    played = get_game(settings.game)
+    return (logs.demonstrations(played.obs_size, played.num_actions), float(np.mean(solo)) if solo else None,
             {"searched_decisions": searched, "changed_decisions": changed,
              "changed_share": changed / searched if searched else None})
 
@@ -279,13 +293,15 @@ def fit_generation(settings: ExpertIterationSettings, network_path: str | Path, 
     """The network of ``network_path`` fitted to ``demos``, saved at ``policy_path``; (model, history)."""
     config = make_config(net_arch=tuple(DEFAULT_NET_ARCH), gamma=DEFAULT_GAMMA, reward=DEFAULT_REWARD,
                          seed=settings.seed, out=str(policy_path.parent), num_envs=1, batch_size=2,
-                         n_steps=2, toms=(settings.levels[0],), init_from=str(network_path))
+                         n_steps=2, game=settings.game, curriculum=None,
+                         **{get_game(settings.game).automatic_kind: settings.levels[:1]},
+                         init_from=str(network_path))
     env = make_vec_env(config, config.stages[0], 0)
     model = make_model(config, env)
     history = fit_policy(model, demos, settings.epochs, DEFAULT_BATCH_SIZE, DEFAULT_LEARNING_RATE,
                          DEFAULT_VALUE_WEIGHT, derive_seed(settings.seed, STREAM_FIT, generation), progress)
     env.close()
-    save_policy(model, policy_path, game=DEFAULT_GAME, written_by="training.expert_iteration")
+    save_policy(model, policy_path, game=settings.game, written_by="training.expert_iteration")
     return model, history
 
 
@@ -309,6 +325,7 @@ def resumed_results(settings: ExpertIterationSettings, results_path: Path) -> di
         recorded, rows = results["settings"], results["generations"]
         if not isinstance(recorded, dict) or not isinstance(rows, list):
             raise TypeError("settings must be an object and generations a list")
+        recorded.setdefault("game", DEFAULT_GAME)  # runs from before every game had expert iteration
     except FileNotFoundError:
         raise ValueError(f"nothing to resume: {results_path} does not exist (run without --resume to "
                          f"start)") from None
@@ -342,7 +359,7 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
     out = Path(settings.out)
     refuse_symlink(out)
     results_path = refuse_symlink(out / RESULTS_FILE)
-    start = Path(settings.start) if settings.start else CHAMPION_MODEL_PATH
+    start = settings.start_network()
     if resume:
         results = resumed_results(settings, results_path)
     elif results_path.exists():
@@ -375,7 +392,7 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
         model, history = fit_generation(settings, network_path, demos, generation, policy_path, progress)
         evaluation = evaluate_policy_on_ladder(model, settings.eval_levels, settings.eval_games,
                                                derive_seed(settings.seed, STREAM_EVAL, generation),
-                                               label=f"gen-{generation}")
+                                               label=f"gen-{generation}", game=settings.game)
         ladder = ladder_row(evaluation)
         row = {"generation": generation, "network": str(policy_path), "trained_from": str(network_path),
                "games": settings.games, "resumed_games": resumed_games, "decisions": len(demos),
@@ -408,13 +425,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="search every decision (no --skip-above)")
     parser.add_argument("--margin-weight", type=float, default=CHAMPION_MARGIN_WEIGHT,
                         help="weight of a playout's margin beside its win (default: the champion's)")
-    parser.add_argument("--levels", default=",".join(map(str, DEFAULT_LEVELS)),
-                        help="Tom levels, in turn (e.g. 7,10,12)")
+    parser.add_argument("--game", choices=game_names(), default=DEFAULT_GAME, help="the game")
+    parser.add_argument("--levels", help="the automatic participants of the solo games, in turn: Tom "
+                        "levels (e.g. 7,10,12; default 1,4,7,10,12) or bots (default: all)")
     parser.add_argument("--selfplay-every", type=int, default=DEFAULT_SELFPLAY_EVERY,
                         help="every N-th game is self-play (0: none)")
     parser.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
-    parser.add_argument("--eval-levels", default=",".join(map(str, DEFAULT_EVAL_LEVELS)),
-                        help="the Tom levels each generation's network is laddered on")
+    parser.add_argument("--eval-levels", help="the rungs each generation's network is laddered on "
+                        "(Tiny York's default: 5,10,12; another game's: all)")
     parser.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES)
     parser.add_argument("--start", default=None,
                         help="the first network (a policy file); default: agents/models/champion.zip")
@@ -429,13 +447,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def settings_from_args(args: argparse.Namespace) -> ExpertIterationSettings:
     """The run's settings from the parsed command line (checked)."""
+    from tiny_york_env.cli import ladder_rungs
+    game = get_game(args.game)
     return ExpertIterationSettings(
         out=args.out, generations=args.generations, games=args.games, simulations=args.simulations,
         skip_above=None if args.search_every_decision else args.skip_above,
-        margin_weight=args.margin_weight, levels=parse_int_list(args.levels, "--levels"),
+        margin_weight=args.margin_weight, levels=ladder_rungs(game, args.levels),
         selfplay_every=args.selfplay_every, epochs=args.epochs,
-        eval_levels=parse_int_list(args.eval_levels, "--eval-levels"), eval_games=args.eval_games,
-        start=args.start, seed=args.seed, workers=args.workers)
+        eval_levels=ladder_rungs(game, args.eval_levels), eval_games=args.eval_games,
+        start=args.start, seed=args.seed, workers=args.workers, game=game.name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

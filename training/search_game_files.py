@@ -16,12 +16,12 @@ import os
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from tiny_york_env.games.tiny_york import GameConfig
-from tiny_york_env.games.tiny_york.actions import NUM_ACTIONS
-from tiny_york_env.games.tiny_york.observation import OBS_SIZE
+from tiny_york_env.contract import Game
+from tiny_york_env.registry import DEFAULT_GAME, get_game
 from tiny_york_env.training.evaluate import open_output, output_dir
 from tiny_york_env.training.imitate import DemonstrationLog, check_array_shapes, check_legal_actions
 
@@ -50,16 +50,18 @@ def game_file(games_dir: str | os.PathLike[str], index: int) -> Path:
 
 
 def save_search_game(games_dir: str | os.PathLike[str], generation: int, index: int,
-                     game: SearchGame) -> Path:
-    """Write ``game`` (game ``index`` of ``generation``) under ``games_dir``, whole or not at all
-    (a temporary file renamed into place); its path."""
+                     game: SearchGame, played: str | Game = DEFAULT_GAME) -> Path:
+    """Write ``game`` (game ``index`` of ``generation``, a game of ``played``) under ``games_dir``,
+    whole or not at all (a temporary file renamed into place); its path."""
+    played = get_game(played)
     directory = output_dir(games_dir)
     seats = game.seats
     observations = [row for log in seats for row in log.observations]
     arrays = {
         "generation": np.int64(generation), "index": np.int64(index),
-        "observations": np.asarray(observations, np.float32).reshape(-1, OBS_SIZE),
-        "masks": np.asarray([row for log in seats for row in log.masks], np.bool_).reshape(-1, NUM_ACTIONS),
+        "observations": np.asarray(observations, np.float32).reshape(-1, played.obs_size),
+        "masks": np.asarray([row for log in seats for row in log.masks], np.bool_).reshape(
+            -1, played.num_actions),
         "actions": np.asarray([action for log in seats for action in log.actions], np.int64),
         "seat_decisions": np.asarray([len(log.actions) for log in seats], np.int64),
         "rewards": np.asarray(game.rewards, np.float64),
@@ -73,9 +75,9 @@ def save_search_game(games_dir: str | os.PathLike[str], generation: int, index: 
     return path
 
 
-def _checked_arrays(data, generation: int, index: int, config: GameConfig) -> dict[str, np.ndarray]:
-    """The record's arrays if they are game ``index`` of ``generation`` in the setup ``config``;
-    ValueError saying what is wrong."""
+def _checked_arrays(data, generation: int, index: int, config: Any, game: Game) -> dict[str, np.ndarray]:
+    """The record's arrays if they are game ``index`` of ``generation`` in the setup ``config`` of
+    ``game``; ValueError saying what is wrong."""
     if sorted(data.files) != sorted(RECORD_ARRAYS):
         raise ValueError(f"arrays {sorted(data.files)}, expected {sorted(RECORD_ARRAYS)}")
     arrays = {name: data[name] for name in RECORD_ARRAYS}
@@ -88,10 +90,10 @@ def _checked_arrays(data, generation: int, index: int, config: GameConfig) -> di
                          f"expected game {index} of generation {generation}")
     observations, masks, actions = arrays["observations"], arrays["masks"], arrays["actions"]
     decisions = actions.shape[0] if actions.ndim == 1 else -1  # -1: refused below
-    expected = {"observations": (np.float32, (decisions, OBS_SIZE)),
-                "masks": (np.bool_, (decisions, NUM_ACTIONS)), "actions": (np.int64, (decisions,)),
-                "seat_decisions": (np.int64, (config.num_agents,)),
-                "rewards": (np.float64, (config.num_participants,))}
+    expected = {"observations": (np.float32, (decisions, game.obs_size)),
+                "masks": (np.bool_, (decisions, game.num_actions)), "actions": (np.int64, (decisions,)),
+                "seat_decisions": (np.int64, (game.num_agents(config),)),
+                "rewards": (np.float64, (game.num_participants(config),))}
     check_array_shapes(arrays, expected)
     if not (np.isfinite(observations).all() and np.isfinite(arrays["rewards"]).all()):
         raise ValueError("observations and rewards must be finite")
@@ -101,22 +103,25 @@ def _checked_arrays(data, generation: int, index: int, config: GameConfig) -> di
         raise ValueError(f"seat_decisions {seat_decisions.tolist()} must be positive and add up to the "
                          f"{decisions} decisions")
     solo_win, searched, changed = (int(arrays[name]) for name in ("solo_win", "searched", "changed"))
-    if solo_win not in SOLO_RESULT.values() or (solo_win == SOLO_RESULT[None]) != (not config.toms):
-        raise ValueError(f"solo_win {solo_win}: 0 or 1 in a game against Toms, -1 in self-play")
+    solo = bool(game.automatic_of(config))
+    if solo_win not in SOLO_RESULT.values() or (solo_win == SOLO_RESULT[None]) == solo:
+        raise ValueError(f"solo_win {solo_win}: 0 or 1 in a game against {game.automatic_kind}, -1 in "
+                         f"self-play")
     if not 0 <= changed <= searched <= decisions:
         raise ValueError(f"searched {searched} and changed {changed} must satisfy 0 <= changed <= "
                          f"searched <= {decisions} decisions")
     return arrays
 
 
-def load_search_game(games_dir: str | os.PathLike[str], generation: int, index: int, config: GameConfig,
-                     gamma: float) -> SearchGame:
-    """Game ``index`` of ``generation`` as ``save_search_game`` wrote it (its setup ``config``,
-    returns discounted by ``gamma``); ValueError naming the file if it is not that game."""
+def load_search_game(games_dir: str | os.PathLike[str], generation: int, index: int, config: Any,
+                     gamma: float, game: str | Game = DEFAULT_GAME) -> SearchGame:
+    """Game ``index`` of ``generation`` as ``save_search_game`` wrote it (its setup ``config`` of
+    ``game``, returns discounted by ``gamma``); ValueError naming the file if it is not that game."""
+    game = get_game(game)
     path = game_file(games_dir, index)
     try:
         with np.load(path, allow_pickle=False) as data:
-            arrays = _checked_arrays(data, generation, index, config)
+            arrays = _checked_arrays(data, generation, index, config, game)
     except (ValueError, OSError, EOFError, KeyError, zipfile.BadZipFile) as error:
         raise ValueError(f"{path} is not a usable record of game {index} of generation {generation}: "
                          f"{error}; delete it to play that game again") from error

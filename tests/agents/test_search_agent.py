@@ -143,7 +143,7 @@ def test_act_state_checks_its_view():
     agent = SearchAgent(CHEAP, seed=0)
     with pytest.raises(ValueError, match=f"seat {1 - seat} is not to move"):
         agent.act_state(determinize(state, seat, 0), 1 - seat)
-    with pytest.raises(ValueError, match="single game record"):
+    with pytest.raises(ValueError, match="single Tiny York record"):
         agent.act_state(state.reshape(1), seat)
     finished, _ = play(GameConfig(num_agents=2), 0, [RandomAgent(0), RandomAgent(1)])
     with pytest.raises(ValueError, match="game is over"):
@@ -166,7 +166,8 @@ def test_bad_settings_are_refused(kwargs, message):
 PLAIN_SEARCH = r'''
 import json, sys
 import numpy as np
-from tiny_york_env.agents.search_agent import SearchAgent, search_kernel
+from tiny_york_env.agents.search_agent import SearchAgent
+from tiny_york_env.games.tiny_york.search import search_kernel
 from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,

@@ -33,8 +33,8 @@ from tiny_york_env.games.construction_yard import (
     winners,
 )
 from tiny_york_env.games.construction_yard.actions import BUY, GIVE_TO_DIRK, KEEP, PAY_DONE
+from tiny_york_env.games.construction_yard.batch import play_random_kernel
 from tiny_york_env.games.construction_yard.data import BUILDING_TYPE, DIRK_SETUP_CARDS
-from tiny_york_env.games.construction_yard.kernels import play_random_kernel
 from tiny_york_env.games.construction_yard.scoring import distribute_display, score, set_winners
 from tiny_york_env.games.construction_yard.state import DEC_CHOOSE, DEC_DIRK, DEC_GAME_OVER, DEC_PAY, DIRK_ROW
 

@@ -50,8 +50,8 @@ from tiny_york_env.games.construction_yard.actions import (
     TAKE_MONEY,
     decode,
 )
+from tiny_york_env.games.construction_yard.batch import play_random_kernel
 from tiny_york_env.games.construction_yard.data import BUILDING_COUNTS, BUILDING_PRICE, BUILDING_TYPE
-from tiny_york_env.games.construction_yard.kernels import play_random_kernel
 from tiny_york_env.games.construction_yard.state import (
     DEC_CHOOSE,
     DEC_DIRK,

@@ -35,7 +35,7 @@ import hashlib, json, sys
 import numpy as np
 from tiny_york_env.games.construction_yard import (GameConfig, apply_action, apply_actions, is_terminal,
                                              legal_mask, legal_masks, new_game, new_games)
-from tiny_york_env.games.construction_yard import kernels
+from tiny_york_env.games.construction_yard import batch as batch_module
 from tiny_york_env.core import jit as jit_module
 from tiny_york_env.core.rng import seed_rng
 
@@ -56,7 +56,7 @@ def kernel_game(n, bots, seed):
     states = new_games(GameConfig(num_players=n, bots=tuple(bots)), [seed])
     words = np.zeros(4, dtype=np.int64)
     seed_rng(words, seed)
-    decisions = kernels.play_random_kernel(states, 0, words, MAX_DECISIONS)
+    decisions = batch_module.play_random_kernel(states, 0, words, MAX_DECISIONS)
     return {"decisions": int(decisions), "final": states.tobytes().hex(), "words": words.tolist()}
 
 def batch(n, bots, games):
@@ -75,7 +75,7 @@ MAX_DECISIONS = int(sys.argv[1])
 spec = json.loads(sys.argv[2])
 print(json.dumps({
     "jit_enabled": jit_module.JIT_ENABLED,
-    "kernel_types": sorted({type(getattr(kernels, name)).__name__ for name in dir(kernels)
+    "kernel_types": sorted({type(getattr(batch_module, name)).__name__ for name in dir(batch_module)
                             if name.endswith("_kernel") or name.endswith("_batch")}),
     "games": [play(*g) for g in spec["games"]],
     "kernel_games": [kernel_game(*g) for g in spec["kernel_games"]],

@@ -21,6 +21,7 @@ from tiny_york_env.games.construction_yard import (
     score_breakdown,
     winners,
 )
+from tiny_york_env.games.construction_yard.batch import play_random_kernel
 from tiny_york_env.games.construction_yard.data import (
     COPIES,
     COPIES_TWO_PLAYERS,
@@ -30,7 +31,6 @@ from tiny_york_env.games.construction_yard.data import (
     NUM_CURRENCIES,
     NUM_VALUES,
 )
-from tiny_york_env.games.construction_yard.kernels import play_random_kernel
 from tiny_york_env.games.construction_yard.state import DIRK_ROW, NO_CARD, SCORING_A
 
 PLAYER_COUNTS = range(MIN_PLAYERS, MAX_PLAYERS + 1)

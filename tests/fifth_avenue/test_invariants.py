@@ -32,6 +32,7 @@ from tiny_york_env.games.fifth_avenue import (
     validate_state,
     winners,
 )
+from tiny_york_env.games.fifth_avenue import batch as B
 from tiny_york_env.games.fifth_avenue import data as F
 from tiny_york_env.games.fifth_avenue import kernels as K
 from tiny_york_env.games.fifth_avenue.api import config_params
@@ -126,18 +127,18 @@ def test_batch_games_keep_every_card_skyscraper_and_business(num_players):
         if not live.any():
             break
         for i in range(BATCH_GAMES):
-            K.legal_mask_kernel(states, i, masks[i])
+            B.legal_mask_kernel(states, i, masks[i])
         assert (masks.any(axis=1) == live).all(), "a live game without a legal action, or the reverse"
         check_cards(states)
         check_skyscrapers(states, num_players)
         check_businesses(states)
         probe = states.copy()
         illegal = np.argmax(rng.random(masks.shape) * ~masks, axis=1)
-        assert all(K.apply_kernel(probe, i, int(illegal[i])) != 0 for i in range(BATCH_GAMES))
+        assert all(B.apply_kernel(probe, i, int(illegal[i])) != 0 for i in range(BATCH_GAMES))
         assert probe.tobytes() == states.tobytes()
         actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
         for i in np.flatnonzero(live):
-            assert K.apply_kernel(states, i, int(actions[i])) == 0
+            assert B.apply_kernel(states, i, int(actions[i])) == 0
     else:
         raise AssertionError(f"games still running after {MAX_DECISIONS} decisions")
     check_cards(states)

@@ -54,8 +54,8 @@ from tiny_york_env.games.tiny_york.actions import (
     START_STACK,
     USE_CHARACTER,
 )
+from tiny_york_env.games.tiny_york.batch import play_random_kernel
 from tiny_york_env.games.tiny_york.config import NUM_TOM_LEVELS
-from tiny_york_env.games.tiny_york.kernels import play_random_kernel
 
 AGENT_COUNTS = (2, 3, 4)
 # Under TINY_YORK_JIT=0 (debugging, coverage) the engine is plain Python: play fewer games.

@@ -21,8 +21,8 @@ from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,
     apply_actions,
+    batch,
     is_terminal,
-    kernels,
     legal_mask,
     legal_masks,
     new_game,
@@ -50,7 +50,7 @@ from tiny_york_env.games.tiny_york import (
     new_games,
 )
 from tiny_york_env.core import jit as jit_module
-from tiny_york_env.games.tiny_york import kernels
+from tiny_york_env.games.tiny_york import batch
 from tiny_york_env.core.rng import seed_rng
 
 def play(num_agents, seed):
@@ -71,14 +71,14 @@ def kernel_game(num_agents, seed):
     states = new_games(GameConfig(num_agents=num_agents), [seed])
     words = np.zeros(4, dtype=np.int64)
     seed_rng(words, seed)
-    n = kernels.play_random_kernel(states, 0, words, MAX_DECISIONS)
+    n = batch.play_random_kernel(states, 0, words, MAX_DECISIONS)
     return {"decisions": int(n), "final": states.tobytes().hex(), "words": words.tolist()}
 
 MAX_DECISIONS = int(sys.argv[1])
 spec = json.loads(sys.argv[2])
 print(json.dumps({
     "jit_enabled": jit_module.JIT_ENABLED,
-    "kernel_types": sorted({type(getattr(kernels, name)).__name__ for name in dir(kernels)
+    "kernel_types": sorted({type(getattr(batch, name)).__name__ for name in dir(batch)
                             if name.endswith("_kernel") or name.endswith("_batch")}),
     "games": [play(n, s) for n, s in spec["games"]],
     "kernel_games": [kernel_game(n, s) for n, s in spec["kernel_games"]],
@@ -108,7 +108,7 @@ def test_subprocess_really_ran_uncompiled(plain):
 
 
 def test_this_process_runs_compiled():
-    assert hasattr(kernels.apply_kernel, "py_func"), "apply_kernel is not a numba dispatcher"
+    assert hasattr(batch.apply_kernel, "py_func"), "apply_kernel is not a numba dispatcher"
 
 
 @pytest.mark.parametrize("k", range(len(GAMES)), ids=[f"{n}agents-seed{s}" for n, s in GAMES])
@@ -158,7 +158,7 @@ def test_play_random_kernel_equal_in_both_modes(plain, k):
     states = new_games(GameConfig(num_agents=num_agents), [seed])
     words = np.zeros(4, dtype=np.int64)
     seed_rng(words, seed)
-    n = kernels.play_random_kernel(states, 0, words, MAX_DECISIONS)
+    n = batch.play_random_kernel(states, 0, words, MAX_DECISIONS)
     assert int(n) == want["decisions"] < MAX_DECISIONS
     assert words.tolist() == want["words"]
     assert states.tobytes().hex() == want["final"]

@@ -52,7 +52,7 @@ from tiny_york_env.games.tiny_york import (
 )
 from tiny_york_env.games.tiny_york import components as C
 from tiny_york_env.games.tiny_york import state as S
-from tiny_york_env.games.tiny_york.kernels import play_random_kernel
+from tiny_york_env.games.tiny_york.batch import play_random_kernel
 from tiny_york_env.games.tiny_york.observation import encode, observation_space
 from tiny_york_env.games.tiny_york.persist import HEADER_SIZE, load_state, save_state
 from tiny_york_env.games.tiny_york.validate import CAPPED_FIELDS, COUNT_LIMIT, validate_state

@@ -13,7 +13,7 @@ from tiny_york_env.contract import placings_from_scores
 from tiny_york_env.core.checked import apply_checked, refusal_text
 from tiny_york_env.core.seeds import normal_seed
 
-from . import kernels
+from . import batch, kernels
 from .actions import NUM_ACTIONS, describe_action
 from .config import GameConfig
 from .setup import NUM_PARAMS, PARAM_AGENTS, PARAM_BOTS, PARAM_PLAYERS
@@ -81,7 +81,7 @@ def current_player(state: np.ndarray) -> int:
 def legal_mask(state: np.ndarray) -> NDArray[np.bool_]:
     """bool[NUM_ACTIONS]: the actions the seat to move may take (all False only at the end)."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    kernels.legal_mask_kernel(as_batch(state), 0, mask)
+    batch.legal_mask_kernel(as_batch(state), 0, mask)
     return mask
 
 
@@ -98,7 +98,7 @@ def pending_decision(state: np.ndarray) -> str:
 def apply_action(state: np.ndarray, action: int | np.integer) -> None:
     """Apply ``action`` in place; a ValueError names an illegal action (the pending decision and
     the legal ones) and leaves the state as it was."""
-    apply_checked(as_batch(state), action, NUM_ACTIONS, kernels.apply_kernel,
+    apply_checked(as_batch(state), action, NUM_ACTIONS, batch.apply_kernel,
                   lambda a: refusal_text(a, NUM_ACTIONS, describe_action, current_player(state),
                                          pending_decision(state), legal_actions(state)))
 

@@ -1,13 +1,10 @@
 """Compiled entry points of the game contract over a batch of records: ``states[i]`` is one game."""
 
-import numpy as np
 
 from tiny_york_env.core.jit import jit
-from tiny_york_env.core.rng import randbelow
 
-from .actions import NUM_ACTIONS
 from .bots import greedy_action
-from .legal import fill_legal_mask, pick_legal
+from .legal import fill_legal_mask
 from .rules import advance, apply, apply_unchecked
 from .setup import init_game
 from .state import BOT_GREEDY, DEC_GAME_OVER, NO_SEAT
@@ -36,23 +33,7 @@ def actor_of(st):
     return st["actor"]
 
 
-@jit
-def apply_kernel(states, i, action):
-    """Apply ``action`` to game ``i``; the status code (0 = applied)."""
-    return apply(states[i], action)
 
-
-@jit
-def legal_mask_kernel(states, i, mask):
-    """Game ``i``'s legal actions into ``mask``."""
-    fill_legal_mask(states[i], mask)
-
-
-@jit
-def legal_masks_batch(states, masks):
-    """Legal masks of every game in the batch."""
-    for i in range(states.shape[0]):
-        fill_legal_mask(states[i], masks[i])
 
 
 @jit
@@ -69,17 +50,3 @@ def greedy_playout(states, i):
     for seat in range(st["num_players"]):
         st["bot_kind"][seat] = BOT_GREEDY
     advance(st)
-
-
-@jit
-def play_random_kernel(states, i, rng_words, max_decisions):
-    """Play game ``i`` to the end (or ``max_decisions``) with uniformly random legal actions drawn
-    from the generator ``rng_words``; returns the number of decisions taken."""
-    st = states[i]
-    mask = np.zeros(NUM_ACTIONS, np.bool_)
-    n = 0
-    while st["decision"] != DEC_GAME_OVER and n < max_decisions:
-        fill_legal_mask(st, mask)
-        apply_unchecked(st, pick_legal(mask, randbelow(rng_words, np.sum(mask))))
-        n += 1
-    return n

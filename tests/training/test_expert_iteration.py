@@ -181,3 +181,26 @@ def test_the_command_line_reads_every_option(tmp_path, capsys):
     assert "nothing to resume" in capsys.readouterr().err
     assert build_parser().parse_args(["--out", str(tmp_path), "--resume"]).resume
     assert not (tmp_path / "never").exists()  # refused before anything is written
+
+
+def test_another_game_runs_a_generation_against_its_bots(tmp_path):
+    """Expert iteration reads the record: Construction Yard's solo games against a greedy bot (with
+    Dirk, two players), a self-play game, its shipped two-player policy as the first network, the
+    ladder of its bots."""
+    from tiny_york_env.agents.policies import shipped_policy_path
+    from tiny_york_env.registry import get_game
+    game = get_game("construction_yard")
+    settings = ExpertIterationSettings(out=str(tmp_path / "cy"), generations=1, games=3, simulations=2,
+                                       levels=("greedy",), selfplay_every=3, epochs=1,
+                                       eval_levels=("random",), eval_games=2, game=game.name)
+    assert game_config(settings, 2) == game.seat_config(2, ())  # every third game: self-play
+    results = run(settings, progress=False)
+    (row,) = results["generations"]
+    assert row["trained_from"] == str(shipped_policy_path(game, 2))
+    assert row["ladder"]["random"]["games"] == 2
+    demos = Demonstrations.load(tmp_path / "cy" / "gen-1" / DECISIONS_FILE, game.obs_size, game.num_actions)
+    assert set(np.unique(demos.games)) == {0, 1, 2}
+    assert PPOAgent(row["network"]).game.name == game.name
+    assert ExpertIterationSettings(out=str(tmp_path), game=game.name).levels == ("greedy", "random")
+    with pytest.raises(ValueError, match="rungs of Construction Yard are its bots"):
+        ExpertIterationSettings(out=str(tmp_path), game=game.name, levels=(5,))

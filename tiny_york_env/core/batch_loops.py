@@ -246,26 +246,58 @@ def actor_at(states, i):
     return actor_of(states[i])
 
 
+legal_mask_kernel = mask_at  # the engine verbs' name (core/verbs.py)
+
+
+@jit
+def apply_kernel(states, i, action):
+    """Apply ``action`` to game ``i`` (checked): the engine's status code, 0 when applied (the
+    game unchanged otherwise); the engine verbs' ``apply_action``."""
+    return apply_checked(states[i], action)
+
+
+@jit
+def legal_masks_batch(states, masks):
+    """Legal masks of every game in the batch."""
+    for i in range(states.shape[0]):
+        fill_legal_mask(states[i], masks[i])
+
+
+@jit
+def apply_batch(states, actions, status):
+    """Apply ``actions[i]`` (checked) to game ``i`` for the whole batch; status codes into ``status``."""
+    for i in range(states.shape[0]):
+        status[i] = apply_checked(states[i], actions[i])
+
+
+@jit
+def play_random_kernel(states, i, rng_words, max_decisions):
+    """Play game ``i`` to the end (or ``max_decisions``) with uniformly random legal actions drawn
+    from the generator ``rng_words`` (the k-th legal action for k drawn below their number);
+    returns the number of decisions taken."""
+    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    n = 0
+    while not is_over(states[i]) and n < max_decisions:
+        fill_legal_mask(states[i], mask)
+        k = randbelow(rng_words, np.sum(mask))
+        for a in range(NUM_ACTIONS):
+            if mask[a]:
+                if k == 0:
+                    apply_unchecked(states[i], a)
+                    break
+                k -= 1
+        n += 1
+    return n
+
+
 @jit
 def play_random_batch(states, rng_words, max_decisions):
     """Play every game of the batch to the end (or ``max_decisions`` each) with uniformly random
     legal actions drawn from the generator ``rng_words``; the total number of decisions (the
     engine benchmark, benchmarks/engine.py)."""
-    mask = np.zeros(NUM_ACTIONS, np.bool_)
     total = 0
     for i in range(states.shape[0]):
-        n = 0
-        while not is_over(states[i]) and n < max_decisions:
-            fill_legal_mask(states[i], mask)
-            k = randbelow(rng_words, np.sum(mask))
-            for a in range(NUM_ACTIONS):
-                if mask[a]:
-                    if k == 0:
-                        apply_unchecked(states[i], a)
-                        break
-                    k -= 1
-            n += 1
-        total += n
+        total += play_random_kernel(states, i, rng_words, max_decisions)
     return total
 
 

@@ -19,6 +19,17 @@ from .checked import apply_checked, check_writeable, refusal_text
 from .seeds import normal_seed
 
 
+def single_game_batch(state: np.ndarray, state_dtype: np.dtype, title: str) -> np.ndarray:
+    """A (1,)-shaped view of a single game of ``title`` (records of ``state_dtype``), sharing its
+    memory; ValueError for anything else."""
+    if not isinstance(state, np.ndarray) or state.dtype != state_dtype:
+        raise ValueError(f"state must be a numpy array of {title}'s STATE_DTYPE, as returned "
+                         "by its new_game")
+    if state.shape in ((), (1,)):
+        return state.reshape(1)
+    raise ValueError(f"expected a single game (shape ()), got a batch of shape {state.shape}")
+
+
 @dataclass(frozen=True)
 class EngineVerbs:
     """The verbs of one game (docs/games.md), over its compiled kernels:
@@ -51,12 +62,7 @@ class EngineVerbs:
 
     def as_batch(self, state: np.ndarray) -> np.ndarray:
         """A (1,)-shaped view of a single game, sharing its memory; ValueError for anything else."""
-        if not isinstance(state, np.ndarray) or state.dtype != self.state_dtype:
-            raise ValueError(f"state must be a numpy array of {self.title}'s STATE_DTYPE, as returned "
-                             "by its new_game")
-        if state.shape in ((), (1,)):
-            return state.reshape(1)
-        raise ValueError(f"expected a single game (shape ()), got a batch of shape {state.shape}")
+        return single_game_batch(state, self.state_dtype, self.title)
 
     def check_batch(self, states: np.ndarray) -> np.ndarray:
         """``states`` when it is a 1-d array of the game's records; ValueError otherwise."""

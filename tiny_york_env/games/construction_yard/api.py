@@ -8,12 +8,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...core.verbs import EngineVerbs
-from . import kernels
+from . import batch, kernels
 from .actions import NUM_ACTIONS, describe_action
 from .config import GameConfig
 from .data import MAX_PLAYERS, SCORING_NAMES
 from .setup import NUM_PARAMS, PARAM_AGENTS, PARAM_BOTS, PARAM_PLAYERS
-from .state import DECISION_NAMES, DIRK_ROW, STATE_DTYPE
+from .state import DECISION_NAMES, DIRK_ROW, GAME_TITLE, STATE_DTYPE
 
 
 def config_params(config: GameConfig) -> NDArray[np.int64]:
@@ -26,12 +26,12 @@ def config_params(config: GameConfig) -> NDArray[np.int64]:
 
 
 VERBS = EngineVerbs(
-    title="Construction Yard", state_dtype=STATE_DTYPE, num_actions=NUM_ACTIONS, config_type=GameConfig,
+    title=GAME_TITLE, state_dtype=STATE_DTYPE, num_actions=NUM_ACTIONS, config_type=GameConfig,
     config_params=config_params, init_record=kernels.init_record, actor_of=kernels.actor_of,
-    is_over=kernels.is_over, legal_mask_kernel=kernels.legal_mask_kernel,
-    apply_kernel=kernels.apply_kernel, describe_action=describe_action,
+    is_over=kernels.is_over, legal_mask_kernel=batch.legal_mask_kernel,
+    apply_kernel=batch.apply_kernel, describe_action=describe_action,
     decision_names=DECISION_NAMES,
-    legal_masks_batch=kernels.legal_masks_batch, apply_batch=kernels.apply_batch)
+    legal_masks_batch=batch.legal_masks_batch, apply_batch=batch.apply_batch)
 as_batch = VERBS.as_batch
 new_game = VERBS.new_game
 new_games = VERBS.new_games

@@ -69,6 +69,10 @@ def construction_yard_game() -> Game:
         aec_defaults={"num_players": 3, "bots": ()},
         train_defaults={"eval_levels": (), "eval_opponents": ("greedy", "random")},
         global_state=encode_global_state, global_state_space=global_state_space,
+        benchmark_setups=(
+            ("2 players + Dirk", {"num_players": 2}), ("3 players", {"num_players": 3}),
+            ("4 players", {"num_players": 4}), ("6 players", {"num_players": 6}),
+            ("1 agent vs 2 greedy", {"num_players": 3, "bots": ("greedy", "greedy")})),
         example_setups=(
             {"num_players": 2, "bots": ()}, {"num_players": 2, "bots": ("greedy",)},
             {"num_players": 3, "bots": ("random", "greedy")}, {"num_players": 4, "bots": ()},

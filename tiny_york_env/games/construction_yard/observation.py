@@ -15,6 +15,7 @@ from gymnasium import spaces
 
 from ...core.jit import jit
 from ...core.parts import part_slices
+from ...core.verbs import single_game_batch
 from .cards import building_price, building_type, currency_total, hand_size, money_currency, money_value
 from .data import (
     BUILDING_COUNTS,
@@ -36,12 +37,14 @@ from .state import (
     DEC_GAME_OVER,
     DEC_PAY,
     DIRK_ROW,
+    GAME_TITLE,
     MAX_MONEY_CARDS,
     MONEY_DECK_CAPACITY,
     NO_CARD,
     NUM_DECISIONS,
     NUM_MONEY_CODES,
     NUM_ROWS,
+    STATE_DTYPE,
 )
 
 MAX_PRICE = PRICE_RANGES[-1][1]
@@ -202,9 +205,7 @@ def check_observer(state: np.ndarray, seat: int) -> int:
 
 def encode(state: np.ndarray, seat: int) -> np.ndarray:
     """float32[OBS_SIZE]: ``seat``'s view of the single game ``state``."""
-    from .api import as_batch  # noqa: PLC0415  (api imports kernels; keep this module light)
-
-    batch = as_batch(state)
+    batch = single_game_batch(state, STATE_DTYPE, GAME_TITLE)
     seat = check_observer(state, seat)
     out = np.zeros((1, OBS_SIZE), dtype=np.float32)
     encode_batch_kernel(batch, np.array([seat], dtype=np.int64), out)

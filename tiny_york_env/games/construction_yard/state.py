@@ -44,6 +44,8 @@ NUM_DECISIONS = len(DECISION_NAMES)
 BOT_NONE, BOT_RANDOM, BOT_GREEDY = 0, 1, 2
 BOT_NAMES = ("agent", "random", "greedy")
 
+GAME_TITLE = "Construction Yard"  # the game for people (the record, the engine verbs' errors)
+
 STATE_DTYPE = np.dtype([
     ("num_players", np.int8),
     ("num_agents", np.int8),

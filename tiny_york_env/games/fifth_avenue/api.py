@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...core.verbs import EngineVerbs
-from . import kernels
+from . import batch, kernels
 from .actions import NUM_ACTIONS, describe_action
 from .config import GameConfig
 from .state import DECISION_NAMES, STATE_DTYPE
@@ -24,8 +24,8 @@ def config_params(config: GameConfig) -> NDArray[np.int64]:
 VERBS = EngineVerbs(
     title="5th Avenue", state_dtype=STATE_DTYPE, num_actions=NUM_ACTIONS, config_type=GameConfig,
     config_params=config_params, init_record=kernels.init_record, actor_of=kernels.actor_of,
-    is_over=kernels.is_over, legal_mask_kernel=kernels.legal_mask_kernel,
-    apply_kernel=kernels.apply_kernel, describe_action=describe_action,
+    is_over=kernels.is_over, legal_mask_kernel=batch.legal_mask_kernel,
+    apply_kernel=batch.apply_kernel, describe_action=describe_action,
     decision_names=DECISION_NAMES)
 as_batch = VERBS.as_batch
 new_game = VERBS.new_game

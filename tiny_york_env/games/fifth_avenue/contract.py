@@ -67,6 +67,10 @@ def fifth_avenue_game() -> Game:
         aec_defaults={"num_players": 3, "bots": ()},
         train_defaults={"eval_levels": (), "eval_opponents": ("greedy", "random")},
         global_state=encode_global_state, global_state_space=global_state_space,
+        benchmark_setups=(
+            ("2 players + Alea", {"num_players": 2}), ("3 players", {"num_players": 3}),
+            ("4 players", {"num_players": 4}),
+            ("1 agent vs 2 greedy", {"num_players": 3, "bots": ("greedy", "greedy")})),
         example_setups=(
             {"num_players": 2, "bots": ()}, {"num_players": 3, "bots": ("random",)},
             {"num_players": 4, "bots": ()}, {"num_players": 4, "bots": ("greedy", "random")},

@@ -57,14 +57,3 @@ def greedy_playout(states, i):
         st["bot_kind"][seat] = BOT_GREEDY
     advance(st)
 
-
-@jit
-def apply_kernel(states, i, action):
-    """Apply ``action`` to game ``i`` (then the bots); 0 when applied, else ILLEGAL."""
-    return apply(states[i], action)
-
-
-@jit
-def legal_mask_kernel(states, i, mask):
-    """Game ``i``'s legal actions into ``mask``."""
-    fill_legal_mask(states[i], mask)

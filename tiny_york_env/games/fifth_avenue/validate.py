@@ -35,6 +35,7 @@ import numpy as np
 from ...core.move_log import move_log_problem
 from .actions import MAX_BUILD, NUM_ACTIONS
 from .api import as_batch
+from .batch import legal_mask_kernel
 from .config import BOT_GREEDY, BOT_NONE, BOT_RANDOM
 from .data import (
     ALEA_PLAYERS,
@@ -64,7 +65,6 @@ from .data import (
     TURN_LIMIT,
     alea_bid_range,
 )
-from .kernels import legal_mask_kernel
 from .rules import FIRST_ACTION, SECOND_ACTION, THIRD_ACTION, district_is_full, first_colour_allowed
 from .setup import placing_seat
 from .state import (

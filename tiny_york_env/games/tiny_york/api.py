@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from ...core.checked import apply_checked, check_writeable, refusal_text
 from ...core.seeds import SEED_LIMIT, check_seed, normal_seed  # noqa: F401  (re-exported: game.api.SEED_LIMIT, check_seed)
-from . import kernels
+from . import batch, kernels
 from .actions import NUM_ACTIONS, describe_action
 from .components import BOROUGH_NAMES, FIRST_END_GAME_CHARACTER, MAX_SEATS, TILE_CHARACTER, TOM_MODES
 from .config import GameConfig
@@ -108,7 +108,7 @@ def legal_mask(state: np.ndarray) -> NDArray[np.bool_]:
     """bool[NUM_ACTIONS]: the actions the seat to move may take (all False only at the end).
     The record is trusted (``load_state`` / ``validate_state`` check records from outside)."""
     mask = kernels.empty_mask()
-    kernels.legal_mask_kernel(_as_batch(state), 0, mask)
+    batch.legal_mask_kernel(_as_batch(state), 0, mask)
     return mask
 
 
@@ -126,7 +126,7 @@ def apply_action(state: np.ndarray, action: int | np.integer) -> None:
     """Apply ``action`` in place; a ValueError names an illegal action and leaves the state as it was.
     The record is trusted (``load_state`` / ``validate_state`` check records from outside); a
     read-only array is refused."""
-    apply_checked(_as_batch(state), action, NUM_ACTIONS, kernels.apply_kernel,
+    apply_checked(_as_batch(state), action, NUM_ACTIONS, batch.apply_kernel,
                   lambda a: refusal_text(a, NUM_ACTIONS, describe_action, current_player(state),
                                          pending_decision(state), legal_actions(state)))
 
@@ -218,7 +218,7 @@ def legal_masks(states: np.ndarray) -> NDArray[np.bool_]:
     """bool[B, NUM_ACTIONS] for a batch of games."""
     _check_batch(states)
     masks = np.zeros((states.shape[0], NUM_ACTIONS), dtype=np.bool_)
-    kernels.legal_masks_batch(states, masks)
+    batch.legal_masks_batch(states, masks)
     return masks
 
 
@@ -234,5 +234,5 @@ def apply_actions(states: np.ndarray, actions: NDArray[np.integer] | Sequence[in
                          f"shape {actions.shape} of {actions.dtype}")
     status = np.zeros(states.shape[0], dtype=np.int64)
     actions = np.clip(actions, -1, NUM_ACTIONS).astype(np.int64)  # out of range stays illegal
-    kernels.apply_batch(states, actions, status)
+    batch.apply_batch(states, actions, status)
     return status != 0

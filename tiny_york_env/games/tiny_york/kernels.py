@@ -3,11 +3,9 @@
 import numpy as np
 
 from ...core.jit import jit
-from ...core.rng import randbelow
 from .actions import NUM_ACTIONS
 from .components import MAX_SEATS
-from .legal import fill_legal_mask, pick_legal
-from .rules import advance, apply
+from .rules import advance
 from .setup import init_game
 from .state import DEC_GAME_OVER, NO_SEAT
 
@@ -48,45 +46,9 @@ def actor_of(st):
     return st["actor"]
 
 
-@jit
-def legal_mask_kernel(states, i, mask):
-    """Write game ``i``'s legal actions into ``mask``."""
-    fill_legal_mask(states[i], mask)
 
 
-@jit
-def apply_kernel(states, i, action):
-    """Apply ``action`` to game ``i``; returns the engine's status code (0 = done)."""
-    return apply(states[i], action)
 
-
-@jit
-def legal_masks_batch(states, masks):
-    """Legal masks of every game in the batch."""
-    for i in range(states.shape[0]):
-        fill_legal_mask(states[i], masks[i])
-
-
-@jit
-def apply_batch(states, actions, status):
-    """Apply ``actions[i]`` to game ``i`` for the whole batch; status codes into ``status``."""
-    for i in range(states.shape[0]):
-        status[i] = apply(states[i], actions[i])
-
-
-@jit
-def play_random_kernel(states, i, rng_words, max_decisions):
-    """Play game ``i`` to the end (or ``max_decisions``) with uniformly random legal actions
-    drawn from the generator ``rng_words``; returns the number of decisions taken."""
-    st = states[i]
-    mask = np.zeros(NUM_ACTIONS, np.bool_)
-    n = 0
-    while st["decision"] != DEC_GAME_OVER and n < max_decisions:
-        fill_legal_mask(st, mask)
-        k = randbelow(rng_words, np.sum(mask))
-        apply(st, pick_legal(mask, k))
-        n += 1
-    return n
 
 
 def empty_mask():
