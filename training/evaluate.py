@@ -38,7 +38,6 @@ import numpy as np
 from tiny_york_env import __version__
 from tiny_york_env.agents.base import Agent
 from tiny_york_env.contract import Game
-from tiny_york_env.games.tiny_york.components import TOM_LEVEL_CODES
 from tiny_york_env.options import check_int
 from tiny_york_env.registry import DEFAULT_GAME, get_game
 from tiny_york_env.training.game_loop import play_out
@@ -50,8 +49,6 @@ AgentSpec = str | Callable[[int], Agent]  # a registry name ('search:64') or a f
 TomSpec = int | str  # a Tom level 1-12 or a code like 'B4'
 AutomaticSpec = Any  # one automatic participant as the game's ``seat_config`` takes it (a Tom, a bot name)
 
-NUM_TOM_LEVELS = len(TOM_LEVEL_CODES)
-TOM_LEVELS = range(1, NUM_TOM_LEVELS + 1)
 DEFAULT_GAMES = 100
 Z_95 = 1.959963984540054  # two-sided 95% normal quantile, for the Wilson interval
 SEED_BITS = 63  # the engine takes seeds below 2**63
@@ -463,18 +460,19 @@ def combine_results(results: Iterable[EvalResults]) -> EvalResults:
 # ---------------------------------------------------------------- the two evaluations
 
 def tom_label(level: int) -> str:
-    """'Tom 5 (B4)'."""
-    return f"Tom {level} ({TOM_LEVEL_CODES[level - 1]})"
+    """'Tom 5 (B4)': a rung of Tiny York's ladder as its record labels it."""
+    return get_game(DEFAULT_GAME).automatic_label(level)
 
 
-def check_levels(levels: Iterable[int]) -> list[int]:
-    """``levels`` as a list of ints; ValueError unless each is a Tom level 1-12."""
-    levels = list(levels)
-    bad = [lv for lv in levels if isinstance(lv, bool) or not isinstance(lv, (int, np.integer))
-           or not 1 <= lv <= NUM_TOM_LEVELS]
-    if not levels or bad:
-        raise ValueError(f"levels must be Tom levels 1-{NUM_TOM_LEVELS}; got {levels!r}")
-    return [int(lv) for lv in levels]
+def check_levels(levels: Iterable[int] | None) -> list[int]:
+    """``levels`` as a list of ints (all when None); ValueError unless each is a rung of Tiny
+    York's ladder (a Tom level 1-12), none twice."""
+    choices = list(get_game(DEFAULT_GAME).automatic_choices)
+    try:
+        return check_rungs(get_game(DEFAULT_GAME), None if levels is None else list(levels))
+    except ValueError:
+        raise ValueError(f"levels must be Tom levels {choices[0]}-{choices[-1]}, each at most once; got "
+                         f"{levels!r}") from None
 
 
 def check_rungs(game: Game, rungs: Iterable[AutomaticSpec] | None) -> list[AutomaticSpec]:
@@ -542,12 +540,12 @@ def evaluate_ladder(agent: AgentSpec, rungs: Iterable[AutomaticSpec] | None = No
     return EvalResults("ladder", cells, records, settings)
 
 
-def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] = TOM_LEVELS, games: int = DEFAULT_GAMES,
+def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] | None = None, games: int = DEFAULT_GAMES,
                      seed: int = 0, workers: int = 1, progress: bool = True,
                      saving: GameSaving | None = None, ray_address: str | None = None,
                      first_game: int = 0) -> EvalResults:
     """Tiny York's ladder (``evaluate_ladder``): solo games of ``agent`` against one Tom per level
-    in ``levels`` (1-12)."""
+    in ``levels`` (1-12; all when None)."""
     return evaluate_ladder(agent, check_levels(levels), games, seed, workers, progress, saving,
                            ray_address, first_game, game=DEFAULT_GAME)
 

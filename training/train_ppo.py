@@ -63,7 +63,6 @@ from tiny_york_env.agents.ppo_agent import (
     resolve_model_path,
 )
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
-from tiny_york_env.games.tiny_york.config import NUM_TOM_LEVELS
 from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
 from tiny_york_env.training.evaluate import (
     CellResult,
@@ -122,16 +121,6 @@ def parse_tom(text):
     """A Tom from the command line: a level 1-12 (``"5"``) or a code (``"B4"``)."""
     text = str(text).strip()
     return int(text) if text.isdigit() else text
-
-
-def check_levels(levels, what):
-    """``levels`` as a tuple of Tom ladder levels 1-12; ValueError naming ``what`` otherwise."""
-    levels = tuple(levels)
-    bad = [lv for lv in levels if isinstance(lv, bool) or not isinstance(lv, int)
-           or not 1 <= lv <= NUM_TOM_LEVELS]
-    if not levels or bad:
-        raise ValueError(f"{what} must be Tom levels 1-{NUM_TOM_LEVELS}; got {levels!r}")
-    return levels
 
 
 def _optional_positive(value, what):
@@ -741,8 +730,8 @@ def build_parser() -> argparse.ArgumentParser:
                    f"seat, comma-separated agents of the game ({POLICY_FORMS}; default: the game's, "
                    f"docs/games.md)")
     p.add_argument("--tom", action="append", type=parse_tom, metavar="LEVEL",
-                   help=f"Tiny York: a Tom in every game, level 1-{NUM_TOM_LEVELS} or code like B4; repeat "
-                        f"for several Toms (default: Tom 5, as the single-agent env)")
+                   help="Tiny York: a Tom in every game, level 1-12 or code like B4; repeat "
+                        "for several Toms (default: Tom 5, as the single-agent env)")
     p.add_argument("--curriculum", help="the automatic participants in order, one a stage: Tom "
                    "levels ('1,3,5') or bots ('random,greedy') (instead of --tom/--bots)")
     p.add_argument("--curriculum-steps", type=int, help="steps per curriculum level; --total-steps "

@@ -1,13 +1,43 @@
-"""What every game's ``picture.py`` shares: writing a picture as a PNG, and the random play that
-reaches the mid-game position its ``main`` draws. Needs pillow (imported here, so only a picture
-imports it)."""
+"""What every game's ``picture.py`` shares: the canvas (an RGB image with Pillow's default font, text
+and its width), writing a picture as a PNG, and the random play that reaches the mid-game position
+its ``main`` draws. Needs pillow (imported here, so only a picture imports it)."""
 
 import os
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
+
+INK = (30, 30, 30)  # text and outlines on every game's picture
+RGB = tuple[int, int, int]
+
+
+def default_font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    """Pillow's default font at ``size`` (scalable since pillow 10.1; the bitmap font before)."""
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:
+        return ImageFont.load_default()
+
+
+class Canvas:
+    """An RGB image of ``width`` x ``height`` on ``background`` and its drawing context; a game's
+    picture sets ``font`` (the default of ``text`` and ``width``) and draws on it."""
+
+    def __init__(self, width: int, height: int, background: RGB) -> None:
+        """A blank canvas."""
+        self.image = Image.new("RGB", (width, height), background)
+        self.draw = ImageDraw.Draw(self.image)
+        self.font = None  # the game's picture sets its body font (None: Pillow's default)
+
+    def text(self, xy, text: str, fill: RGB = INK, font=None) -> None:
+        """``text`` with its top left at ``xy``."""
+        self.draw.text(xy, text, fill=fill, font=font or self.font)
+
+    def width(self, text: str, font=None) -> int:
+        """The drawn width of ``text``."""
+        return int(self.draw.textlength(text, font=font or self.font))
 
 
 def write_png(pixels: np.ndarray, path: str | os.PathLike[str]) -> Path:

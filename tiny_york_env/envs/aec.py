@@ -80,6 +80,7 @@ from .rewards import (
     action_id,
     check_illegal_action,
     check_illegal_reward,
+    check_render_mode,
     check_reward_kind,
     final_rewards,
 )
@@ -202,10 +203,7 @@ class GameAECEnv(AECEnv):
         # the game's own name and render modes, also when this class is used directly
         self.metadata = {**self.metadata, "name": game.aec_name,
                          "render_modes": render_modes(game, TEXT_RENDER_MODES)}
-        modes = self.metadata["render_modes"]
-        if render_mode is not None and render_mode not in modes:
-            raise ValueError(f"render_mode must be None or one of {tuple(modes)}, got {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._kernels = batch_kernels(game)
         num_agents = game.num_agents(config)
         self.possible_agents = [f"{AGENT_PREFIX}{seat}" for seat in range(num_agents)]

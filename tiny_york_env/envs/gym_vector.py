@@ -66,6 +66,7 @@ from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     check_illegal_action,
     check_illegal_reward,
+    check_render_mode,
     check_reward_kind,
     final_info,
     final_rewards,
@@ -129,10 +130,7 @@ class GameVectorEnv(VectorEnv):
         self.reward_kind = check_reward_kind(reward)
         self.illegal_action = check_illegal_action(illegal_action)
         self.illegal_reward = check_illegal_reward(illegal_reward)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, "
-                             f"got {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._params = game.config_params(config)  # the set-up kernel's parameters, built once
         self.num_threads = check_num_threads(num_threads, num_envs)
         self._kernels = BatchRunner(game, self.num_threads)

@@ -15,6 +15,7 @@ ends, the offender gets ``illegal_reward``, the others 0). Anything outside the 
 
 import math
 import warnings
+from collections.abc import Sequence
 from numbers import Real
 
 import numpy as np
@@ -53,6 +54,13 @@ def check_illegal_reward(reward: float) -> float:
     if isinstance(reward, (bool, np.bool_)) or not isinstance(reward, Real) or not math.isfinite(reward):
         raise ValueError(f"illegal_reward must be a finite number, got {reward!r}")
     return float(reward)
+
+
+def check_render_mode(render_mode: str | None, modes: Sequence[str]) -> str | None:
+    """``render_mode`` when it is None or one of the env's ``modes``; ValueError naming them."""
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode must be None or one of {tuple(modes)}, got {render_mode!r}")
+    return render_mode
 
 
 def action_id(action: object, num_actions: int) -> int:

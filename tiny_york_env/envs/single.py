@@ -67,6 +67,7 @@ from .rewards import (
     action_id,
     check_illegal_action,
     check_illegal_reward,
+    check_render_mode,
     check_reward_kind,
     final_info,
     final_rewards,
@@ -162,10 +163,7 @@ class GameEnv(gymnasium.Env):
         self.reward_kind = check_reward_kind(reward)
         self.illegal_action = check_illegal_action(illegal_action)
         self.illegal_reward = check_illegal_reward(illegal_reward)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, "
-                             f"got {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._configure(*self._setup(setup, seat))
         self.observation_space = self.game.observation_space()
         self._mask = np.zeros(self.game.num_actions, dtype=np.bool_)

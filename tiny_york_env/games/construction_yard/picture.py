@@ -31,9 +31,8 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image, ImageDraw, ImageFont
 
-from ...core.picture import play_randomly_until, write_png
+from ...core.picture import INK, Canvas, default_font, play_randomly_until, write_png
 from . import GameConfig, apply_action, is_terminal, legal_mask, new_game
 from . import data as D
 from . import state as S
@@ -49,7 +48,6 @@ RGB = tuple[int, int, int]
 # Colours (RGB) beyond the currencies: the browser board's background, muted text, empty slots
 # and highlight, which it writes in place
 BACKGROUND = (250, 248, 242)
-INK = (30, 30, 30)
 FAINT = (110, 110, 110)
 WHITE = (255, 255, 255)
 EMPTY_OUTLINE = (170, 170, 170)
@@ -111,14 +109,6 @@ DEMO_PAID_CARDS = 2
 DEFAULT_PNG = Path("docs/images/construction-yard-board.png")
 
 
-def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    """Pillow's default font at ``size`` (scalable since pillow 10.1; the bitmap font before)."""
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:
-        return ImageFont.load_default()
-
-
 def _rec(state):
     """The record of one Construction Yard game; ValueError for anything else."""
     if not isinstance(state, np.ndarray) or state.dtype != S.STATE_DTYPE or state.size != 1:
@@ -142,7 +132,7 @@ def _letters(flags) -> str:
     return ", ".join(SCORING_LETTERS[k] for k, done in enumerate(flags) if done) or "none"
 
 
-class _Table:
+class _Table(Canvas):
     """One drawing of a record: the canvas, the fonts and the record."""
 
     def __init__(self, rec) -> None:
@@ -150,19 +140,12 @@ class _Table:
         self.rec = rec
         self.n = int(rec["num_players"])
         self.over = rec["decision"] == S.DEC_GAME_OVER
-        self.image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-        self.draw = ImageDraw.Draw(self.image)
+        super().__init__(WIDTH, HEIGHT, BACKGROUND)
         self.font, self.title, self.small, self.value, self.total = (
-            _font(FONT_SIZE), _font(TITLE_SIZE), _font(SMALL_SIZE), _font(VALUE_SIZE), _font(TOTAL_SIZE))
+            default_font(FONT_SIZE), default_font(TITLE_SIZE), default_font(SMALL_SIZE),
+            default_font(VALUE_SIZE), default_font(TOTAL_SIZE))
 
     # --- helpers ----------------------------------------------------------------------------------
-    def text(self, xy, text: str, fill: RGB = INK, font=None) -> None:
-        """``text`` with its top left at ``xy``."""
-        self.draw.text(xy, text, fill=fill, font=font or self.font)
-
-    def width(self, text: str, font=None) -> int:
-        """The drawn width of ``text``."""
-        return int(self.draw.textlength(text, font=font or self.font))
 
     def rows(self) -> list[int]:
         """The seats' rows, then Dirk's in a two-player game."""

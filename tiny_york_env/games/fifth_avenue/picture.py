@@ -32,9 +32,8 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image, ImageDraw, ImageFont
 
-from ...core.picture import play_randomly_until, write_png
+from ...core.picture import INK, Canvas, default_font, play_randomly_until, write_png
 from . import GameConfig, apply_action, is_terminal, legal_mask, new_game
 from . import data as D
 from . import state as F
@@ -64,7 +63,6 @@ PICTURE_SHAPE = (HEIGHT, WIDTH, 3)
 RGB = tuple[int, int, int]
 
 # Colours (RGB) beyond the browser board's
-INK = (30, 30, 30)
 FAINT = (110, 110, 110)
 WHITE = (255, 255, 255)
 EMPTY_OUTLINE = (190, 190, 190)
@@ -164,14 +162,6 @@ DEMO_TURN = 8
 DEFAULT_PNG = Path("docs/images/fifth-avenue-board.png")
 
 
-def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    """Pillow's default font at ``size`` (scalable since pillow 10.1; the bitmap font before)."""
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:
-        return ImageFont.load_default()
-
-
 def _rec(state):
     """The record of one 5th Avenue game; ValueError for anything else."""
     if not isinstance(state, np.ndarray) or state.dtype != F.STATE_DTYPE or state.size != 1:
@@ -210,7 +200,7 @@ def _short_place(place: int) -> str:
     return _place_name(place).replace("Street ", "St ").replace("East", "E").replace("West", "W")
 
 
-class _Table:
+class _Table(Canvas):
     """One drawing of a record: the canvas, the fonts and who is who."""
 
     def __init__(self, rec) -> None:
@@ -219,19 +209,12 @@ class _Table:
         self.n = int(rec["num_players"])
         self.over = rec["decision"] == F.DEC_GAME_OVER
         self.auction = rec["decision"] in (F.DEC_BID, F.DEC_BUILD)
-        self.image = Image.new("RGB", (WIDTH, HEIGHT), FA_BACKGROUND)
-        self.draw = ImageDraw.Draw(self.image)
+        super().__init__(WIDTH, HEIGHT, FA_BACKGROUND)
         self.font, self.title, self.small, self.tiny, self.card = (
-            _font(FONT_SIZE), _font(TITLE_SIZE), _font(SMALL_SIZE), _font(TINY_SIZE), _font(CARD_SIZE))
+            default_font(FONT_SIZE), default_font(TITLE_SIZE), default_font(SMALL_SIZE),
+            default_font(TINY_SIZE), default_font(CARD_SIZE))
 
     # --- helpers ----------------------------------------------------------------------------------
-    def text(self, xy, text: str, fill: RGB = INK, font=None) -> None:
-        """``text`` with its top left at ``xy``."""
-        self.draw.text(xy, text, fill=fill, font=font or self.font)
-
-    def width(self, text: str, font=None) -> int:
-        """The drawn width of ``text``."""
-        return int(self.draw.textlength(text, font=font or self.font))
 
     def rows(self) -> list[int]:
         """The players' rows, then Alea's in a two-player game."""

@@ -19,9 +19,8 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image, ImageDraw, ImageFont
 
-from ...core.picture import play_randomly_until, write_png
+from ...core.picture import INK, Canvas, default_font, play_randomly_until, write_png
 from . import GameConfig, apply_action, final_scores, is_terminal, legal_mask, new_game, render_text
 from .components import (
     BOROUGH_LANTERN,
@@ -68,7 +67,6 @@ NEUTRAL_RGB = (150, 150, 150)
 BACKGROUND = (250, 248, 242)
 WATER = (206, 226, 240)
 LAND = (242, 236, 218)
-INK = (30, 30, 30)
 FAINT = (110, 110, 110)
 HIGHLIGHT = (255, 240, 170)
 
@@ -96,14 +94,6 @@ DEMO_ROUND = 3
 DEFAULT_PNG = Path("docs/images/board.png")
 
 
-def _font(size):
-    """Pillow's default font at ``size`` (scalable since pillow 10.1; the bitmap font before)."""
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:
-        return ImageFont.load_default()
-
-
 def _rec(state):
     if not isinstance(state, np.ndarray) or state.dtype != STATE_DTYPE or state.size != 1:
         raise ValueError("render_rgb takes one game state as returned by new_game")
@@ -123,16 +113,13 @@ def _seat_name(rec, seat):
     return f"{seat_label(seat)} Tom {level} ({code})" if level else f"{seat_label(seat)} Tom ({code})"
 
 
-class _Canvas:
+class _Canvas(Canvas):
     """An RGB image with the three fonts."""
 
     def __init__(self):
-        self.image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-        self.draw = ImageDraw.Draw(self.image)
-        self.font, self.title, self.small = _font(FONT_SIZE), _font(TITLE_SIZE), _font(SMALL_SIZE)
-
-    def text(self, xy, text, fill=INK, font=None):
-        self.draw.text(xy, text, fill=fill, font=font or self.font)
+        super().__init__(WIDTH, HEIGHT, BACKGROUND)
+        self.font, self.title, self.small = (default_font(FONT_SIZE), default_font(TITLE_SIZE),
+                                             default_font(SMALL_SIZE))
 
     def swatch(self, x, y, rgb, label=None, size=SWATCH, text_fill=INK):
         """A filled square, optionally with a label to its right; returns the x after it."""
