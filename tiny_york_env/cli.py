@@ -54,6 +54,7 @@ HELP_WORDS = ("?", "h", "help")
 INTERRUPTED = "\nInterrupted (Ctrl-C): the game is abandoned."
 FIRST_CHOICE = 1  # the legal actions are numbered from 1 for people
 EXIT_OK, EXIT_ERROR = 0, 2
+CLI_DESCRIPTION = "Evaluate, compare and play every game of the registry (Tiny York, Construction Yard, ...)."
 
 
 # ---------------------------------------------------------------- help and option types
@@ -135,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tiny-york`` and its subcommands."""
     from tiny_york_env.agents.registry import agent_name_forms
     from tiny_york_env.training.game_matches import POLICY_FORMS
-    parser = argparse.ArgumentParser(prog="tiny-york", description="Tiny York: evaluate, compare, play.",
+    parser = argparse.ArgumentParser(prog="tiny-york", description=CLI_DESCRIPTION,
                                      formatter_class=DefaultsHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tiny-york {__version__}")
     commands = parser.add_subparsers(dest="command", required=True,
