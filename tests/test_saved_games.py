@@ -188,7 +188,7 @@ def test_eval_of_another_game_saves_every_game_when_asked(tmp_path):
     run(["eval", "--game", "construction_yard", "--vs", "greedy", "random", "--games", "2",
          "--save-games", str(folder), "--save-which", "all", "--out", str(tmp_path / "out")])
     files = sorted(folder.glob("*.jsonl"))
-    assert [f.name for f in files] == ["game00000.jsonl", "game00001.jsonl"]
+    assert [f.name for f in files] == ["cell0-game00000.jsonl", "cell0-game00001.jsonl"]
     assert read_saved_game(files[1]).players == ["random", "greedy"]  # seats rotated in game 1
     run(["eval", "--game", "construction_yard", "--vs", "greedy", "random", "--games", "2",
          "--save-games", str(tmp_path / "lost"), "--out", str(tmp_path / "out")])
