@@ -1,24 +1,25 @@
 """Policies of any registered game by name: one seat's decision maker as a function of the state.
 
 ``seat_policy(game, name, rng, config)`` is the one way the terminal game, the browser board and
-the matches make a seat's policy. A name of the agent registry (``agents/registry.py``) whose
-agent is written for the game (its entry's ``games``) is that agent, deciding through
-``base.choose_action``; any other name is one of the contract's policies below, which every game
-has through its record.
+the matches make a seat's policy. Every name is in one table, the agent registry's
+(``agents/registry.AGENTS``): a name whose class is written for the game (its entry's ``games``)
+is that agent, deciding through ``base.choose_action``; a name the registry marks
+``contract_policy`` plays every other game as the contract's policy below, which every game has
+through its record.
 
-The contract's policies (``POLICY_NAMES``): ``random`` (uniform among the legal actions, from a
-seeded generator); ``greedy`` for a game whose contract names a heuristic (``Game.greedy_action``);
-``ppo`` (the shipped trained policy of the game and player count, where one is shipped:
-``SHIPPED_POLICIES``) and ``ppo:PATH`` (a policy file trained for the game, e.g. by ``python -m
-tiny_york_env.training.train_ppo --game NAME``); ``search`` and ``search:N`` (flat Monte Carlo
-search over the game's determinized views with N playouts per decision, default 64,
+The contract's policies (``POLICY_NAMES``, from the registry): ``random`` (uniform among the legal
+actions, from a seeded generator); ``greedy`` for a game whose contract names a heuristic
+(``Game.greedy_action``); ``ppo`` (the shipped trained policy of the game and player count, where
+one is shipped: ``SHIPPED_POLICIES``) and ``ppo:PATH`` (a policy file trained for the game, e.g. by
+``python -m tiny_york_env.training.train_ppo --game NAME``); ``search`` and ``search:N`` (flat Monte
+Carlo search over the game's determinized views with N playouts per decision, default 64,
 ``agents/game_search.py``; ``gsearch[:N]`` the same with greedy playouts); ``psearch[:N]`` (the
-shipped policy of the setup as prior and playout policy, sequential halving over its most
-probable actions, ``agents/policy_search.py``); ``champion`` (the same search with the champion's
-settings, ``agents.policy_search.ChampionAgent``). Both may end in a time limit: ``champion@0.5``
-(seconds a decision), ``psearch:64@none``. In Python an agent may also be a function of the state
-returning the action of the seat to move, or an ``act(observation, mask)`` agent wrapped by
-``act_policy``.
+shipped policy of the setup as prior and playout policy, sequential halving over its most probable
+actions, ``agents/policy_search.py``); ``champion`` (the same search with the champion's settings,
+``agents.policy_search.ChampionAgent``; ``champion:PATH`` on the policy file PATH). Both may end in
+a time limit: ``champion@0.5`` (seconds a decision), ``psearch:64@none``. In Python an agent may
+also be a function of the state returning the action of the seat to move, or an ``act(observation,
+mask)`` agent wrapped by ``act_policy``.
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ from typing import Any
 import numpy as np
 
 from tiny_york_env.agents.ppo_agent import MODELS_DIR
+from tiny_york_env.agents.registry import contract_policy_names
 from tiny_york_env.contract import Game
 
-POLICY_NAMES = ("random", "greedy", "ppo", "ppo:PATH", "search", "search:N", "gsearch", "gsearch:N",
-                "psearch", "psearch:N", "champion", "psearch@S", "champion@S")
+# the names every game plays, from the agent registry's table (its ``contract_policy`` entries)
+POLICY_NAMES = contract_policy_names()
 PPO_PREFIX, SEARCH_PREFIX, GREEDY_SEARCH_PREFIX = "ppo", "search", "gsearch"  # gsearch: greedy playouts
 POLICY_SEARCH_PREFIX = "psearch"  # the shipped policy as prior and playout policy
 CHAMPION = "champion"  # psearch with the champion's settings (agents.policy_search.ChampionAgent)
@@ -150,13 +152,16 @@ def split_search_name(name: str) -> tuple[str, dict[str, float | None]]:
 
 def policy_search_policy(game: Game, name: str, config: Any, seed: int) -> Policy:
     """``psearch[:N]`` (agents/policy_search.py, N playouts per decision, the shipped policy for
-    this setup as prior and playout policy) or ``champion`` (``ChampionAgent`` with that policy),
-    either with an ``@S`` time limit, as a state policy on ``game.determinize`` views."""
+    this setup as prior and playout policy) or ``champion`` (``ChampionAgent`` with that policy;
+    ``champion:PATH`` with the policy file PATH), either with an ``@S`` time limit, as a state
+    policy on ``game.determinize`` views."""
     from tiny_york_env.agents.policy_search import DEFAULT_SIMULATIONS, ChampionAgent, PolicySearchAgent
-    network = shipped_policy_path(game, game.num_participants(config))
     search_seed, view_seed = np.random.SeedSequence(seed).generate_state(2)
     name, limit = split_search_name(name)
-    if name == CHAMPION:
+    prefix, colon, path = name.partition(":")
+    given = prefix == CHAMPION and colon  # 'champion:PATH': that policy file
+    network = path if given else shipped_policy_path(game, game.num_participants(config))
+    if prefix == CHAMPION:
         agent = ChampionAgent(seed=int(search_seed), game=game, network=network, **limit)
     else:
         agent = PolicySearchAgent(game, simulations=psearch_budget(name) or DEFAULT_SIMULATIONS,
@@ -182,9 +187,11 @@ def check_policy_name(game: Game, name: object, config: Any = None) -> str:
     name, _ = split_search_name(name)
     prefix, colon, _ = name.partition(":")
     if prefix == CHAMPION and colon:
-        raise ValueError(f"{name!r}: the champion takes no budget and no file here (it searches the shipped "
-                         f"policy of the setup with its own budget); psearch:N sets a budget, and "
-                         f"champion:PATH is Tiny York's (tiny-york eval --agent champion:PATH)")
+        path = name.partition(":")[2]
+        if not Path(path).is_file():
+            raise ValueError(f"{name!r}: champion:PATH searches the policy file PATH (its budget is its "
+                             f"own; psearch:N sets one), and {path!r} is no file")
+        return typed
     if prefix == POLICY_SEARCH_PREFIX:
         psearch_budget(name)
     if name in (PPO_PREFIX, POLICY_SEARCH_PREFIX, CHAMPION) or prefix == POLICY_SEARCH_PREFIX:
@@ -207,7 +214,7 @@ def make_policy(game: Game, name: str | Policy, rng: np.random.Generator,
         return ppo_policy(game, name, game.make_config() if config is None else config,
                           int(rng.integers(POLICY_SEED_BOUND)), unsafe_unpickle)
     untimed, _ = split_search_name(str(name))
-    if untimed in (POLICY_SEARCH_PREFIX, CHAMPION) or untimed.startswith(POLICY_SEARCH_PREFIX + ":"):
+    if untimed.partition(":")[0] in (POLICY_SEARCH_PREFIX, CHAMPION):
         return policy_search_policy(game, name, game.make_config() if config is None else config,
                                     int(rng.integers(POLICY_SEED_BOUND)))
     if name == SEARCH_PREFIX or str(name).startswith(SEARCH_PREFIX + ":"):

@@ -32,8 +32,9 @@ BUDGET_SEPARATOR = ":"
 TIME_LIMIT_SEPARATOR = "@"  # 'champion@0.5': at most 0.5 s a decision
 NO_TIME_LIMIT = "none"  # 'champion@none': no wall-time limit (the simulations alone bound a search)
 TIME_LIMIT_OPTION = "time_limit"
-# The agents below were written for Tiny York's engine (another game's seats take the contract's
-# policies, agents/policies.py); an outside agent (MODULE:ATTRIBUTE or an entry point) plays any.
+# The classes below were written for Tiny York's engine; a name marked ``contract_policy`` plays every
+# other game as the contract's policy of that name (agents/policies.py); an outside agent
+# (MODULE:ATTRIBUTE or an entry point) plays any game.
 TINY_YORK_AGENT = ("tiny_york",)
 ENTRY_POINT_GROUP = "tiny_york_env.agents"  # installed packages' agents: name = "module:attribute"
 EXTERNAL_SEPARATOR = ":"
@@ -49,36 +50,57 @@ class AgentEntry:
     budget_option: str | None = None
     path_option: str | None = None  # the constructor option a ``name:PATH`` sets (kept as typed)
     timed: bool = False  # takes a ``time_limit`` (seconds a decision), set by ``name@SECONDS``
-    games: tuple[str, ...] | None = TINY_YORK_AGENT  # the games it plays; None: every game
+    games: tuple[str, ...] | None = TINY_YORK_AGENT  # the games its class plays; None: every game
+    # the games its class does not play take the contract's policy of this name (agents/policies.py)
+    contract_policy: bool = False
 
 
 AGENTS = {
     "random": AgentEntry("tiny_york_env.agents.random_agent", "RandomAgent",
-                         "uniform over the legal actions"),
+                         "uniform over the legal actions", contract_policy=True),
     "tomrules": AgentEntry("tiny_york_env.agents.tom_rules_agent", "TomRulesAgent",
                            "plays by the rulebook's automatic-player rules"),
-    "greedy": AgentEntry("tiny_york_env.agents.greedy_agent", "GreedyAgent", "one-step lookahead heuristic"),
+    "greedy": AgentEntry("tiny_york_env.agents.greedy_agent", "GreedyAgent",
+                         "one-step lookahead heuristic (another game: its record's greedy heuristic)",
+                         contract_policy=True),
     "search": AgentEntry("tiny_york_env.agents.search_agent", "SearchAgent",
                          "determinized tree search; 'search:N' sets N simulations",
-                         budget_option="simulations"),
+                         budget_option="simulations", contract_policy=True),
     "psearch": AgentEntry("tiny_york_env.agents.policy_search", "PolicySearchAgent",
                           "determinized search with the shipped policy as prior and playout policy; "
                           "'psearch:N' sets N playouts per decision, 'psearch@S' at most S seconds a "
-                          "decision (default: no limit)", budget_option="simulations", timed=True),
+                          "decision (default: no limit)", budget_option="simulations", timed=True,
+                          contract_policy=True),
     "champion": AgentEntry("tiny_york_env.agents.policy_search", "ChampionAgent",
                            "the strongest shipped agent: psearch with its tuned budget on its own network, "
                            "agents/models/champion.zip (docs/champion.md); 'champion:PATH' searches with "
                            "the policy file PATH instead (an expert-iteration generation); "
                            "'champion@S' at most S seconds a decision instead of 1, 'champion@none' "
-                           "no limit", path_option="network", timed=True),
+                           "no limit", path_option="network", timed=True, contract_policy=True),
     "ppo": AgentEntry("tiny_york_env.agents.ppo_agent", "PPOAgent",
                       "trained MaskablePPO policy; 'ppo:PATH' loads a policy file (a training run's "
                       "policy.zip or training.export's output), plain 'ppo' the shipped model",
-                      path_option="path_or_model"),
+                      path_option="path_or_model", contract_policy=True),
     "rllib": AgentEntry("tiny_york_env.agents.rllib_agent", "RLlibAgent",
                         "a module trained with RLlib (training/rllib_train.py); 'rllib:OUT' loads the "
                         "run folder OUT (needs the ray extra's msgpack)", path_option="path"),
+    "gsearch": AgentEntry("tiny_york_env.agents.game_search", "GameSearchAgent",
+                          "search with the game's compiled greedy heuristic in its playouts (games whose "
+                          "record has one); 'gsearch:N' sets N playouts", budget_option="simulations",
+                          games=(), contract_policy=True),
 }
+
+
+def contract_policy_names() -> tuple[str, ...]:
+    """The names every game plays (``contract_policy`` entries) as typed: ``search``, ``search:N``
+    where a budget may follow, ``ppo:PATH`` where a file may, ``psearch@S`` where a time limit may."""
+    forms = []
+    for name, entry in AGENTS.items():
+        if entry.contract_policy:
+            forms += [name, *([f"{name}:N"] if entry.budget_option else []),
+                      *([f"{name}:PATH"] if entry.path_option else []),
+                      *([f"{name}@S"] if entry.timed else [])]
+    return tuple(forms)
 
 
 EXTERNAL_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")

@@ -82,7 +82,7 @@ def test_play_hides_other_hands_and_tom_supplies():
 
 @pytest.mark.parametrize("argv, message", [
     (["eval", "--agent", "nobody"],
-     "unknown agent 'nobody'; known agents: champion, greedy, ppo, psearch, random"),
+     "unknown agent 'nobody'; known agents: champion, greedy, gsearch, ppo, psearch, random"),
     (["eval", "--agent", "random", "--levels", "0-3"], "bad levels '0-3'"),
     (["eval", "--agent", "random", "--games", "0"], "expected a positive whole number"),
     (["eval"], "one of the arguments --agent --vs --merge is required"),

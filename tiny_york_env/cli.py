@@ -77,12 +77,9 @@ class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def agent_name(text: str) -> str:
-    """argparse type: a registry agent name such as 'greedy', 'search:64' or 'ppo:PATH' (or the
-    contract games' 'gsearch[:N]'); only the name is case-insensitive (a path keeps its capitals)."""
-    from tiny_york_env.agents.policies import GREEDY_SEARCH_PREFIX
+    """argparse type: an agent name of the registry such as 'greedy', 'search:64' or 'ppo:PATH';
+    only the name is case-insensitive (a path keeps its capitals)."""
     from tiny_york_env.agents.registry import normalize_agent_name
-    if text.partition(":")[0].lower() == GREEDY_SEARCH_PREFIX:  # another game's policy (game_matches)
-        return text.lower()
     try:
         return normalize_agent_name(text)
     except ValueError as error:

@@ -475,8 +475,10 @@ def test_the_contract_games_take_a_time_limit_in_the_name(name, simulations, tim
 def test_champion_and_search_names_are_checked():
     game = get_game("construction_yard")
     for name in ("champion:64", "champion:runs/exit/gen-1/policy.zip"):
-        with pytest.raises(ValueError, match="the champion takes no budget and no file here"):
+        with pytest.raises(ValueError, match="champion:PATH searches the policy file PATH .* is no file"):
             check_policy_name(game, name)
+    shipped = shipped_policy_path(game, 2)
+    assert check_policy_name(game, f"champion:{shipped}") == f"champion:{shipped}"  # any game's champion:PATH
     with pytest.raises(ValueError, match="positive int"):
         check_policy_name(game, "psearch:0")
     for name in ("champion", "psearch:8", "ppo"):  # no policy is shipped for four players

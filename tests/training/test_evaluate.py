@@ -85,14 +85,17 @@ def test_wilson_interval_rejects_impossible_counts(wins, games):
 # ---------------------------------------------------------------- registry
 
 def test_registry_names_and_budget():
-    assert set(AGENTS) == {"random", "tomrules", "greedy", "search", "psearch", "champion", "ppo", "rllib"}
+    assert set(AGENTS) == {"random", "tomrules", "greedy", "search", "psearch", "champion", "ppo", "rllib",
+                           "gsearch"}
+    every_game = {name for name, entry in AGENTS.items() if entry.contract_policy}  # one table of names
+    assert every_game == {"random", "greedy", "search", "gsearch", "psearch", "champion", "ppo"}
     assert parse_agent_name("search:64") == ("search", {"simulations": 64})
     assert isinstance(make_agent("random", seed=3), RandomAgent)
 
 
 @pytest.mark.parametrize("name, message", [
-    ("bogus", "unknown agent 'bogus'; known agents: champion, greedy, ppo, psearch, random, rllib, search, "
-              "tomrules"),
+    ("bogus", "unknown agent 'bogus'; known agents: champion, greedy, gsearch, ppo, psearch, random, rllib, "
+              "search, tomrules"),
     ("random:5", "takes no budget"),
     ("search:x", "positive int"),
     ("search:0", "positive int"),
