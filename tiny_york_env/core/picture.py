@@ -2,8 +2,9 @@
 and its width), writing a picture as a PNG, and the random play that reaches the mid-game position
 its ``main`` draws. Needs pillow (imported here, so only a picture imports it)."""
 
+import argparse
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -59,3 +60,21 @@ def play_randomly_until(state: np.ndarray, seed: int, legal_mask: Callable[[np.n
         legal = np.flatnonzero(legal_mask(state))
         apply_action(state, int(legal[rng.integers(legal.size)]))
     return state
+
+
+def picture_command(argv: Sequence[str] | None, title: str, default_png: Path, seed: int,
+                    stop: tuple[str, int, str], position: Callable[[int, int], np.ndarray],
+                    save: Callable[[np.ndarray, Path], Path]) -> Path:
+    """The ``main`` of a game's ``picture.py``: ``[PATH] [--seed S] [--STOP N]`` draws the mid-game
+    position ``position(seed, N)`` of ``title`` with ``save`` to PATH (default ``default_png``);
+    ``stop`` is (option name, default, help) of where the random play stops. The path written."""
+    name, default, help_text = stop
+    parser = argparse.ArgumentParser(description=f"Draw a mid-game {title} position as a PNG.")
+    parser.add_argument("path", nargs="?", default=str(default_png), help=f"output (default {default_png})")
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument(f"--{name}", type=int, default=default, help=help_text, dest="stop",
+                        metavar=name.upper())
+    args = parser.parse_args(argv)
+    path = save(position(args.seed, args.stop), args.path)
+    print(f"wrote {path}")
+    return path

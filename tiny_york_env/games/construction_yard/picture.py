@@ -24,7 +24,6 @@ PNG (docs/images/construction-yard-board.png).
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,7 +31,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from ...core.picture import INK, Canvas, default_font, play_randomly_until, write_png
+from ...core.picture import INK, Canvas, default_font, picture_command, play_randomly_until, write_png
 from . import GameConfig, apply_action, is_terminal, legal_mask, new_game
 from . import data as D
 from . import state as S
@@ -382,14 +381,9 @@ def mid_game_state(config: GameConfig = DEMO_CONFIG, seed: int = DEMO_SEED,
 
 def main(argv: Sequence[str] | None = None) -> Path:
     """Write the picture of a mid-game Construction Yard position to a PNG file."""
-    parser = argparse.ArgumentParser(description="Draw a mid-game Construction Yard position as a PNG.")
-    parser.add_argument("path", nargs="?", default=str(DEFAULT_PNG), help=f"output (default {DEFAULT_PNG})")
-    parser.add_argument("--seed", type=int, default=DEMO_SEED)
-    parser.add_argument("--turn", type=int, default=DEMO_TURN, help="play until this turn, during a payment")
-    args = parser.parse_args(argv)
-    path = save_png(mid_game_state(seed=args.seed, until_turn=args.turn), args.path)
-    print(f"wrote {path}")
-    return path
+    return picture_command(argv, "Construction Yard", DEFAULT_PNG, DEMO_SEED,
+                           ("turn", DEMO_TURN, "play until this turn, during a payment"),
+                           lambda seed, stop: mid_game_state(seed=seed, until_turn=stop), save_png)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ are the browser board's (``board_svg.py``).
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 from collections.abc import Sequence
@@ -33,7 +32,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from ...core.picture import INK, Canvas, default_font, play_randomly_until, write_png
+from ...core.picture import INK, Canvas, default_font, picture_command, play_randomly_until, write_png
 from . import GameConfig, apply_action, is_terminal, legal_mask, new_game
 from . import data as D
 from . import state as F
@@ -575,14 +574,9 @@ def mid_game_state(config: GameConfig = DEMO_CONFIG, seed: int = DEMO_SEED,
 
 def main(argv: Sequence[str] | None = None) -> Path:
     """Write the picture of a mid-game 5th Avenue position to a PNG file."""
-    parser = argparse.ArgumentParser(description="Draw a mid-game 5th Avenue position as a PNG.")
-    parser.add_argument("path", nargs="?", default=str(DEFAULT_PNG), help=f"output (default {DEFAULT_PNG})")
-    parser.add_argument("--seed", type=int, default=DEMO_SEED)
-    parser.add_argument("--turn", type=int, default=DEMO_TURN, help="play until this turn, in an auction")
-    args = parser.parse_args(argv)
-    path = save_png(mid_game_state(seed=args.seed, until_turn=args.turn), args.path)
-    print(f"wrote {path}")
-    return path
+    return picture_command(argv, "5th Avenue", DEFAULT_PNG, DEMO_SEED,
+                           ("turn", DEMO_TURN, "play until this turn, in an auction"),
+                           lambda seed, stop: mid_game_state(seed=seed, until_turn=stop), save_png)
 
 
 if __name__ == "__main__":

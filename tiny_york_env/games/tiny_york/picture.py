@@ -12,7 +12,6 @@ which are public, R25) and whose turn it is. Hands and face-down reserve cards a
 (docs/images/board.png).
 """
 
-import argparse
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from ...core.picture import INK, Canvas, default_font, play_randomly_until, write_png
+from ...core.picture import INK, Canvas, default_font, picture_command, play_randomly_until, write_png
 from . import GameConfig, apply_action, final_scores, is_terminal, legal_mask, new_game, render_text
 from .components import (
     BOROUGH_LANTERN,
@@ -331,14 +330,9 @@ def mid_game_state(config: GameConfig = DEMO_CONFIG, seed: int = DEMO_SEED,
 
 def main(argv: Sequence[str] | None = None) -> Path:
     """Write the picture of a mid-game position to a PNG file."""
-    parser = argparse.ArgumentParser(description="Draw a mid-game Tiny York position as a PNG.")
-    parser.add_argument("path", nargs="?", default=str(DEFAULT_PNG), help=f"output (default {DEFAULT_PNG})")
-    parser.add_argument("--seed", type=int, default=DEMO_SEED)
-    parser.add_argument("--round", type=int, default=DEMO_ROUND, help="play until this round starts")
-    args = parser.parse_args(argv)
-    path = save_png(mid_game_state(seed=args.seed, until_round=args.round), args.path)
-    print(f"wrote {path}")
-    return path
+    return picture_command(argv, "Tiny York", DEFAULT_PNG, DEMO_SEED,
+                           ("round", DEMO_ROUND, "play until this round starts"),
+                           lambda seed, stop: mid_game_state(seed=seed, until_round=stop), save_png)
 
 
 if __name__ == "__main__":
