@@ -100,10 +100,9 @@ def check_agent_spec(spec: AgentSpec, game: str | Game = DEFAULT_GAME, config: A
     ``config`` when given) or is a callable ``factory(seed)``; ValueError saying why not."""
     from tiny_york_env.agents.policies import check_policy_name
     from tiny_york_env.agents.registry import AgentFactory
-    if isinstance(spec, AgentFactory):  # a registry name with options (--unsafe-unpickle)
-        spec = spec.name
-    if isinstance(spec, str):
-        check_policy_name(get_game(game), spec, config)
+    name = spec.name if isinstance(spec, AgentFactory) else spec  # a name with options (--unsafe-unpickle)
+    if isinstance(name, str):
+        check_policy_name(get_game(game), name, config)
     elif not callable(spec):
         raise ValueError(f"an agent is a registry name (e.g. 'random', 'search:64') or a callable "
                          f"factory(seed) -> agent; got {spec!r}")

@@ -88,7 +88,6 @@ DEFAULT_GAMMA = 0.995  # a game is ~190 decisions of the learning seat and pays 
 DEFAULT_ENT_COEF = 0.01
 DEFAULT_NET_ARCH = (256, 256)
 DEFAULT_EVAL_GAMES = 20
-DEFAULT_EVAL_LEVELS = (1, 5, 9)  # Tiny York's Toms (imitate's and expert iteration's evaluations)
 DEFAULT_DEVICE = "cpu"  # a small MLP: the GPU's transfers cost more than they save
 # torch's intra-op threads. One is 4x faster than torch's default (one per core) on a busy
 # 2-core machine, where small forward passes spin-wait for threads that are not free; raise it

@@ -327,6 +327,11 @@ def test_a_real_sb3_checkpoint_plays_only_with_the_opt_in(tmp_path, capsys):
     out = io.StringIO()
     assert cli_main(argv + ["--unsafe-unpickle"], stdout=out) == 0
     assert spec in out.getvalue()
+    match = ["eval", "--vs", spec, "random", "--games", "2", "--out", str(tmp_path / "m"), "--no-progress"]
+    with pytest.raises(SystemExit):  # a match keeps the opt-in too, or refuses without it
+        cli_main(match, stdout=io.StringIO())
+    assert "stable-baselines3 checkpoint" in capsys.readouterr().err
+    assert cli_main(match + ["--unsafe-unpickle"], stdout=io.StringIO()) == 0
 
 
 def test_help_says_what_the_opt_in_does(capsys):
