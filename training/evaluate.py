@@ -551,14 +551,12 @@ def evaluate_vs_toms(agent: AgentSpec, levels: Iterable[int] | None = None, game
 
 def match_automatic(game: Game, toms: Iterable[TomSpec], automatic: Iterable[AutomaticSpec]) -> tuple:
     """The automatic participants of a match: ``automatic``, or ``toms`` (Tiny York's name for
-    them); ValueError when both are given or ``toms`` for a game without Toms."""
+    them, ``Game.automatic_from``); ValueError when both are given or ``toms`` for a game without
+    Toms."""
     toms, automatic = tuple(toms), tuple(automatic)
     if toms and automatic:
         raise ValueError("give the automatic participants once: toms= or automatic=")
-    if toms and game.automatic_kind != "toms":
-        raise ValueError(f"toms are Tiny York's; {game.title}'s automatic participants are "
-                         f"{game.automatic_kind} (automatic=...)")
-    return toms or automatic
+    return game.automatic_from(toms=toms) or automatic
 
 
 def evaluate_vs_agents(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES, seed: int = 0,
