@@ -8,7 +8,7 @@ BROWSER := $(VENV)/.browser
 BROWSER_NOTE := $(VENV)/.browser-unavailable
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
 
-.PHONY: demo test bench lint playthroughs shipped-agent clean
+.PHONY: demo test docs results bench lint playthroughs shipped-agent clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "$(PYTHON) not found; set PYTHON=python3"; exit 1; }
@@ -17,7 +17,7 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet "torch==2.13.0"
-	$(BIN)/python -m pip install --quiet -e ".[train,dev,openspiel,tianshou,web,ray]"
+	$(BIN)/python -m pip install --quiet -e ".[train,dev,docs,openspiel,tianshou,web,ray]"
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -45,6 +45,15 @@ $(BROWSER): $(BIN)/python
 test: $(STAMP) $(BROWSER)
 	$(BIN)/python -m pytest -q
 
+# The documentation site: docs/_build/html/index.html; a warning (a broken link or reference) fails it.
+docs: $(STAMP)
+	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "open docs/_build/html/index.html"
+
+# Rewrite the tables of README.md and docs/*.md, and redraw the plots, from the result files.
+results: $(STAMP)
+	$(BIN)/python scripts/render_results.py
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 
@@ -60,5 +69,5 @@ shipped-agent: $(STAMP)
 	PY=$(BIN)/python training/train_shipped_agent.sh runs/shipped
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache docs/_build
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

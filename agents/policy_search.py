@@ -428,7 +428,7 @@ class PolicySearchAgent:
 CHAMPION_SIMULATIONS = 256  # playouts a decision (docs/champion.md: the budget measured)
 CHAMPION_SKIP_ABOVE = 0.9  # the prior's choice when it is this sure: 4x faster, as strong (ablation)
 CHAMPION_TIME_LIMIT = 1.0  # seconds a decision, the most the champion may take on one core
-CHAMPION_MARGIN_WEIGHT = 2.0  # more than DEFAULT_MARGIN_WEIGHT: chosen on the ablation (README)
+CHAMPION_MARGIN_WEIGHT = 2.0  # more than DEFAULT_MARGIN_WEIGHT: chosen on the ablation (docs/champion.md)
 
 
 class ChampionAgent(PolicySearchAgent):
@@ -442,8 +442,8 @@ class ChampionAgent(PolicySearchAgent):
 
     The skip is what keeps the search no weaker than its policy where playouts are noisy: in
     Construction Yard, plain psearch (every decision searched) loses to the policy it searches,
-    because a few playouts a candidate overturn choices the policy is sure of (README,
-    Construction Yard)."""
+    because a few playouts a candidate overturn choices the policy is sure of (docs/champion.md,
+    In Construction Yard and 5th Avenue)."""
 
     def __init__(self, seed: int | None = None, simulations: int = CHAMPION_SIMULATIONS,
                  time_limit: float | None = CHAMPION_TIME_LIMIT,

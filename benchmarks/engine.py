@@ -4,18 +4,27 @@ Prints decisions/s and games/s per setup on one core (the game's ``play_random_b
 core/batch_loops.py, the same loop for every game).
 Usage:
     python benchmarks/engine.py [--game tiny_york|construction_yard|fifth_avenue|all]
-        [--games N] [--repeats R]
+        [--games N] [--repeats R] [--out FILE.json]
+
+``--out`` writes the figures as a result file (``"kind": "table"``, with the command, the day, the
+machine and the package version) that the docs render (scripts/render_results.py).
 """
 
 import argparse
+import datetime
+import json
 import platform
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
+from tiny_york_env import __version__
 from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.envs.batch import batch_kernels
 from tiny_york_env.registry import game_names, get_game
+from tiny_york_env.training.evaluate import machine_description
 
 MAX_DECISIONS = 1_000_000
 
@@ -64,9 +73,11 @@ def main():
     parser.add_argument("--game", choices=[*game_names(), "all"], default="all")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=None, help="also write the figures as a result file")
     args = parser.parse_args()
     names = game_names() if args.game == "all" else [args.game]
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}")
+    rows = []
     for name in names:
         game = get_game(name)
         measure(game, setups(game)[0][1], 2, 1)  # compile outside the timing
@@ -75,6 +86,21 @@ def main():
         for label, config in setups(game):
             dps, gps, dpg = measure(game, config, args.games, args.repeats)
             print(f"{label:<22} {dps:>12,.0f} {gps:>9,.1f} {dpg:>15.1f}")
+            rows.append([game.title, label, f"{dps:,.0f}", f"{gps:,.0f}", f"{dpg:.1f}"])
+    if args.out is not None:
+        write_result(args.out, rows, args)
+
+
+def write_result(path, rows, args):
+    """The figures as a ``kind: table`` result file with their provenance."""
+    provenance = {"command": "python benchmarks/engine.py " + " ".join(sys.argv[1:]),
+                  "date": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
+                  "machine": f"{machine_description()}, one core", "version": __version__,
+                  "note": f"best of {args.repeats} timed windows of {args.games} games"}
+    data = {"kind": "table", "provenance": provenance,
+            "columns": ["game", "setup", "decisions/s", "games/s", "decisions/game"], "rows": rows}
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -49,7 +49,7 @@ DEFAULT_NUM_ENVS = 16
 DEFAULT_NUM_STEPS = 128  # per env and rollout
 DEFAULT_TOMS = (5,)
 # "score" (the final margin / 50) grades every game; "win" stays flat while no game is won, as a
-# learner from scratch against Tom rarely wins one (README, The shipped agent).
+# learner from scratch against Tom rarely wins one (docs/model-cards.md).
 DEFAULT_REWARD = "score"
 DEFAULT_LEARNING_RATE = 2.5e-4
 DEFAULT_GAMMA = 0.995  # ~100 decisions a game, a reward only at its end
@@ -86,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--toms", nargs="+", type=parse_tom, default=list(DEFAULT_TOMS),
                    help="the 1-3 Toms of every game: levels 1-12 or codes like B4")
     p.add_argument("--reward", choices=REWARD_KINDS, default=DEFAULT_REWARD,
-                   help="the reward at a game's end (README, Rewards)")
+                   help="the reward at a game's end (docs/tiny-york.md, Rewards)")
     p.add_argument("--vectorization-mode", choices=VECTORIZATION_MODES, default=VECTORIZATION_MODES[0],
                    help="gym.make_vec's mode: the compiled batch, or N Python envs")
     p.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE, help="Adam step size")

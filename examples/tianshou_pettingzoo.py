@@ -45,7 +45,7 @@ DEFAULT_STEPS = 20_000
 DEFAULT_TOMS = (5,)
 DEFAULT_NUM_AGENTS = 1
 # "score" (the final margin / 50) grades every game; "win" stays flat while no game is won, as a
-# learner from scratch against Tom rarely wins one (README, The shipped agent).
+# learner from scratch against Tom rarely wins one (docs/model-cards.md).
 DEFAULT_REWARD = "score"
 MAX_AGENTS = 3  # plus at least one Tom: the game seats at most four
 DEFAULT_NUM_ENVS = 4
@@ -161,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-agents", type=int, default=DEFAULT_NUM_AGENTS, choices=range(1, MAX_AGENTS + 1),
                    help="learning agent seats (one DQN each)")
     p.add_argument("--reward", choices=REWARD_KINDS, default=DEFAULT_REWARD,
-                   help="the reward at a game's end (README, Rewards)")
+                   help="the reward at a game's end (docs/tiny-york.md, Rewards)")
     p.add_argument("--num-envs", type=int, default=DEFAULT_NUM_ENVS, help="games collected side by side")
     p.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES,
                    help="evaluation games (a multiple of --num-agents)")

@@ -271,6 +271,28 @@ def test_ismcts_bot_plays_a_whole_game_against_tom():
     assert state.returns()[0] in (game.min_utility(), game.max_utility())
 
 
+def ismcts_moves(game, moves, seed=0):
+    """The first ``moves`` actions of OpenSpiel's IS-MCTS with every source of chance seeded:
+    its random state and the resampler's sampler (as docs/openspiel.md's example does)."""
+    random_state = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=UCT_C, max_simulations=SEARCH_SIMULATIONS,
+                           random_state=random_state)
+    sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
+    state = dealt(game)
+    for _ in range(moves):
+        state.apply_action(bot.step(state))
+    return state.history(), state.information_state_string(0)
+
+
+def test_a_seeded_ismcts_search_repeats():
+    """With a seeded resampler the search repeats (without one, OpenSpiel's bot resamples with an
+    unseeded sampler), so the docs' IS-MCTS example prints the same on every run."""
+    game = load(1, "5")
+    assert ismcts_moves(game, ISMCTS_MOVES) == ismcts_moves(game, ISMCTS_MOVES)
+
+
 # --- every registered game, through the contract ----------------------------------------------
 
 GAMES = game_names()  # the built-in games; a plug-in joins with register_openspiel_game (below)

@@ -1,6 +1,6 @@
-"""The README's promise of type annotations: every public function and class it names is annotated.
+"""The docs' promise of type annotations: every public function and class it names is annotated.
 
-``PUBLIC_API`` lists, by module and qualified name, what the README shows from the engine verbs,
+``PUBLIC_API`` lists, by module and qualified name, what the docs show from the engine verbs,
 saving and loading, the observation encoder, the picture, the agents and the evaluation harness.
 A function must annotate every parameter (``self``/``cls`` aside, ``*args``/``**kwargs``
 included) and its return; a class its constructor and every public method it defines. mypy
@@ -15,7 +15,7 @@ import pytest
 IMPLICIT_FIRST = ("self", "cls")
 CALLED_DUNDERS = ("__init__", "__call__")  # special methods a user calls: the constructor, a factory
 
-# module -> names the README shows (functions, classes, ``Class.method``) that live in it.
+# module -> names the docs show (functions, classes, ``Class.method``) that live in it.
 PUBLIC_API = {
     "tiny_york_env.games.tiny_york.api": (
         "new_game", "new_games", "current_player", "legal_mask", "legal_masks", "legal_actions",

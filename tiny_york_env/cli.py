@@ -54,7 +54,10 @@ HELP_WORDS = ("?", "h", "help")
 INTERRUPTED = "\nInterrupted (Ctrl-C): the game is abandoned."
 FIRST_CHOICE = 1  # the legal actions are numbered from 1 for people
 EXIT_OK, EXIT_ERROR = 0, 2
-CLI_DESCRIPTION = "Evaluate, compare and play every game of the registry (Tiny York, Construction Yard, ...)."
+CLI_DESCRIPTION = ("Tiny York, Construction Yard and 5th Avenue (and any game a plug-in registers): "
+                   "evaluate an agent against the game's automatic players or other agents (eval), "
+                   "rate agents in a round robin (tournament), play at the terminal (play), step "
+                   "through a saved game (replay) and play or watch games in the browser (serve).")
 
 
 # ---------------------------------------------------------------- help and option types

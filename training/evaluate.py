@@ -25,6 +25,7 @@ import json
 import math
 import multiprocessing
 import os
+import platform
 import re
 import sys
 import time
@@ -52,7 +53,8 @@ AutomaticSpec = Any  # one automatic participant as the game's ``seat_config`` t
 DEFAULT_GAMES = 100
 Z_95 = 1.959963984540054  # two-sided 95% normal quantile, for the Wilson interval
 SEED_BITS = 63  # the engine takes seeds below 2**63
-RUN_PROVENANCE_KEYS = ("played_on", "version")  # how a run was played: its UTC start day, the package version
+# how a run was played: its UTC start day, the package version, the machine
+RUN_PROVENANCE_KEYS = ("played_on", "version", "machine")
 # Streams of the seed derivation, so a game, its agents and their choices never share a seed.
 STREAM_GAME, STREAM_AGENT, STREAM_CHOICE = 0, 1, 2
 # What is evaluated, the first key of every derivation.
@@ -502,11 +504,23 @@ def ladder_seed_keys(seed: int, level: AutomaticSpec) -> tuple[int, int, int]:
     return seed, KIND_LADDER, automatic_key(level)
 
 
+def machine_description() -> str:
+    """The machine a run plays on, for its provenance: the CPU model where the system names it, the
+    cores, the Python version."""
+    model = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        names = [line.split(":", 1)[1].strip() for line in cpuinfo.read_text(errors="replace").splitlines()
+                 if line.startswith("model name")]
+        model = names[0] if names else model
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
 def run_provenance() -> dict[str, str]:
-    """How a run was played, for its results' settings (``RUN_PROVENANCE_KEYS``): its UTC start day
-    and the package version."""
+    """How a run was played, for its results' settings (``RUN_PROVENANCE_KEYS``): its UTC start day,
+    the package version and the machine."""
     played_on = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
-    return dict(zip(RUN_PROVENANCE_KEYS, (played_on, __version__), strict=True))
+    return dict(zip(RUN_PROVENANCE_KEYS, (played_on, __version__, machine_description()), strict=True))
 
 
 def evaluate_ladder(agent: AgentSpec, rungs: Iterable[AutomaticSpec] | None = None,

@@ -782,7 +782,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="baseline opponents in the pool, e.g. random,greedy (agent names; "
                              "another game's policies); none when not given")
     parser.add_argument("--reward", choices=REWARD_KINDS, default=DEFAULT_REWARD,
-                        help="the learner's own reward at the end (README, Rewards)")
+                        help="the learner's own reward at the end (docs/tiny-york.md, Rewards)")
     parser.add_argument("--eval-every", type=int, default=DEFAULT_EVAL_EVERY,
                         help="evaluate the learner every N steps (and at the end)")
     parser.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES,

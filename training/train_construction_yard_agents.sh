@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The commands that trained the shipped Construction Yard agents (README, "Construction Yard"):
+# The commands that trained the shipped Construction Yard agents (docs/model-cards.md):
 # agents/models/construction_yard-2p.zip (two players with Dirk) and construction_yard-3p.zip.
 #
 #   training/train_construction_yard_agents.sh [OUT]     (default OUT: runs/construction_yard)
@@ -15,7 +15,7 @@
 #    40-44% against the greedy bots); a checkpoint holds the weights after the last whole rollout
 #    of 16,384 steps, so the runs below stop at STEPS_2P and STEPS_3P and end in those weights;
 # 3. the compact export with its model card;
-# 4. the 1,000-game matches against greedy and random in every other seat (the README's figures).
+# 4. the 1,000-game matches against greedy and random in every other seat (the published figures, docs/results).
 # The two player counts train side by side, one core each (AMD EPYC, 2 cores, 2026-11-25). Every
 # stage is seeded, but torch's CPU arithmetic may round differently on another CPU or thread
 # count: expect figures nearby.

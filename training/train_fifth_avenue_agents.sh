@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The commands that trained the shipped 5th Avenue agents (README, "5th Avenue"):
+# The commands that trained the shipped 5th Avenue agents (docs/model-cards.md):
 # agents/models/fifth_avenue-2p.zip (two players, Alea bidding in every auction) and
 # fifth_avenue-3p.zip.
 #
@@ -12,7 +12,7 @@
 #    a low learning rate and entropy bonus so that it improves on the clone instead of leaving
 #    it; STEPS_2P / STEPS_3P steps (120 rollouts of 16,384), what one session's time allowed;
 # 3. the compact export with its model card;
-# 4. the 1,000-game matches against greedy and random in every other seat (the README's figures).
+# 4. the 1,000-game matches against greedy and random in every other seat (the published figures, docs/results).
 # The two player counts train side by side, one core each (AMD EPYC, 2 cores, 2026-11-26). Every
 # stage is seeded, but torch's CPU arithmetic may round differently on another CPU or thread
 # count: expect figures nearby.

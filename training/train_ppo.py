@@ -751,7 +751,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--net-arch", default=",".join(map(str, DEFAULT_NET_ARCH)),
                    help="hidden layer widths")
     p.add_argument("--reward", choices=REWARD_KINDS, default="win",
-                   help="reward at the end (README, Rewards)")
+                   help="reward at the end (docs/tiny-york.md, Rewards)")
     p.add_argument("--out", help="output directory (default: runs/ppo-<timestamp>); a symbolic link "
                    "there, or in place of a file it gets, is refused")
     p.add_argument("--checkpoint-every", type=int, help="save a checkpoint every N steps")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The commands that trained the shipped agent, agents/models/ppo.zip (README, "The shipped agent").
+# The commands that trained the shipped agent, agents/models/ppo.zip (docs/model-cards.md).
 #
 #   training/train_shipped_agent.sh [OUT]        (default OUT: runs/shipped; `make shipped-agent`)
 #
@@ -10,7 +10,7 @@
 #    policy and Adam tensors, read with torch.load(weights_only=True));
 # 4. the compact export into agents/models/ppo.zip (a policy file: card.json + float16 weights,
 #    loaded without unpickling, agents/ppo_agent.py) with its model card (ppo.json);
-# 5. the 1,000-game evaluation against Tom 5 and the full ladder (the README's figures).
+# 5. the 1,000-game evaluation against Tom 5 and the full ladder (the published figures, docs/results).
 # About 2 h 25 min on 2 cores (AMD EPYC, 2026-11-23). Every stage is seeded, but torch's CPU
 # arithmetic may round differently on another CPU or thread count: expect figures nearby.
 set -euo pipefail

@@ -500,7 +500,7 @@ def search_wins_against_its_policy(game, agent, games, seed):
 def test_skipping_sure_choices_keeps_a_noisy_search_level_with_its_policy():
     # Construction Yard's shipped policy is at least 90% sure of most decisions; a search of a few
     # playouts a candidate on redrawn decks overturns those choices by noise and loses to the
-    # policy alone (README, Construction Yard). The champion's rule, the policy's choice where it
+    # policy alone (docs/champion.md). The champion's rule, the policy's choice where it
     # is that sure, must win clearly more of the same deals (one-sided Fisher test at 5%; measured
     # 2026-11-26: 10 of 16 against 2.5, p = 0.015). PolicySearchAgent with the champion's skip
     # stands for the champion: 8 playouts keep the test at about 35 s.

@@ -1,6 +1,6 @@
 """The champion's network shipped in agents/models/champion.zip: a policy file (nothing pickled)
 for Tiny York, described by its card with the expert-iteration record it came from, its weights
-full precision (the file the README's champion figures were measured with), the default network
+full precision (the file the champion's published figures were measured with), the default network
 of ``make_agent("champion")`` and, played alone, at least as strong as a trained policy should be."""
 
 import json
@@ -21,7 +21,7 @@ from tiny_york_env.agents.registry import make_agent  # noqa: E402
 from tiny_york_env.training.evaluate import evaluate_vs_toms  # noqa: E402
 
 CARD_PATH = CHAMPION_MODEL_PATH.with_suffix(".json")
-GENERATION_GAMES = 1400  # the champion's searched games it was fitted to (README, docs/champion.md)
+GENERATION_GAMES = 1400  # the champion's searched games it was fitted to (docs/champion.md)
 STRENGTH_GAMES = 200
 MIN_WIN_RATE_VS_TOM_5 = 0.7  # the network alone, seed 7: measured 0.780 (the shipped ppo 0.755)
 

@@ -2,7 +2,7 @@
 construction_yard-2p.zip with Dirk, construction_yard-3p.zip; 5th Avenue: fifth_avenue-2p.zip with
 Alea, fifth_avenue-3p.zip): policy files for their game, described by their model cards, playing
 only legal actions through the contract, far stronger than random play, and holding their own
-against the greedy bots (the README's figures come from 1,000-game matches)."""
+against the greedy bots (the published figures come from 1,000-game matches)."""
 
 import json
 import zipfile
@@ -15,7 +15,7 @@ from tiny_york_env.registry import get_game
 from tiny_york_env.training.game_matches import evaluate_match, shipped_policy_path
 
 STRENGTH_GAMES = 60
-MIN_WIN_RATE_VS_RANDOM = 0.9  # measured 0.965-1.000 for every shipped policy (README)
+MIN_WIN_RATE_VS_RANDOM = 0.9  # measured 0.965-1.000 for every shipped policy (docs/results)
 # Against the greedy policy in every other seat, per (game, players). Construction Yard: above an
 # equal share; measured over 1,000 games 0.669 (2 players) and 0.443 (3, an equal share 0.333),
 # these 60 seeded games give 0.642 and 0.392. 5th Avenue: near greedy's level; measured over

@@ -87,7 +87,7 @@ def test_the_shipped_agent_beats_tom_1_far_more_often_than_random():
 
 
 def test_the_shipped_agent_beats_tom_5_in_at_least_60_percent_of_1000_games():
-    """The README's headline figure: seed 0, the same games as `tiny-york eval --levels 5`."""
+    """The model card's headline figure (docs/results): seed 0, the games of `tiny-york eval --levels 5`."""
     cell = evaluate_vs_toms("ppo", levels=(5,), games=TARGET_GAMES, seed=0, workers=2,
                             progress=False).cells[0]
     assert cell.games == TARGET_GAMES

@@ -21,7 +21,7 @@ AGENT = "greedy"  # deterministic given its seed, and fast
 LEVELS = [3, 10]
 SEED = 5
 GAMES = 6
-RECORDED_LADDER = Path(__file__).resolve().parents[2] / "docs" / "champion-ladder-seed1.json"
+RECORDED_LADDER = Path(__file__).resolve().parents[2] / "docs" / "results" / "champion-ladder-seed1.json"
 
 
 def played(records):
@@ -209,7 +209,7 @@ def test_first_game_must_be_a_non_negative_int():
 
 
 def test_the_champions_recorded_ladder_reads_and_gives_the_readme_figures():
-    """docs/champion-ladder-seed1.json holds the games of the README's rows of the champion's
+    """docs/results/champion-ladder-seed1.json holds the games of the published rows of the champion's
     ladder at Toms 1-9 (1,000 games a level: the expected cells) and Tom 11 (1,000),
     so later parts (--first-game) can be joined to it."""
     recorded = read_ladder(RECORDED_LADDER)
@@ -222,7 +222,7 @@ def test_the_champions_recorded_ladder_reads_and_gives_the_readme_figures():
 def test_the_champions_ladder_parts_table_matches_its_recorded_games():
     """docs/champion.md's Ladder parts table: each row's games, wins and time are the recorded
     games', and the rows cover every recorded game once."""
-    text = (RECORDED_LADDER.parent / "champion.md").read_text(encoding="utf-8")
+    text = (RECORDED_LADDER.parents[1] / "champion.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| Tom (\d+) \| (\d+)-(\d+) \| (\d+) \| ([\d.]+)", text, flags=re.MULTILINE)
     recorded = json.loads(RECORDED_LADDER.read_text(encoding="utf-8"))
     level_of_cell = [cell["level"] for cell in recorded["cells"]]

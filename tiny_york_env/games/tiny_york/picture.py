@@ -86,7 +86,7 @@ LINE_W = 6
 VESSEL_OFFSET = 0  # every pair of boroughs has at most one vessel, so lines never overlap
 FONT_SIZE, TITLE_SIZE, SMALL_SIZE = 13, 16, 11
 
-# A mid-game position for the README picture: 2 agents and Tom 5, random legal play.
+# A mid-game position for the docs picture: 2 agents and Tom 5, random legal play.
 DEMO_CONFIG = GameConfig(num_agents=2, toms=(5,))
 DEMO_SEED = 7
 DEMO_ROUND = 3

@@ -1,0 +1,352 @@
+"""Render every published figure from its result file into the pages and the README.
+
+A page marks each generated table with a pair of HTML comments (invisible on GitHub and in the
+docs site)::
+
+    <!-- results docs/results/tiny-york-leaderboard.json ladder agents=random,greedy -->
+    | ... the table, written by this script ... |
+    <!-- end results -->
+
+The opening marker names one or more result files (comma-separated, relative to the repository
+root), a view (how to draw the table: ``VIEWS`` below) and the view's options (``key=value``).
+``python scripts/render_results.py`` rewrites the tables of README.md and docs/*.md and redraws
+the plots (``PLOTS``); ``--check`` rewrites nothing and exits 1 naming every table that differs
+from what its result file renders (a test runs it). Result files are the JSON that the tools write
+(``tiny-york eval``'s ladder and match files, ``benchmarks/*.py --out``) or, for a figure whose
+run kept no file of its own, a ``"kind": "table"`` file with its columns, rows and provenance.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ("README.md", "docs/*.md")
+MARKER = re.compile(r"(?P<open><!-- results (?P<spec>[^\n]*?) -->\n)(?P<body>.*?)"
+                    r"(?P<close><!-- end results -->)", re.DOTALL)
+PLACEHOLDER = re.compile(r"<!-- figures: [^>]* -->")
+PERCENT = 100.0
+
+Options = dict[str, str]
+View = Callable[[Sequence[dict[str, Any]], Options], str]
+VIEWS: dict[str, View] = {}
+
+
+def view(name: str) -> Callable[[View], View]:
+    """Register a view (a function of the loaded result files and the marker's options) by name."""
+    def register(function: View) -> View:
+        VIEWS[name] = function
+        return function
+    return register
+
+
+# ---------------------------------------------------------------- small formatters
+
+def markdown_table(header: Sequence[object], rows: Iterable[Sequence[object]]) -> str:
+    """A GitHub-flavoured Markdown table."""
+    lines = ["| " + " | ".join(str(h) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def percent(rate: float) -> str:
+    """0.7654 -> '76.5%'."""
+    return f"{rate * PERCENT:.1f}%"
+
+
+def rate_with_interval(cell: dict[str, Any], bold: bool = False) -> str:
+    """'76.5% [72.9, 80.3]': the win rate and its 95% Wilson interval, in percent."""
+    rate = percent(cell["win_rate"])
+    if bold:
+        rate = f"**{rate}**"
+    return f"{rate} [{cell['ci_low'] * PERCENT:.1f}, {cell['ci_high'] * PERCENT:.1f}]"
+
+
+def thousands(value: float) -> str:
+    """12345.6 -> '12,346'."""
+    return f"{value:,.0f}"
+
+
+def option_list(options: Options, key: str) -> list[str] | None:
+    """A comma-separated option as a list, or None when the marker does not give it."""
+    return options[key].split(",") if key in options else None
+
+
+# ---------------------------------------------------------------- ladder and match views
+
+def ladder_cells(files: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cells of ladder result files (``tiny-york eval --agent``'s ladder.json, or a ``cells`` file)."""
+    cells = []
+    for data in files:
+        if data.get("kind") not in ("ladder", "cells"):
+            raise ValueError(f"a ladder view reads ladder or cells files, not {data.get('kind')!r}")
+        cells += data["cells"]
+    return cells
+
+
+def ladder_agents(cells: Sequence[dict[str, Any]], options: Options) -> list[str]:
+    """The agents to show, in the marker's order (``agents=``) or in the files' order."""
+    return option_list(options, "agents") or list(dict.fromkeys(c["agent"] for c in cells))
+
+
+def ladder_rungs(cells: Sequence[dict[str, Any]], options: Options) -> list[str]:
+    """The rungs (Tom levels, bots) to show, as strings, in the marker's or the files' order."""
+    chosen = option_list(options, "levels")
+    present = list(dict.fromkeys(str(c["level"]) for c in cells))
+    if chosen is None:
+        return sorted(present, key=lambda r: (not r.isdigit(), int(r) if r.isdigit() else 0, r))
+    return chosen
+
+
+def cell_of(cells: Sequence[dict[str, Any]], agent: str, rung: str) -> dict[str, Any] | None:
+    """The cell of ``agent`` at ``rung``, or None where it has none."""
+    found = [c for c in cells if c["agent"] == agent and str(c["level"]) == rung]
+    if len(found) > 1:
+        raise ValueError(f"two cells of {agent} at {rung}: give each agent and rung one file")
+    return found[0] if found else None
+
+
+def rung_label(cells: Sequence[dict[str, Any]], rung: str) -> str:
+    """How the files name a rung ('Tom 5 (B4)', 'greedy')."""
+    return next(c["opponents"] for c in cells if str(c["level"]) == rung)
+
+
+@view("ladder")
+def ladder_table(files: Sequence[dict[str, Any]], options: Options) -> str:
+    """Rungs by agents: each agent's win rate with its interval; then mean score and seconds a game."""
+    cells = ladder_cells(files)
+    agents, rungs = ladder_agents(cells, options), ladder_rungs(cells, options)
+    header = [options.get("corner", "opponent"), *(f"`{a}`" for a in agents)]
+    rows = []
+    for rung in rungs:
+        row = [rung_label(cells, rung)]
+        for agent in agents:
+            cell = cell_of(cells, agent, rung)
+            row.append(rate_with_interval(cell) if cell else "-")
+        rows.append(row)
+    for extra in option_list(options, "extra") or []:
+        key, label, form = {"score": ("mean_score", "mean score, all rungs", "{:.1f}"),
+                             "margin": ("mean_margin", "mean margin, all rungs", "{:+.1f}"),
+                             "seconds": ("seconds_per_game", "seconds per game", "{:.3f}")}[extra]
+        row = [label]
+        for agent in agents:
+            mine = [c for c in cells if c["agent"] == agent and str(c["level"]) in rungs]
+            games = sum(c["games"] for c in mine)
+            row.append(form.format(sum(c[key] * c["games"] for c in mine) / games) if games else "-")
+        rows.append(row)
+    return markdown_table(header, rows)
+
+
+@view("ladder-detail")
+def ladder_detail_table(files: Sequence[dict[str, Any]], options: Options) -> str:
+    """One agent's ladder, a row a rung: win rate [interval], games, mean margin, seconds a game."""
+    cells = ladder_cells(files)
+    agent = options.get("agent") or ladder_agents(cells, options)[0]
+    rows = []
+    for rung in ladder_rungs([c for c in cells if c["agent"] == agent], options):
+        cell = cell_of(cells, agent, rung)
+        seconds = cell["seconds_per_game"]
+        rows.append([cell["opponents"], rate_with_interval(cell, bold=True), thousands(cell["games"]),
+                     f"{cell['mean_margin']:+.1f}", "-" if seconds is None else f"{seconds:.1f}"])
+    return markdown_table([options.get("corner", "opponent"), f"`{agent}` win rate [95% CI]", "games",
+                           "mean margin", "s / game"], rows)
+
+
+PART = re.compile(r"--levels (?P<levels>\S+) --games (?P<games>\d+)(?: --first-game (?P<first>\d+))?"
+                  r".*?\((?P<note>[^)]*)\)\s*$")
+
+
+def level_list(text: str) -> list[int]:
+    """'1-9,11' -> [1, ..., 9, 11]."""
+    levels: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        levels += list(range(int(low), int(high or low) + 1))
+    return levels
+
+
+@view("ladder-parts")
+def ladder_parts_table(files: Sequence[dict[str, Any]], options: Options) -> str:
+    """A joined ladder's parts (its ``settings.merged_from`` commands): games, wins and time of each."""
+    (data,) = files
+    level_of_cell = [cell["level"] for cell in data["cells"]]
+    rows = []
+    for command in data["settings"]["merged_from"]:
+        match = PART.search(command)
+        if match is None:
+            raise ValueError(f"cannot read the part {command!r}")
+        first = int(match["first"] or 0)
+        last = first + int(match["games"]) - 1
+        for level in level_list(match["levels"]):
+            games = [g for g in data["games"] if level_of_cell[g["cell"]] == level
+                     and first <= g["index"] <= last]
+            won = sum(g["winner"] == 0 for g in games)
+            seconds = sum(g["seconds"] for g in games) / len(games)
+            rows.append((level, first, [f"Tom {level}", f"{first}-{last}", won, f"{seconds:.1f}",
+                                        match["note"]]))
+    rows.sort(key=lambda item: item[:2])
+    return markdown_table(["Tom level", "games", "won", "s / game", "played"], [r[2] for r in rows])
+
+
+@view("matches")
+def matches_table(files: Sequence[dict[str, Any]], options: Options) -> str:
+    """Match cells (``tiny-york eval --vs``): each agent's games, win rate [interval], mean score."""
+    rows = []
+    for data in files:
+        if data.get("kind") != "match":
+            raise ValueError(f"the matches view reads match files, not {data.get('kind')!r}")
+        setup = data["settings"].get("setup", "")
+        for cell in data["cells"]:
+            rows.append([setup, f"`{cell['agent']}`", cell["opponents"], cell["games"],
+                         rate_with_interval(cell), f"{cell['mean_score']:.1f}"])
+    return markdown_table(["setup", "agent", "against", "games", "win rate [95% CI]", "mean score"], rows)
+
+
+# ---------------------------------------------------------------- generic tables
+
+@view("table")
+def plain_table(files: Sequence[dict[str, Any]], options: Options) -> str:
+    """A ``kind: table`` file as it is: its columns and rows (several files: their rows in order)."""
+    header = None
+    rows: list[list[Any]] = []
+    for data in files:
+        if data.get("kind") != "table":
+            raise ValueError(f"the table view reads table files, not {data.get('kind')!r}")
+        if header is not None and data["columns"] != header:
+            raise ValueError("the files of one table must have the same columns")
+        header = data["columns"]
+        rows += data["rows"]
+    return markdown_table(header, rows)
+
+
+@view("headline")
+def headline_table(files: Sequence[dict[str, Any]], options: Options) -> str:
+    """The README's leaderboard: a row an agent, its win rate at a few rungs."""
+    cells = ladder_cells(files)
+    agents, rungs = ladder_agents(cells, options), ladder_rungs(cells, options)
+    rows = [[f"`{agent}`", *(percent(c["win_rate"]) if (c := cell_of(cells, agent, rung)) else "-"
+                             for rung in rungs)] for agent in agents]
+    return markdown_table(["agent", *(rung_label(cells, rung) for rung in rungs)], rows)
+
+
+@view("model-cards")
+def model_cards_table(files: Sequence[dict[str, Any]], options: Options) -> str:
+    """The shipped policy files' cards (``agents/models/*.json``): what each file holds."""
+    rows = []
+    for card in files:
+        if card.get("format") != "tiny-york-policy":
+            raise ValueError("the model-cards view reads the cards of agents/models")
+        network = card["network"]
+        rows.append([f"`{card['model']}`", card.get("game", "tiny_york"), card["algorithm"],
+                     f"{'-'.join(map(str, network['pi']))} ({network['activation']})",
+                     card["observation_size"], card["num_actions"], card["weights_dtype"],
+                     thousands(card["timesteps"]), f"{card['bytes'] / 1e6:.1f} MB",
+                     f"`{card['sha256'][:12]}`"])
+    return markdown_table(["file", "game", "algorithm", "policy network", "observation", "actions",
+                           "weights", "PPO steps", "size", "sha256"], rows)
+
+
+# ---------------------------------------------------------------- plots
+
+def leaderboard_plot(out: Path) -> None:
+    """The Tiny York ladder of the baselines, the shipped agent and the champion, with intervals."""
+    sys.path.insert(0, str(ROOT))
+    from tiny_york_env.training.evaluate import CellResult, EvalResults, plot_ladder
+    files = [load_result(name) for name in LEADERBOARD_PLOT_FILES]
+    cells = [CellResult(**{**c, "level": c["level"]}) for c in ladder_cells(files)]
+    plot_ladder(EvalResults("ladder", cells, settings={"game": "tiny_york"}), out)
+
+
+LEADERBOARD_PLOT_FILES = ("docs/results/tiny-york-leaderboard.json",
+                          "docs/results/champion-ladder-seed1.json",
+                          "docs/results/champion-tom10-tom12.json")
+PLOTS: dict[str, Callable[[Path], None]] = {"docs/images/leaderboard.png": leaderboard_plot}
+
+
+# ---------------------------------------------------------------- the pages
+
+def load_result(name: str) -> dict[str, Any]:
+    """A result file by its path relative to the repository root."""
+    path = ROOT / name
+    if not path.is_file():
+        raise ValueError(f"result file {name} does not exist")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def render_marker(spec: str) -> str:
+    """The table a marker's spec ('FILES VIEW key=value ...') renders."""
+    words = spec.split()
+    if len(words) < 2:
+        raise ValueError(f"a results marker needs FILES and VIEW: {spec!r}")
+    names, view_name, *pairs = words
+    if view_name not in VIEWS:
+        raise ValueError(f"unknown view {view_name!r}; known: {', '.join(sorted(VIEWS))}")
+    options = dict(pair.split("=", 1) for pair in pairs)
+    return VIEWS[view_name]([load_result(name) for name in names.split(",")], options)
+
+
+def render_page(text: str) -> str:
+    """The page with every marked table rendered from its result files."""
+    def replace(match: re.Match[str]) -> str:
+        return f"{match['open']}{render_marker(match['spec'])}\n{match['close']}"
+    return MARKER.sub(replace, text)
+
+
+def pages(root: Path = ROOT) -> list[Path]:
+    """README.md and every Markdown page of the docs site."""
+    return sorted(path for pattern in PAGES for path in root.glob(pattern))
+
+
+def check_pages(root: Path = ROOT) -> list[str]:
+    """What differs: one line per page whose tables are not what their result files render, or
+    that still holds a ``<!-- figures: ... -->`` placeholder."""
+    problems = []
+    for path in pages(root):
+        text = path.read_text(encoding="utf-8")
+        try:
+            rendered = render_page(text)
+        except (ValueError, KeyError) as error:
+            problems.append(f"{path.relative_to(root)}: {type(error).__name__}: {error}")
+            continue
+        if text != rendered:
+            problems.append(f"{path.relative_to(root)}: a table differs from its result file "
+                            "(python scripts/render_results.py rewrites it)")
+        if PLACEHOLDER.search(text):
+            problems.append(f"{path.relative_to(root)}: a figures placeholder awaits its table")
+    return problems
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Rewrite the tables and plots, or with ``--check`` report what differs."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a table differs")
+    parser.add_argument("--no-plots", action="store_true", help="leave the plots as they are")
+    args = parser.parse_args(argv)
+    if args.check:
+        problems = check_pages()
+        print("\n".join(problems) or "every table matches its result file")
+        return 1 if problems else 0
+    for path in pages():
+        text = path.read_text(encoding="utf-8")
+        try:
+            rendered = render_page(text)
+        except (ValueError, KeyError) as error:
+            raise SystemExit(f"{path.relative_to(ROOT)}: {type(error).__name__}: {error}") from None
+        if rendered != text:
+            path.write_text(rendered, encoding="utf-8")
+            print(f"rewrote {path.relative_to(ROOT)}")
+    if not args.no_plots:
+        for name, draw in PLOTS.items():
+            draw(ROOT / name)
+            print(f"drew {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

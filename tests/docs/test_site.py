@@ -1,0 +1,135 @@
+"""The documentation site builds without a warning, its examples run, and every published table is
+what its result file renders."""
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+README_MAX_LINES = 250
+# The pages whose examples a new user copies first: every ```python block runs as written.
+RUN_PAGES = ("getting-started.md", "pettingzoo.md", "gymnasium.md", "openspiel.md", "rllib-ray.md",
+             "tianshou-cleanrl.md", "agents.md", "saved-games.md", "web-api.md")
+ISSUE_NUMBER = re.compile(r"\bissues? #?\d+", re.IGNORECASE)
+MARKDOWN_LINK = re.compile(r"\]\((?!https?://|#|mailto:)([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def _render_results():
+    """The scripts/render_results.py module."""
+    spec = importlib.util.spec_from_file_location("render_results", ROOT / "scripts" / "render_results.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _python_blocks(path: Path) -> list[str]:
+    """The ```python blocks of a Markdown page, in order."""
+    text = path.read_text(encoding="utf-8")
+    return re.findall(r"^```python\n(.*?)^```$", text, flags=re.DOTALL | re.MULTILINE)
+
+
+def test_the_site_builds_with_warnings_as_errors(tmp_path):
+    """`make docs`'s build: a broken link, reference or docstring fails it."""
+    result = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+                             str(DOCS), str(tmp_path / "html")], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert (tmp_path / "html" / "api.html").is_file()
+    assert "ChampionAgent" in (tmp_path / "html" / "api.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("page", RUN_PAGES)
+def test_the_examples_of_a_page_run(page, tmp_path):
+    """Each ```python block of the page runs as written, in a fresh namespace, from the repository root."""
+    blocks = _python_blocks(DOCS / page)
+    assert blocks, f"{page} shows no Python example"
+    runner = tmp_path / "run_blocks.py"
+    runner.write_text(
+        "import sys\n"
+        "for k, path in enumerate(sys.argv[1:]):\n"
+        "    code = open(path).read()\n"
+        "    try:\n"
+        "        exec(compile(code, path, 'exec'), {'__name__': '__main__'})\n"
+        "    except BaseException as error:\n"
+        "        print(f'block {k} failed: {type(error).__name__}: {error}', file=sys.stderr)\n"
+        "        raise\n")
+    paths = []
+    for k, code in enumerate(blocks):
+        paths.append(tmp_path / f"block_{k}.py")
+        paths[-1].write_text(code)
+    result = subprocess.run([sys.executable, str(runner), *map(str, paths)], cwd=ROOT, capture_output=True,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 0, f"{page}:\n{result.stderr[-3000:]}"
+
+
+def test_every_table_is_what_its_result_file_renders():
+    """No table of figures is typed by hand: each marked table equals its rendering, and no
+    placeholder awaits one."""
+    assert _render_results().check_pages() == []
+
+
+def test_the_figures_of_the_readme_and_the_game_pages_come_from_result_files():
+    """The README's leaderboard and each game page's figures are marked tables."""
+    for page in ("README.md", "docs/tiny-york.md", "docs/construction-yard.md", "docs/fifth-avenue.md",
+                 "docs/agents.md", "docs/benchmarks.md", "docs/champion.md", "docs/model-cards.md"):
+        assert "<!-- results docs/results/" in (ROOT / page).read_text(encoding="utf-8") or \
+            "<!-- results agents/models/" in (ROOT / page).read_text(encoding="utf-8"), page
+
+
+def test_a_result_file_that_changes_changes_the_rendered_table(tmp_path):
+    """The check sees a figure that differs from its file."""
+    render = _render_results()
+    page = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    rendered = render.render_page(page)
+    assert rendered == page
+    tampered = page.replace("| 2 agents |", "| 2 agents (typed by hand) |", 1)
+    assert tampered != page and render.render_page(tampered) != tampered
+
+
+def test_the_leaderboard_plot_is_drawn_from_its_result_files(tmp_path):
+    """The README's plot is drawn from the same files as its table."""
+    out = tmp_path / "leaderboard.png"
+    _render_results().leaderboard_plot(out)
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_readme_is_a_short_front_door():
+    """About 250 lines: what it is, the two commands, one example per interface, the leaderboard, links."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= README_MAX_LINES
+    for interface in ("## PettingZoo", "## Gymnasium", "## OpenSpiel", "## RLlib", "## The engine"):
+        assert interface in text
+
+
+def test_the_readme_and_the_pages_speak_of_the_project_not_of_issues():
+    """No issue numbers in the README or the docs pages."""
+    for path in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
+        found = ISSUE_NUMBER.findall(path.read_text(encoding="utf-8"))
+        assert not found, f"{path.relative_to(ROOT)}: {found}"
+
+
+def test_the_readmes_links_lead_to_files():
+    """Every relative link of the README names a file of the repository."""
+    for target in MARKDOWN_LINK.findall((ROOT / "README.md").read_text(encoding="utf-8")):
+        assert (ROOT / target).exists(), target
+
+
+def test_a_benchmark_writes_a_result_file_the_pages_render(tmp_path):
+    """`benchmarks/engine.py --out` writes a table result file with its provenance; the table view
+    renders it."""
+    out = tmp_path / "engine.json"
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "engine.py"), "--game", "tiny_york",
+                             "--games", "20", "--repeats", "1", "--out", str(out)], cwd=ROOT,
+                            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 0, result.stderr[-2000:]
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert {"command", "date", "machine", "version"} <= set(data["provenance"])
+    table = _render_results().VIEWS["table"]([data], {})
+    assert table.splitlines()[0] == "| game | setup | decisions/s | games/s | decisions/game |"
+    assert len(table.splitlines()) == 2 + len(data["rows"]) >= 3
