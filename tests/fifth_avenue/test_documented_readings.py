@@ -11,19 +11,18 @@ import itertools
 import numpy as np
 import pytest
 
+from tests.fifth_avenue.test_text_examples import blank_board as text_examples_board
+from tests.fifth_avenue.test_text_examples import legal, play, put, ring
 from tiny_york_env.games.fifth_avenue import api
 from tiny_york_env.games.fifth_avenue import data as F
-from tiny_york_env.games.fifth_avenue import legal as L
 from tiny_york_env.games.fifth_avenue import rules as R
 from tiny_york_env.games.fifth_avenue import scoring as SC
-from tiny_york_env.games.fifth_avenue import setup as S
 from tiny_york_env.games.fifth_avenue.actions import (
     BID_CARD,
     BID_FINISH,
     BID_PASS,
     DEST_CITY_HALL,
     MOVE,
-    NUM_ACTIONS,
     NUM_DESTINATIONS,
     OPTION_A,
     OPTION_B,
@@ -31,7 +30,6 @@ from tiny_york_env.games.fifth_avenue.actions import (
     PLACE_START,
     SCORE_DISTRICT,
     TAKE_ONE,
-    describe_action,
 )
 from tiny_york_env.games.fifth_avenue.config import GameConfig
 from tiny_york_env.games.fifth_avenue.state import (
@@ -44,7 +42,6 @@ from tiny_york_env.games.fifth_avenue.state import (
     DEC_START_SKYSCRAPER,
     NO_BUSINESS,
     NO_PLAYER,
-    STATE_DTYPE,
 )
 from tiny_york_env.games.fifth_avenue.state import OPTION_C as OPT_C
 
@@ -58,43 +55,8 @@ FIRST_ACTION, THIRD_ACTION = 1, 3
 
 # --- positions -------------------------------------------------------------------------------------
 def blank_board(players=3, seed=0):
-    """A fresh game at seat 0's option, the board cleared of businesses and skyscrapers."""
-    states = np.zeros(1, STATE_DTYPE)
-    S.init_game(states[0], players, players, seed, np.empty(S.NUM_BUSINESSES, np.int64))
-    st = states[0]
-    st["plot_business"][:] = NO_BUSINESS
-    st["plot_owner"][:] = NO_PLAYER
-    st["plot_skyscrapers"][:] = 0
-    st["placing_step"] = 2 * players
-    st["decision"], st["actor"], st["turn_step"] = DEC_OPTION, RED, FIRST_ACTION
-    return states
-
-
-def put(st, district, colour, owner=None, skyscrapers=1, businesses=()):
-    """Skyscrapers of ``owner`` and/or businesses on the ``colour`` plot of ``district``."""
-    p = F.plot_index(district, colour)
-    if owner is not None:
-        st["plot_owner"][p], st["plot_skyscrapers"][p] = owner, skyscrapers
-    for k, t in enumerate(businesses):
-        st["plot_business"][p, k] = t
-    return p
-
-
-def ring(district):
-    """The plot colours around ``district``'s ring (each plot adjacent to the two beside it)."""
-    return [int(c) for c in F.PLOT_COLOUR_ORDER[district]]
-
-
-def legal(st):
-    mask = np.zeros(NUM_ACTIONS, np.bool_)
-    L.fill_legal_mask(st, mask)
-    return set(np.flatnonzero(mask).tolist())
-
-
-def play(st, action):
-    """Play ``action`` after checking the engine offers it."""
-    assert action in legal(st), f"{describe_action(action)} is not legal"
-    R.apply_unchecked(st, action)
+    """A fresh game of ``players`` at seat 0's option, the board cleared (test_text_examples' board)."""
+    return text_examples_board(players, seed)
 
 
 def move(commissioner, dest):
