@@ -138,7 +138,8 @@ def ladder_table(files: Sequence[dict[str, Any]], options: Options) -> str:
         for agent in agents:
             mine = [c for c in cells if c["agent"] == agent and str(c["level"]) in rungs]
             games = sum(c["games"] for c in mine)
-            row.append(form.format(sum(c[key] * c["games"] for c in mine) / games) if games else "-")
+            known = games and all(c[key] is not None for c in mine)
+            row.append(form.format(sum(c[key] * c["games"] for c in mine) / games) if known else "-")
         rows.append(row)
     return markdown_table(header, rows)
 
@@ -264,6 +265,7 @@ def leaderboard_plot(out: Path) -> None:
 
 
 LEADERBOARD_PLOT_FILES = ("docs/results/tiny-york-leaderboard.json",
+                          "docs/results/tiny-york-leaderboard-search32.json",
                           "docs/results/champion-ladder-seed1.json",
                           "docs/results/champion-tom10-tom12.json")
 PLOTS: dict[str, Callable[[Path], None]] = {"docs/images/leaderboard.png": leaderboard_plot}
