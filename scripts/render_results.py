@@ -264,6 +264,48 @@ def leaderboard_plot(out: Path) -> None:
     plot_ladder(EvalResults("ladder", cells, settings={"game": "tiny_york"}), out)
 
 
+def training_curve_plot(card: dict[str, Any], out: Path) -> bool:
+    """A shipped policy's training curve from its card (``agents/models/NAME.json``): the win rate
+    of each periodic evaluation (``train_ppo``'s ``eval.csv``, kept by ``training.export --stage``)
+    by training steps, one line a rung, with the intervals; False where the card kept none."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    offset, lines = 0, {}
+    for stage in card.get("stages", []):
+        for row in stage.get("evaluations", []):
+            lines.setdefault(row["opponents"], []).append(row | {"step": offset + row["timesteps"]})
+        offset += stage.get("summary", {}).get("timesteps", 0)
+    if not lines:
+        return False
+    figure = Figure(figsize=(8, 5))
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    for label, rows in lines.items():
+        steps = [r["step"] for r in rows]
+        rates = [r["win_rate"] for r in rows]
+        errors = [[max(r["win_rate"] - r["ci_low"], 0) for r in rows],
+                  [max(r["ci_high"] - r["win_rate"], 0) for r in rows]]
+        axes.errorbar(steps, rates, yerr=errors, marker="o", capsize=3, label=label)
+    axes.set_xlabel("training steps (decisions), all stages")
+    axes.set_ylabel("win rate (95% Wilson interval)")
+    axes.set_ylim(0, 1)
+    axes.grid(alpha=0.3)
+    axes.legend()
+    axes.set_title(f"{card['model']}: periodic evaluations during training")
+    figure.savefig(out, format="png", dpi=100)
+    return True
+
+
+def training_curve_plots() -> list[str]:
+    """Draw the training curve of every shipped card that kept its evaluations; the images written."""
+    drawn = []
+    for path in sorted((ROOT / "agents" / "models").glob("*.json")):
+        out = ROOT / "docs" / "images" / f"training-{path.stem}.png"
+        if training_curve_plot(json.loads(path.read_text(encoding="utf-8")), out):
+            drawn.append(str(out.relative_to(ROOT)))
+    return drawn
+
+
 LEADERBOARD_PLOT_FILES = ("docs/results/tiny-york-leaderboard.json",
                           "docs/results/tiny-york-leaderboard-search32.json",
                           "docs/results/champion-ladder-seed1.json",
@@ -346,6 +388,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_plots:
         for name, draw in PLOTS.items():
             draw(ROOT / name)
+            print(f"drew {name}")
+        for name in training_curve_plots():
             print(f"drew {name}")
     return 0
 

@@ -11,7 +11,8 @@ near-tie between two actions, so evaluate the exported file, not its source. ``D
 it is the model card for people: the card, DST's size and SHA-256, the source (relative to the
 working directory when below it), and with ``--stage DIR`` (repeatable, in training order) each
 stage's ``config.json``, ``summary.json``, ``imitation.json`` and ``generations.json`` (an
-expert-iteration run's record).
+expert-iteration run's record), and its periodic evaluations (``eval.csv`` of ``train_ppo``, as
+``evaluations``: the training curve the docs plot).
 
 Nothing is unpickled: the source is read with ``json`` and ``torch.load(weights_only=True)``. A
 stable-baselines3 checkpoint (``model.zip``) as SRC is refused unless ``--unsafe-unpickle`` is
@@ -20,6 +21,7 @@ files only), and the current observation layout is recorded for it.
 """
 
 import argparse
+import csv
 import hashlib
 import json
 import sys
@@ -41,6 +43,7 @@ from tiny_york_env.agents.ppo_agent import (
 from tiny_york_env.training.evaluate import open_output, refuse_symlink, write_output_text
 
 STAGE_FILES = ("config.json", "summary.json", "imitation.json", "generations.json")  # kept of a stage
+EVALUATIONS_FILE = "eval.csv"  # train_ppo's periodic evaluations: kept as the stage's "evaluations"
 CARD_SUFFIX = ".json"
 EXPORT_DTYPE = "float16"
 HASH_CHUNK_BYTES = 1 << 20
@@ -97,7 +100,22 @@ def read_stage(directory):
     for name in STAGE_FILES:
         if (directory / name).is_file():
             entry[Path(name).stem] = json.loads((directory / name).read_text())
+    if (directory / EVALUATIONS_FILE).is_file():
+        entry["evaluations"] = read_evaluations(directory / EVALUATIONS_FILE)
     return entry
+
+
+def read_evaluations(path):
+    """The rows of a ``train_ppo`` run's ``eval.csv``, numbers as numbers."""
+    def value(text):
+        for kind in (int, float):
+            try:
+                return kind(text)
+            except ValueError:
+                pass
+        return text
+    with open(path, newline="", encoding="utf-8") as handle:
+        return [{key: value(text) for key, text in row.items()} for row in csv.DictReader(handle)]
 
 
 def read_source(source, unsafe_unpickle=False):

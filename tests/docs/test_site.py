@@ -133,3 +133,18 @@ def test_a_benchmark_writes_a_result_file_the_pages_render(tmp_path):
     table = _render_results().VIEWS["table"]([data], {})
     assert table.splitlines()[0] == "| game | setup | decisions/s | games/s | decisions/game |"
     assert len(table.splitlines()) == 2 + len(data["rows"]) >= 3
+
+
+def test_a_training_curve_is_drawn_from_a_cards_evaluations(tmp_path):
+    """A card that kept its stages' periodic evaluations gives a curve; one that kept none, no image."""
+    render = _render_results()
+    row = {"opponents": "Tom 5 (B4)", "win_rate": 0.2, "ci_low": 0.1, "ci_high": 0.3}
+    card = {"model": "x.zip", "stages": [{"summary": {"timesteps": 100}, "evaluations": [
+        row | {"timesteps": 50}, row | {"timesteps": 100, "win_rate": 0.4, "ci_high": 0.5}]},
+        {"summary": {"timesteps": 100},
+         "evaluations": [row | {"timesteps": 100, "win_rate": 0.6, "ci_high": 0.7}]}]}
+    out = tmp_path / "curve.png"
+    assert render.training_curve_plot(card, out) and out.read_bytes()[:4] == b"\x89PNG"
+    no_curve = {"model": "y.zip", "stages": [{"summary": {}}]}
+    assert not render.training_curve_plot(no_curve, tmp_path / "none.png")
+    assert not (tmp_path / "none.png").exists()

@@ -167,3 +167,22 @@ def test_a_source_below_the_working_directory_is_recorded_relative(run, tmp_path
     assert card["source"] == str(Path("runs", "exit", "policy.zip"))
     assert card["stages"][0]["directory"] == str(Path("runs", "exit"))
     assert json.loads(Path("shipped.json").read_text())["source"] == card["source"]
+
+
+def test_the_card_keeps_a_stages_periodic_evaluations(run, tmp_path):
+    """A stage's eval.csv (train_ppo's periodic evaluations) is kept as its "evaluations", numbers as
+    numbers: the training curve the docs draw."""
+    from tiny_york_env.training.train_ppo import EVAL_COLUMNS
+    result, _, _ = run
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    (stage / "summary.json").write_text(json.dumps({"timesteps": 2048}))
+    rows = [[1024, "B4", "ppo", "Tom 5 (B4)", 5, 20, 3, 0.15, 0.05, 0.36, 80.5, -12.0, 0.03],
+            [2048, "B4", "ppo", "Tom 5 (B4)", 5, 20, 5, 0.25, 0.11, 0.47, 84.0, -9.5, 0.03]]
+    assert len(rows[0]) == len(EVAL_COLUMNS)
+    lines = [",".join(EVAL_COLUMNS), *(",".join(map(str, row)) for row in rows)]
+    (stage / "eval.csv").write_text("\n".join(lines) + "\n")
+    card = export_model(result.policy_path, tmp_path / "out" / "ppo.zip", stages=[stage])
+    evaluations = card["stages"][0]["evaluations"]
+    assert [e["timesteps"] for e in evaluations] == [1024, 2048]
+    assert evaluations[1]["win_rate"] == 0.25 and evaluations[1]["opponents"] == "Tom 5 (B4)"
