@@ -6,15 +6,17 @@ timing; steps/s counts the agents' decisions. Prints the best of R runs for the 
 (``make_aec``, as ``env()``) and the raw env (``make_raw_aec``), per setup of each game.
 Usage:
     python benchmarks/aec_env.py [--game tiny_york|construction_yard|fifth_avenue|all]
-        [--games N] [--repeats R]
+        [--games N] [--repeats R] [--out FILE.json]
 """
 
 import argparse
 import platform
 import time
 from functools import partial
+from pathlib import Path
 
 import numpy as np
+from result_file import write_table_result
 
 from tiny_york_env.envs.aec import make_aec, make_raw_aec
 from tiny_york_env.registry import game_names, get_game
@@ -63,7 +65,9 @@ def main():
     parser.add_argument("--game", choices=[*game_names(), "all"], default="all")
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=None, help="also write the figures as a result file")
     args = parser.parse_args()
+    rows = []
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}")
     for game in game_names() if args.game == "all" else [args.game]:
         wrapped_env = partial(make_aec, game)
@@ -75,6 +79,12 @@ def main():
             wrapped, per_game = measure(wrapped_env, kwargs, args.games, args.repeats)
             raw, _ = measure(raw_env, kwargs, args.games, args.repeats)
             print(f"{name:<20} {wrapped:>14,.0f} {raw:>16,.0f} {per_game:>15.1f}")
+            rows.append([get_game(game).title, name, f"{wrapped:,.0f}", f"{raw:,.0f}", f"{per_game:.1f}"])
+    if args.out is not None:
+        columns = ["game", "setup", "`env()` steps/s", "`raw_env()` steps/s", "decisions/game"]
+        note = (f"last(), a random legal action, step(), whole games; best of {args.repeats} runs of "
+                f"{args.games} games")
+        write_table_result(args.out, columns, rows, note, "one core")
 
 
 if __name__ == "__main__":

@@ -11,20 +11,16 @@ machine and the package version) that the docs render (scripts/render_results.py
 """
 
 import argparse
-import datetime
-import json
 import platform
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from result_file import write_table_result
 
-from tiny_york_env import __version__
 from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.envs.batch import batch_kernels
 from tiny_york_env.registry import game_names, get_game
-from tiny_york_env.training.evaluate import machine_description
 
 MAX_DECISIONS = 1_000_000
 
@@ -88,19 +84,8 @@ def main():
             print(f"{label:<22} {dps:>12,.0f} {gps:>9,.1f} {dpg:>15.1f}")
             rows.append([game.title, label, f"{dps:,.0f}", f"{gps:,.0f}", f"{dpg:.1f}"])
     if args.out is not None:
-        write_result(args.out, rows, args)
-
-
-def write_result(path, rows, args):
-    """The figures as a ``kind: table`` result file with their provenance."""
-    provenance = {"command": "python benchmarks/engine.py " + " ".join(sys.argv[1:]),
-                  "date": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
-                  "machine": f"{machine_description()}, one core", "version": __version__,
-                  "note": f"best of {args.repeats} timed windows of {args.games} games"}
-    data = {"kind": "table", "provenance": provenance,
-            "columns": ["game", "setup", "decisions/s", "games/s", "decisions/game"], "rows": rows}
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {path}")
+        write_table_result(args.out, ["game", "setup", "decisions/s", "games/s", "decisions/game"], rows,
+                           f"best of {args.repeats} timed windows of {args.games} games", "one core")
 
 
 if __name__ == "__main__":

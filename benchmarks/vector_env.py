@@ -21,8 +21,10 @@ import argparse
 import os
 import platform
 import time
+from pathlib import Path
 
 import numpy as np
+from result_file import write_table_result
 
 from tiny_york_env.core.jit import max_threads
 from tiny_york_env.envs.batch import batch_kernels
@@ -178,7 +180,9 @@ def main():
     parser.add_argument("--threads", type=int, nargs="+", default=[1, max_threads()],
                         help="num_threads values to measure (default: 1 and all of numba's)")
     parser.add_argument("--breakdown", action="store_true", help="also show where a step goes")
+    parser.add_argument("--out", type=Path, default=None, help="also write the figures as a result file")
     args = parser.parse_args()
+    rows = []
     game = get_game(args.game)
     automatic = game.automatic_from(toms=args.toms, bots=args.bots) or game.automatic_of(
         game.make_config(**game.env_defaults))
@@ -195,6 +199,12 @@ def main():
             env_sps, total_sps, games = measure(size, args.seconds, args.repeats,
                                                 {**setup, "num_threads": threads})
             print(f"{threads:>7} {size:>8} {env_sps:>12,.0f} {total_sps:>13,.0f} {games:>9,.0f}")
+            rows.append([threads, size, f"{env_sps:,.0f}", f"{total_sps:,.0f}", f"{games:,.0f}"])
+    if args.out is not None:
+        columns = ["threads", "num_envs", "env steps/s", "with actions", "games/s"]
+        note = (f"{label}: step() and action_masks(), no policy; 'with actions' adds drawing random legal "
+                f"actions in numpy; best of {args.repeats} windows of {args.seconds} s")
+        write_table_result(args.out, columns, rows, note)
     if args.breakdown:
         for threads in args.threads:
             print(f"\n{threads} thread(s):", end="")
