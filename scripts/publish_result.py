@@ -1,4 +1,5 @@
-"""Copy a tool's result file (``tiny-york eval``'s ladder.json or match.json) into docs/results.
+"""Copy a tool's result file (``tiny-york eval``'s ladder.json or match.json, ``tiny-york
+tournament``'s tournament.json) into docs/results.
 
 The published copy keeps the cells and the settings (the command, the day, the version, the
 machine); ``--drop-games`` leaves out the per-game records of a large run (the run's own file keeps
@@ -32,8 +33,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "(for a run of this machine)")
     args = parser.parse_args(argv)
     data = json.loads(args.source.read_text(encoding="utf-8"))
-    if data.get("kind") not in ("ladder", "match"):
-        raise SystemExit(f"{args.source}: not a ladder or match file of tiny-york eval")
+    if data.get("kind") not in ("ladder", "match") and "standings" not in data:
+        raise SystemExit(f"{args.source}: not a ladder or match file of tiny-york eval, nor a tournament's")
     settings = data["settings"]
     if args.machine_here and "machine" not in settings:
         sys.path.insert(0, str(ROOT))

@@ -209,6 +209,18 @@ def matches_table(files: Sequence[dict[str, Any]], options: Options) -> str:
     return markdown_table(["setup", "agent", "against", "games", "win rate [95% CI]", "mean score"], rows)
 
 
+@view("tournament")
+def tournament_table(files: Sequence[dict[str, Any]], options: Options) -> str:
+    """A round robin's standings (``tiny-york tournament``): OpenSkill rating, games, wins, mean score."""
+    (data,) = files
+    if "standings" not in data:
+        raise ValueError("the tournament view reads the tournament.json of tiny-york tournament")
+    rows = [[f"`{s['agent']}`", f"{s['rating']:.1f}", f"{s['mu']:.1f} ± {s['sigma']:.1f}", s["games"],
+             f"{s['wins']} ({percent(s['win_rate'])})", f"{s['mean_score']:.1f}"] for s in data["standings"]]
+    header = ["agent", "rating (mu - 3 sigma)", "mu ± sigma", "games", "wins", "mean score"]
+    return markdown_table(header, rows)
+
+
 # ---------------------------------------------------------------- generic tables
 
 @view("table")
