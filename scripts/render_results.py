@@ -225,7 +225,8 @@ def tournament_table(files: Sequence[dict[str, Any]], options: Options) -> str:
 
 @view("table")
 def plain_table(files: Sequence[dict[str, Any]], options: Options) -> str:
-    """A ``kind: table`` file as it is: its columns and rows (several files: their rows in order)."""
+    """A ``kind: table`` file as it is: its columns and rows (several files: their rows in order);
+    ``select=VALUE`` keeps the rows whose first cell is VALUE and drops that column."""
     header = None
     rows: list[list[Any]] = []
     for data in files:
@@ -235,6 +236,11 @@ def plain_table(files: Sequence[dict[str, Any]], options: Options) -> str:
             raise ValueError("the files of one table must have the same columns")
         header = data["columns"]
         rows += data["rows"]
+    if "select" in options:  # the rows whose first cell is the value ('+' for a space), without that column
+        wanted = options["select"].replace("+", " ")
+        header, rows = header[1:], [row[1:] for row in rows if row[0] == wanted]
+        if not rows:
+            raise ValueError(f"no row of the table starts with {wanted!r}")
     return markdown_table(header, rows)
 
 

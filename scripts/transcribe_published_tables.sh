@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The published tables whose runs kept no result file, kept as result files (docs/results/*.json)
 # with their provenance, cell for cell as commit 736915b published them. Run from the repository
-# root; a figure measured again replaces its file with the tool's own output.
+# root; a figure measured again replaces its file with the tool's own output (the engine, AEC and
+# VecEnv tables now come from benchmarks/publish.sh).
 set -euo pipefail
 PY=${PY:-.venv/bin/python}
 T() { "$PY" scripts/transcribe_table.py --commit 736915b "$@"; }
@@ -13,15 +14,6 @@ T --file README.md --after "| stage | command | time | Tom 5 win rate after" --d
   --command "make shipped-agent (training/train_shipped_agent.sh)" --seeds "0, then 1" \
   --note "win rate of the stage's last evaluation (train_ppo's periodic evaluation, games in brackets)" \
   --out $OUT/tiny-york-ppo-stages.json
-T --file README.md --after "| players | decisions/s | games/s" --date 2026-11-22 --machine "$DEV, one core" \
-  --command "python benchmarks/engine.py" --note "random legal games in compiled code, a mask every decision; best of several timed windows" \
-  --out $OUT/tiny-york-engine.json
-T --file README.md --after "| players | \`env()\` steps/s" --date 2026-11-22 --machine "$DEV, one core" \
-  --command "python benchmarks/aec_env.py" --note "last(), a random legal action, step(), whole games" \
-  --out $OUT/tiny-york-aec.json
-T --file README.md --after "| threads | num_envs | env steps/s" --date 2026-11-26 --machine "$DEV" \
-  --command "python benchmarks/vector_env.py" --note "TinyYorkVecEnv vs Tom 5: step() and action_masks(); 'with actions' adds drawing random legal actions in numpy" \
-  --out $OUT/tiny-york-vecenv.json
 T --file README.md --after "| threads | num_envs | native" --date 2026-11-26 --machine "$DEV" \
   --command "cd benchmarks && python gym_vector_env.py --no-sync --threads T" \
   --note "env steps/s vs Tom 5; in brackets with random legal actions drawn in numpy" \
@@ -63,12 +55,6 @@ T --file README.md --after "| match | champion wins of 100 [95% CI] | mean score
 T --file README.md --after "| match | games | win rate | mean score | mean place" --date 2026-11-24 --machine "$DEV" --seeds 0 \
   --command "tiny-york eval --game construction_yard --vs AGENTS [--bots BOTS] --games N" \
   --note "agent seats rotated, a shared win split; game g of a match dealt from seed + g, the seeding before the shared harness: a run today draws other deals" --out $OUT/construction-yard-baselines.json
-T --file README.md --after "| setup | engine decisions/s" --nth 1 --date 2026-11-24 --machine "$DEV, one core, otherwise idle" \
-  --command "python benchmarks/engine.py --game construction_yard; python benchmarks/aec_env.py --game construction_yard" \
-  --out $OUT/construction-yard-engine.json
-T --file README.md --after "| num_envs | VecEnv steps/s" --date 2026-11-24 --machine "$DEV, one core, otherwise idle" \
-  --command "python benchmarks/vector_env.py --game construction_yard" --note "against one greedy bot with Dirk" \
-  --out $OUT/construction-yard-vecenv.json
 
 # ---- 5th Avenue
 T --file README.md --after "| shipped agent (1,000 games, seed 0, seats rotated, measured 2026-11-26)" --date 2026-11-26 --machine "$DEV" \
@@ -82,12 +68,6 @@ T --file README.md --after "| match | champion wins of 100 [95% CI] | mean score
 T --file README.md --after "| match | win rate | mean score | mean place" --date 2026-11-26 --machine "$DEV" --seeds 0 \
   --command "tiny-york eval --game fifth_avenue --vs AGENTS [--bots BOTS] --games N" \
   --note "agent seats rotated, a shared win split; game g of a match dealt from seed + g, the seeding before the shared harness: a run today draws other deals" --out $OUT/fifth-avenue-baselines.json
-T --file README.md --after "| setup | engine decisions/s" --nth 2 --date 2026-11-26 --machine "$DEV, one core, otherwise idle" \
-  --command "python benchmarks/engine.py --game fifth_avenue; python benchmarks/aec_env.py --game fifth_avenue" \
-  --out $OUT/fifth-avenue-engine.json
-T --file README.md --after "| threads | num_envs | VecEnv steps/s" --date 2026-11-26 --machine "$DEV" \
-  --command "python benchmarks/vector_env.py --game fifth_avenue" --note "against one greedy bot with Alea" \
-  --out $OUT/fifth-avenue-vecenv.json
 
 # ---- OpenSpiel: the measured game lengths behind max_game_length()
 T --file docs/openspiel.md --after "| game | command | random | never stop" --date 2026-11-28 --machine "$DEV" --seeds 0 \
