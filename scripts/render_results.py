@@ -195,18 +195,29 @@ def ladder_parts_table(files: Sequence[dict[str, Any]], options: Options) -> str
     return markdown_table(["Tom level", "games", "won", "s / game", "played"], [r[2] for r in rows])
 
 
+def match_setup(settings: dict[str, Any]) -> str:
+    """How a match file's settings name its table: '3 players: ppo, greedy, greedy' or
+    '2 players: greedy + greedy bot'."""
+    agents, bots = settings.get("agents", []), settings.get("bots", [])
+    bots_text = f" + {', '.join(bots)} bot{'s' if len(bots) > 1 else ''}" if bots else ""
+    return f"{len(agents) + len(bots)} players: {', '.join(agents)}{bots_text}"
+
+
 @view("matches")
 def matches_table(files: Sequence[dict[str, Any]], options: Options) -> str:
-    """Match cells (``tiny-york eval --vs``): each agent's games, win rate [interval], mean score."""
+    """Match cells (``tiny-york eval --vs``): each agent's games, win rate [interval], mean score and
+    margin; ``first=1`` keeps only each match's first agent."""
     rows = []
     for data in files:
         if data.get("kind") != "match":
             raise ValueError(f"the matches view reads match files, not {data.get('kind')!r}")
-        setup = data["settings"].get("setup", "")
-        for cell in data["cells"]:
-            rows.append([setup, f"`{cell['agent']}`", cell["opponents"], cell["games"],
-                         rate_with_interval(cell), f"{cell['mean_score']:.1f}"])
-    return markdown_table(["setup", "agent", "against", "games", "win rate [95% CI]", "mean score"], rows)
+        cells = data["cells"][:1] if options.get("first") == "1" else data["cells"]
+        for cell in cells:
+            rows.append([match_setup(data["settings"]), f"`{cell['agent']}`", cell["opponents"],
+                         thousands(cell["games"]), rate_with_interval(cell), f"{cell['mean_score']:.1f}",
+                         f"{cell['mean_margin']:+.1f}"])
+    return markdown_table(["match", "agent", "against", "games", "win rate [95% CI]", "mean score",
+                           "mean margin"], rows)
 
 
 @view("tournament")

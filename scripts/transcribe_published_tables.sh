@@ -44,30 +44,16 @@ T --file docs/champion.md --after "| same deals, seed noted | Tom 5" --date 2026
   --out $OUT/expert-iteration-generation-1.json
 
 # ---- Construction Yard
-T --file README.md --after "| shipped agent (1,000 games, seed 0, seats rotated, measured 2026-11-25)" --date 2026-11-25 --machine "$DEV" \
-  --columns "shipped agent (1,000 games, seats rotated) | vs greedy | vs random" --seeds 0 \
-  --command "tiny-york eval --game construction_yard --vs ppo greedy --games 1000 [--players 3 --bots ...]" \
-  --note "game g of a match dealt from seed + g, the seeding before the shared harness: a run today draws other deals" --out $OUT/construction-yard-shipped.json
-T --file README.md --after "| match | champion wins of 100 [95% CI] | mean score | the shipped policy alone" --date 2026-11-26 \
+T --file README.md --after "| match | champion wins of 100 [95% CI] | mean score | the shipped policy alone" --keep 3 --date 2026-11-26 \
   --machine "$DEV, 2 matches at a time" --seeds 1000 \
   --command "tiny-york eval --game construction_yard --vs champion ppo --games 100 --seed 1000 (and --vs champion greedy)" \
   --note "game g of a match dealt from seed + g, the seeding before the shared harness: a run today draws other deals" --out $OUT/construction-yard-champion.json
-T --file README.md --after "| match | games | win rate | mean score | mean place" --date 2026-11-24 --machine "$DEV" --seeds 0 \
-  --command "tiny-york eval --game construction_yard --vs AGENTS [--bots BOTS] --games N" \
-  --note "agent seats rotated, a shared win split; game g of a match dealt from seed + g, the seeding before the shared harness: a run today draws other deals" --out $OUT/construction-yard-baselines.json
 
 # ---- 5th Avenue
-T --file README.md --after "| shipped agent (1,000 games, seed 0, seats rotated, measured 2026-11-26)" --date 2026-11-26 --machine "$DEV" \
-  --columns "shipped agent (1,000 games, seats rotated) | vs greedy | vs random" --seeds 0 \
-  --command "tiny-york eval --game fifth_avenue --vs ppo greedy --games 1000 [--players 3 --bots ...]" \
-  --note "game g of a match dealt from seed + g, the seeding before the shared harness: a run today draws other deals" --out $OUT/fifth-avenue-shipped.json
-T --file README.md --after "| match | champion wins of 100 [95% CI] | mean score | s / game" --date 2026-11-26 \
+T --file README.md --after "| match | champion wins of 100 [95% CI] | mean score | s / game" --keep 4 --date 2026-11-26 \
   --machine "$DEV, 2 matches at a time" --seeds 1000 \
   --command "tiny-york eval --game fifth_avenue --vs champion ppo --games 100 --seed 1000 (and --vs champion greedy)" \
   --note "game g of a match dealt from seed + g, the seeding before the shared harness: a run today draws other deals" --out $OUT/fifth-avenue-champion.json
-T --file README.md --after "| match | win rate | mean score | mean place" --date 2026-11-26 --machine "$DEV" --seeds 0 \
-  --command "tiny-york eval --game fifth_avenue --vs AGENTS [--bots BOTS] --games N" \
-  --note "agent seats rotated, a shared win split; game g of a match dealt from seed + g, the seeding before the shared harness: a run today draws other deals" --out $OUT/fifth-avenue-baselines.json
 
 # ---- OpenSpiel: the measured game lengths behind max_game_length()
 T --file docs/openspiel.md --after "| game | command | random | never stop" --date 2026-11-28 --machine "$DEV" --seeds 0 \

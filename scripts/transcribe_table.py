@@ -49,6 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--file", required=True, help="the Markdown file, relative to the repository root")
     parser.add_argument("--after", required=True, help="the start of the table's header line")
     parser.add_argument("--nth", type=int, default=1, help="which table with that header (1: the first)")
+    parser.add_argument("--keep", type=int, default=None, help="keep only the first KEEP columns")
     parser.add_argument("--columns", default=None, help="the header to publish instead, cells split by '|'")
     parser.add_argument("--command", required=True, help="the command that measured the figures")
     parser.add_argument("--date", required=True, help="the day the figures were measured (YYYY-MM-DD)")
@@ -61,6 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = subprocess.run(["git", "show", f"{args.commit}:{args.file}"], cwd=ROOT, check=True,
                           capture_output=True, text=True).stdout
     columns, rows = table_after(text, args.after, args.nth)
+    if args.keep is not None:
+        columns, rows = columns[:args.keep], [row[:args.keep] for row in rows]
     if args.columns is not None:
         renamed = [cell.strip() for cell in args.columns.split("|")]
         if len(renamed) != len(columns):
