@@ -197,9 +197,9 @@ def ladder_parts_table(files: Sequence[dict[str, Any]], options: Options) -> str
 
 def match_setup(settings: dict[str, Any]) -> str:
     """How a match file's settings name its table: '3 players: ppo, greedy, greedy' or
-    '2 players: greedy + greedy bot'."""
+    '3 players: greedy + greedy bot, greedy bot'."""
     agents, bots = settings.get("agents", []), settings.get("bots", [])
-    bots_text = f" + {', '.join(bots)} bot{'s' if len(bots) > 1 else ''}" if bots else ""
+    bots_text = " + " + ", ".join(f"{bot} bot" for bot in bots) if bots else ""
     return f"{len(agents) + len(bots)} players: {', '.join(agents)}{bots_text}"
 
 
