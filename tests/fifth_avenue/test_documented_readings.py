@@ -11,8 +11,31 @@ import itertools
 import numpy as np
 import pytest
 
+from tests.fifth_avenue.test_text_examples import (  # the colours, values and types those tests name
+    BEIGE,
+    BLUE,
+    BOUTIQUE,
+    BROWN,
+    FIRST_ACTION,
+    GALLERY,
+    GRAY,
+    GREEN_C,
+    JEWELER,
+    ORANGE,
+    PERFUME,
+    RED,
+    THIRD_ACTION,
+    V4,
+    V5,
+    VIOLET,
+    WHITE,
+    YELLOW,
+    legal,
+    play,
+    put,
+    ring,
+)
 from tests.fifth_avenue.test_text_examples import blank_board as text_examples_board
-from tests.fifth_avenue.test_text_examples import legal, play, put, ring
 from tiny_york_env.games.fifth_avenue import api
 from tiny_york_env.games.fifth_avenue import data as F
 from tiny_york_env.games.fifth_avenue import rules as R
@@ -44,13 +67,6 @@ from tiny_york_env.games.fifth_avenue.state import (
     NO_PLAYER,
 )
 from tiny_york_env.games.fifth_avenue.state import OPTION_C as OPT_C
-
-RED, YELLOW, BLUE = 0, 1, 2
-ORANGE, GREEN_C, GRAY, BROWN, VIOLET = range(F.NUM_CARD_COLOURS)
-V4, V5, V6 = 0, 1, 2  # value indices of the cards 4, 5, 6
-WHITE, BEIGE = 0, 1
-BOUTIQUE, JEWELER, GALLERY, PERFUME = range(F.NUM_BUSINESS_TYPES)
-FIRST_ACTION, THIRD_ACTION = 1, 3
 
 
 # --- positions -------------------------------------------------------------------------------------
