@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the package of this checkout, also when run without installing it
 PAGES = ("README.md", "docs/*.md")
 MARKER = re.compile(r"(?P<open><!-- results (?P<spec>[^\n]*?) -->\n)(?P<body>.*?)"
                     r"(?P<close><!-- end results -->)", re.DOTALL)
@@ -286,10 +287,9 @@ def model_cards_table(files: Sequence[dict[str, Any]], options: Options) -> str:
 
 def leaderboard_plot(out: Path) -> None:
     """The Tiny York ladder of the baselines, the shipped agent and the champion, with intervals."""
-    sys.path.insert(0, str(ROOT))
     from tiny_york_env.training.evaluate import CellResult, EvalResults, plot_ladder
     files = [load_result(name) for name in LEADERBOARD_PLOT_FILES]
-    cells = [CellResult(**{**c, "level": c["level"]}) for c in ladder_cells(files)]
+    cells = [CellResult(**c) for c in ladder_cells(files)]
     plot_ladder(EvalResults("ladder", cells, settings={"game": "tiny_york"}), out)
 
 
@@ -299,6 +299,8 @@ def training_curve_plot(card: dict[str, Any], out: Path) -> bool:
     by training steps, one line a rung, with the intervals; False where the card kept none."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+
+    from tiny_york_env.training.evaluate import PLOT_CAPSIZE, PLOT_DPI, PLOT_SIZE_INCHES
     offset, lines = 0, {}
     for stage in card.get("stages", []):
         for row in stage.get("evaluations", []):
@@ -306,7 +308,7 @@ def training_curve_plot(card: dict[str, Any], out: Path) -> bool:
         offset += stage.get("summary", {}).get("timesteps", 0)
     if not lines:
         return False
-    figure = Figure(figsize=(8, 5))
+    figure = Figure(figsize=PLOT_SIZE_INCHES)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     for label, rows in lines.items():
@@ -314,14 +316,14 @@ def training_curve_plot(card: dict[str, Any], out: Path) -> bool:
         rates = [r["win_rate"] for r in rows]
         errors = [[max(r["win_rate"] - r["ci_low"], 0) for r in rows],
                   [max(r["ci_high"] - r["win_rate"], 0) for r in rows]]
-        axes.errorbar(steps, rates, yerr=errors, marker="o", capsize=3, label=label)
+        axes.errorbar(steps, rates, yerr=errors, marker="o", capsize=PLOT_CAPSIZE, label=label)
     axes.set_xlabel("training steps (decisions), all stages")
     axes.set_ylabel("win rate (95% Wilson interval)")
     axes.set_ylim(0, 1)
     axes.grid(alpha=0.3)
     axes.legend()
     axes.set_title(f"{card['model']}: periodic evaluations during training")
-    figure.savefig(out, format="png", dpi=100)
+    figure.savefig(out, format="png", dpi=PLOT_DPI)
     return True
 
 
