@@ -64,17 +64,19 @@ class Leg:
 
 CHAMPION = "champion"
 TRAINED_AGENTS = ("ppo", CHAMPION)  # they need the train extra and their shipped policy files
+GAME_AGENTS = ("ppo", "random", "greedy", "search:16")  # every game's agents (a plug-in's too)
 # game -> (its agents against every rung, the champion's rungs or None for all); games a rung below
 TOUR_AGENTS = {
     "tiny_york": (("ppo", "random", "tomrules", "greedy", "search:16"), (1, 6, 12)),
-    "construction_yard": (("ppo", "random", "greedy", "search:16"), None),
-    "fifth_avenue": (("ppo", "random", "greedy", "search:16"), None),
+    "construction_yard": (GAME_AGENTS, None),
+    "fifth_avenue": (GAME_AGENTS, None),
 }
-TOUR_GAMES = {"tiny_york": 50, "construction_yard": 50, "fifth_avenue": 50}  # a rung, each agent
-CHAMPION_GAMES = {"tiny_york": 2, "construction_yard": 4, "fifth_avenue": 4}  # a rung
 TOUR = tuple(TOUR_AGENTS)  # the games toured by default, the built-in ones (--only names another)
-OTHER_GAME_AGENTS = ("ppo", "random", "greedy", "search:16")  # a game registered later (a plug-in)
-OTHER_GAME_GAMES, OTHER_CHAMPION_GAMES = 50, 4
+GAMES_A_RUNG = 50  # games a rung for each agent but the champion, in every game
+TOUR_GAMES = dict.fromkeys(TOUR, GAMES_A_RUNG)
+OTHER_CHAMPION_GAMES = 4  # the champion's games a rung, but in Tiny York
+CHAMPION_GAMES = {**dict.fromkeys(TOUR, OTHER_CHAMPION_GAMES), "tiny_york": 2}
+LADDER_PLAYERS = 2  # a ladder game: the agent and one automatic participant
 QUICK_GAMES = 1  # --quick: one game a rung, the champion one game at its first rung ...
 QUICK_CHAMPION = "champion@0.02"  # ... searching at most 0.02 s a decision
 DEMO_WORKERS = 2
@@ -130,7 +132,7 @@ def shipped_file(game_name: str, agent: str) -> Path | None:
     if agent.partition("@")[0] == CHAMPION and game.champion_policy is not None:
         return MODELS_DIR / game.champion_policy
     try:
-        return shipped_policy_path(game, 2)
+        return shipped_policy_path(game, LADDER_PLAYERS)
     except ValueError:  # none shipped for this game: check_agent_spec says so
         return None
 
@@ -169,9 +171,9 @@ def tour_legs(game_name: str, games: int | None = None, champion_games: int | No
     """The legs of ``game_name``'s part of the tour (``TOUR_AGENTS``, ``TOUR_GAMES``,
     ``CHAMPION_GAMES``); ``games`` / ``champion_games`` replace the counts a rung, ``quick``
     makes both 1 and plays the champion at its first rung only."""
-    agents, champion_rungs = TOUR_AGENTS.get(game_name, (OTHER_GAME_AGENTS, None))
+    agents, champion_rungs = TOUR_AGENTS.get(game_name, (GAME_AGENTS, None))
     if games is None:
-        games = QUICK_GAMES if quick else TOUR_GAMES.get(game_name, OTHER_GAME_GAMES)
+        games = QUICK_GAMES if quick else TOUR_GAMES.get(game_name, GAMES_A_RUNG)
     if champion_games is None:
         champion_games = QUICK_GAMES if quick else CHAMPION_GAMES.get(game_name, OTHER_CHAMPION_GAMES)
     if quick:
