@@ -427,18 +427,18 @@ class PolicySearchAgent:
 
 CHAMPION_SIMULATIONS = 256  # playouts a decision (docs/champion.md: the budget measured)
 CHAMPION_SKIP_ABOVE = 0.9  # the prior's choice when it is this sure: 4x faster, as strong (ablation)
-CHAMPION_TIME_LIMIT = 1.0  # seconds a decision, the most the champion may take on one core
 CHAMPION_MARGIN_WEIGHT = 2.0  # more than DEFAULT_MARGIN_WEIGHT: chosen on the ablation (docs/champion.md)
 
 
 class ChampionAgent(PolicySearchAgent):
     """The strongest shipped agent of a game: ``PolicySearchAgent`` with the game's champion network,
     ``CHAMPION_SIMULATIONS`` playouts where the prior is below ``CHAMPION_SKIP_ABOVE``, a playout's
-    margin weighted ``CHAMPION_MARGIN_WEIGHT``, stopped at ``CHAMPION_TIME_LIMIT`` s a decision
-    (docs/champion.md is its model card). Tiny York's is the default game, its network the
-    champion's own (``CHAMPION_MODEL_PATH``: the shipped policy after a generation of expert
-    iteration); another game gives its ``network`` (the shipped one of the setup:
-    ``training.game_matches.shipped_policy_path``).
+    margin weighted ``CHAMPION_MARGIN_WEIGHT`` (docs/champion.md is its model card). Its strength is
+    defined by those counts alone: no wall-clock limit, so a seed gives the same game on any machine
+    (``time_limit=S`` or the name ``champion@S`` adds one for people who play against it). Tiny
+    York's is the default game, its network the champion's own (``CHAMPION_MODEL_PATH``: the
+    shipped policy after a generation of expert iteration); another game gives its ``network``
+    (the shipped one of the setup: ``training.game_matches.shipped_policy_path``).
 
     The skip is what keeps the search no weaker than its policy where playouts are noisy: in
     Construction Yard, plain psearch (every decision searched) loses to the policy it searches,
@@ -446,7 +446,7 @@ class ChampionAgent(PolicySearchAgent):
     In Construction Yard and 5th Avenue)."""
 
     def __init__(self, seed: int | None = None, simulations: int = CHAMPION_SIMULATIONS,
-                 time_limit: float | None = CHAMPION_TIME_LIMIT,
+                 time_limit: float | None = None,
                  skip_above: float | None = CHAMPION_SKIP_ABOVE,
                  margin_weight: float = CHAMPION_MARGIN_WEIGHT, *, game: str | Game = DEFAULT_GAME,
                  **options) -> None:

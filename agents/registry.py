@@ -75,8 +75,8 @@ AGENTS = {
                            "the strongest shipped agent: psearch with its tuned budget on its own network, "
                            "agents/models/champion.zip (docs/champion.md); 'champion:PATH' searches with "
                            "the policy file PATH instead (an expert-iteration generation); "
-                           "'champion@S' at most S seconds a decision instead of 1, 'champion@none' "
-                           "no limit", path_option="network", timed=True, contract_policy=True),
+                           "'champion@S' adds a limit of S seconds a decision (its strength is set "
+                           "by playouts alone)", path_option="network", timed=True, contract_policy=True),
     "ppo": AgentEntry("tiny_york_env.agents.ppo_agent", "PPOAgent",
                       "trained MaskablePPO policy; 'ppo:PATH' loads a policy file (a training run's "
                       "policy.zip or training.export's output), plain 'ppo' the shipped model",
@@ -238,7 +238,7 @@ def normalize_agent_name(spec: str) -> str:
     """``spec`` checked, its agent name lowercased and stripped, a budget or path after the colon
     kept as typed, a time limit spelt one way and left out where it is the agent's default:
     ``'PPO:Runs/My.zip'`` is ``'ppo:Runs/My.zip'``, ``'Champion@2.0'`` is ``'champion@2'``,
-    ``'champion@1'`` is ``'champion'``; ValueError as parse_agent_name."""
+    ``'champion@none'`` is ``'champion'``; ValueError as parse_agent_name."""
     name, options = parse_agent_name(spec)
     untimed, limit = _timed_parts(spec)
     if is_external_name(untimed):
@@ -252,7 +252,7 @@ def normalize_agent_name(spec: str) -> str:
 
 def default_time_limit(name: str) -> float | None:
     """The time limit (seconds a decision, None for none) of the agent ``name`` when its name
-    sets none: a limit equal to it is left out of the name (``'champion@1'`` is ``'champion'``)."""
+    sets none: a limit equal to it is left out of the name (``'psearch@none'`` is ``'psearch'``)."""
     parameter = inspect.signature(agent_class(name)).parameters.get(TIME_LIMIT_OPTION)
     return None if parameter is None else parameter.default
 

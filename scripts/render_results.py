@@ -233,6 +233,38 @@ def tournament_table(files: Sequence[dict[str, Any]], options: Options) -> str:
     return markdown_table(header, rows)
 
 
+COMPARE_DECISIONS = {"H1": "**B better** (H1)", "H0": "B not better (H0)",
+                     "inconclusive": "inconclusive (cap)"}
+
+
+def compare_opponents(settings: dict[str, Any]) -> str:
+    """A comparison's opponents as its game names them: 'Tom 12 (C5)', 'greedy bot', 'ppo'."""
+    from tiny_york_env.registry import get_game
+    game = get_game(settings["game"])
+    named = [game.automatic_label(a) for a in settings["automatic"]]
+    return ", ".join(named + [f"`{o}`" for o in settings["opponents"]])
+
+
+@view("compare")
+def compare_table(files: Sequence[dict[str, Any]], options: Options) -> str:
+    """Paired sequential tests (``tiny-york compare``), a row a test: the hypotheses, the decision,
+    the deals it took, each agent's wins, the log-likelihood ratio and Wald's bounds."""
+    from tiny_york_env.registry import get_game
+    rows = []
+    for data in files:
+        if data.get("kind") != "compare":
+            raise ValueError(f"the compare view reads compare.json files, not {data.get('kind')!r}")
+        s, r = data["settings"], data["result"]
+        rows.append([get_game(s["game"]).title, compare_opponents(s), f"`{s['a']}`", f"`{s['b']}`",
+                     f"{s['delta0']:+.2f} / {s['delta1']:+.2f}", COMPARE_DECISIONS[r["decision"]],
+                     thousands(r["pairs"]), f"{r['a_wins']:g}", f"{r['b_wins']:g}",
+                     f"{r['mean_difference']:+.3f}", f"{r['llr']:+.2f} [{r['lower']:.2f}, {r['upper']:.2f}]",
+                     f"{r['a_seconds_per_game']:.2f} / {r['b_seconds_per_game']:.2f}"])
+    header = ["game", "against", "A", "B", "H0 / H1: B - A", "decision", "deals", "A won", "B won",
+              "B - A a deal", "LLR [bounds]", "s / game A / B"]
+    return markdown_table(header, rows)
+
+
 # ---------------------------------------------------------------- generic tables
 
 @view("table")

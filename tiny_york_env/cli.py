@@ -4,7 +4,9 @@
     tiny-york eval --vs random greedy [--tom 5] --games 120
     tiny-york eval --agent ppo --games 500 --first-game 500 --out part-2   # games 500-999
     tiny-york eval --merge part-1/ladder.json part-2/ladder.json --out joined
+    tiny-york eval --agent champion --levels 10,12 --games 400 --part-games 100 --out DIR   # resumable
     tiny-york eval --agent champion@0.5 --levels 10 --games 100   # at most 0.5 s a decision (@none: no limit)
+    tiny-york compare ppo ppo:agents/models/champion.zip --vs 12   # paired games until an SPRT decides
     tiny-york tournament --agents random greedy tomrules --games 20 [--size 2]
     tiny-york play --tom 5 [--tom B4] [--vs greedy] [--seed 1] [--seat 0]
     tiny-york eval --game construction_yard --vs ppo greedy [--bots greedy] --games 120 --workers 2
@@ -56,6 +58,7 @@ FIRST_CHOICE = 1  # the legal actions are numbered from 1 for people
 EXIT_OK, EXIT_ERROR = 0, 2
 CLI_DESCRIPTION = ("Tiny York, Construction Yard and 5th Avenue (and any game a plug-in registers): "
                    "evaluate an agent against the game's automatic players or other agents (eval), "
+                   "decide whether one agent is stronger than another by a sequential test (compare), "
                    "rate agents in a round robin (tournament), play at the terminal (play), step "
                    "through a saved game (replay) and play or watch games in the browser (serve).")
 
@@ -119,7 +122,8 @@ def non_negative(text: str) -> int:
 # ---------------------------------------------------------------- the parser
 
 def _add_run_options(parser, games_help):
-    parser.add_argument("--games", type=positive, help=games_help)
+    if games_help is not None:  # compare plays until its test decides: no --games
+        parser.add_argument("--games", type=positive, help=games_help)
     parser.add_argument("--seed", type=non_negative, default=0, help="base seed")
     parser.add_argument("--workers", type=positive, default=1, help="processes")
     parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
@@ -140,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=DefaultsHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tiny-york {__version__}")
     commands = parser.add_subparsers(dest="command", required=True,
-                                     metavar="{eval,tournament,play,replay,serve}")
+                                     metavar="{eval,compare,tournament,play,replay,serve}")
 
     ev = commands.add_parser("eval", help="an agent against the ladder of the game's automatic players "
                                           "(Toms, bots), or agents against each other",
@@ -162,6 +166,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--first-game", type=non_negative, default=0, metavar="K",
                     help="the ladder: play games K to K + --games - 1 of the seeded sequence, a part "
                          "of a longer ladder (join the parts with --merge)")
+    ev.add_argument("--part-games", type=positive, metavar="K",
+                    help="the ladder of one --agent in resumable parts of K games a rung: each part "
+                         "kept in --out/parts/, the finished ones joined into --out/ladder.json; the "
+                         "same command again plays only the parts not yet played")
     ev.add_argument("--tom", type=automatic_spec, action="append", default=[], metavar="TOM",
                     help="with --vs (Tiny York): a Tom joining every game (level 1-12 or code like B4)")
     ev.add_argument("--bots", nargs="+", default=[], metavar="BOT",
@@ -174,6 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "(DIR/...jsonl): by default every game the first agent did not win")
     ev.add_argument("--save-which", choices=("lost", "all"), default="lost",
                     help="with --save-games: the first agent's lost games, or every game")
+
+    from tiny_york_env.training.compare_cli import add_compare_parser
+    add_compare_parser(commands, DefaultsHelpFormatter, agent_name, _add_run_options)
 
     tour = commands.add_parser("tournament", help="round robin with OpenSkill ratings",
                                formatter_class=DefaultsHelpFormatter)
@@ -252,6 +263,9 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
     automatic = automatic_participants(game, args)
     progress = not args.no_progress
     option = AUTOMATIC_OPTIONS[game.automatic_kind]  # --tom or --bots
+    if args.part_games:
+        run_ladder_in_parts(args, game, saving, out)
+        return
     if args.vs:
         for flag, given in (("--first-game", args.first_game), ("--levels", args.levels)):
             if given:
@@ -280,6 +294,23 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
         for ladder in ladders:  # --merge names a part by the command that played it
             ladder.settings["command"] = args.command_line
         results = combine_results(ladders)
+    report(results, args, out)
+
+
+def run_ladder_in_parts(args: argparse.Namespace, game: Game, saving: object, out: IO[str]) -> None:
+    """``tiny-york eval --agent A --part-games K``: the ladder in resumable parts, then joined."""
+    from tiny_york_env.training.ladder_parts import play_ladder_in_parts
+    if args.vs or saving or len(args.agent) != 1:
+        raise ValueError("--part-games plays the ladder of one --agent (no --vs, no --save-games)")
+
+    def say(folder, played):
+        print(f"{'played' if played else 'kept'} {folder}", file=out, flush=True)
+
+    (spec,) = agent_specs(args.agent, args.unsafe_unpickle)
+    results = play_ladder_in_parts(spec, ladder_rungs(game, args.levels), args.games or LADDER_GAMES,
+                                   args.part_games, args.out, seed=args.seed, workers=args.workers,
+                                   ray_address=args.ray, first_game=args.first_game, game=game.name,
+                                   progress=not args.no_progress, command=args.command_line, report=say)
     report(results, args, out)
 
 
@@ -557,6 +588,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
     try:
         if args.command == "eval":
             run_eval(args, out)
+        elif args.command == "compare":
+            from tiny_york_env.training.compare_cli import run_compare
+            run_compare(args, out, agent_name)
         elif args.command == "replay":
             replay_game(args.file, stdin, out, check_only=args.check)
         elif args.command == "tournament":

@@ -314,19 +314,21 @@ def warm_up(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence[
 
 def run_jobs(players: Sequence[AgentSpec], labels: Sequence[str], jobs: Sequence[GameJob], workers: int = 1,
              progress: bool = True, description: str = "games",
-             saving: GameSaving | None = None, ray_address: str | None = None) -> list[GameRecord]:
+             saving: GameSaving | None = None, ray_address: str | None = None,
+             warm: bool = True) -> list[GameRecord]:
     """Play every job (in ``workers`` processes when > 1, or as Ray tasks on ``ray_address``:
     ``training/ray_jobs.py``); GameRecords in job order, the same whichever way they ran. The
     progress bar (``tqdm.auto``: a widget in a notebook, text in a terminal) is off when
     ``progress`` is False. ``saving``: write the games it selects as saved games into its folder
-    (on a cluster, a folder every node shares)."""
+    (on a cluster, a folder every node shares). ``warm=False`` skips the untimed warm-up game
+    (``warm_up``) where this process has played the players already."""
     from tqdm.auto import tqdm
     workers = positive_int(workers, "workers")
     if ray_address is not None and workers != 1:
         raise ValueError("give --workers or --ray, not both: with --ray the cluster's CPUs play the games")
     if saving is not None:
         output_dir(saving.directory)
-    if ray_address is None:
+    if ray_address is None and warm:
         warm_up(players, labels, jobs)
     records = []
     with tqdm(total=len(jobs), desc=description, unit="game", disable=not progress) as bar:
@@ -526,14 +528,15 @@ def run_provenance() -> dict[str, str]:
 def evaluate_ladder(agent: AgentSpec, rungs: Iterable[AutomaticSpec] | None = None,
                     games: int = DEFAULT_GAMES, seed: int = 0, workers: int = 1, progress: bool = True,
                     saving: GameSaving | None = None, ray_address: str | None = None,
-                    first_game: int = 0, *, game: str | Game = DEFAULT_GAME) -> EvalResults:
+                    first_game: int = 0, *, game: str | Game = DEFAULT_GAME,
+                    warm: bool = True) -> EvalResults:
     """Solo games of ``agent`` (a name or ``factory(seed)``, seat 0) against one automatic
     participant of ``game`` per rung (``check_rungs``: Tiny York's Tom levels, another game's bots;
     all by default); game k at rung R is seeded from (seed, R, k), k from ``first_game`` (so a long
     ladder can be played in parts and joined by ``training.ladder_merge``). One CellResult per
     rung. ``saving`` writes the games it selects (e.g. every lost one) as saved games. The settings
     record the run's UTC start date (``played_on``) and the package ``version`` beside its arguments
-    (``run_provenance``)."""
+    (``run_provenance``). ``warm=False``: no warm-up game (``run_jobs``)."""
     game = get_game(game)
     rungs = check_rungs(game, rungs)
     check_agent_spec(agent, game, game.seat_config(1, (rungs[0],)))
@@ -545,7 +548,7 @@ def evaluate_ladder(agent: AgentSpec, rungs: Iterable[AutomaticSpec] | None = No
     for cell, rung in enumerate(rungs):
         jobs += rotation_jobs(cell, (0,), games, (rung,), ladder_seed_keys(seed, rung), first_game, game.name)
     records = run_jobs([agent], [label], jobs, workers, progress,
-                       f"{label} vs {game.automatic_kind}", saving, ray_address)
+                       f"{label} vs {game.automatic_kind}", saving, ray_address, warm)
     cells = [cell_result([r for r in records if r.cell == cell], 0, label, game.automatic_label(rung), rung)
              for cell, rung in enumerate(rungs)]
     settings = {"game": game.name, "agent": label, "levels": rungs, "games": games, "seed": seed,
@@ -577,10 +580,14 @@ def evaluate_vs_agents(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES, 
                        workers: int = 1, progress: bool = True, toms: Iterable[TomSpec] = (),
                        saving: GameSaving | None = None, ray_address: str | None = None, *,
                        game: str | Game = DEFAULT_GAME,
-                       automatic: Iterable[AutomaticSpec] = ()) -> EvalResults:
+                       automatic: Iterable[AutomaticSpec] = (), first_game: int = 0,
+                       warm: bool = True) -> EvalResults:
     """Agents of ``game`` (names or factories, one per agent seat, with its ``automatic``
     participants after them: Toms, bots; ``toms`` for Tiny York's) against each other, seats
-    rotated: ``games`` must be a multiple of the number of agents. One CellResult per agent.
+    rotated: ``games`` must be a multiple of the number of agents. Game k is seeded from (seed, the
+    setup, k) alone, not from the agents, so two agents in the same seat meet the same deals; k runs
+    from ``first_game`` (a multiple of the agents; a match in parts). One CellResult per agent.
+    ``warm=False``: no warm-up game (``run_jobs``).
     ``saving`` writes the games it selects (the first agent's lost ones, or all). The settings
     record the run's ``played_on`` and ``version`` (``run_provenance``)."""
     game = get_game(game)
@@ -599,18 +606,20 @@ def evaluate_vs_agents(agents: Iterable[AgentSpec], games: int = DEFAULT_GAMES, 
     agents = [check_agent_spec(a, game, config) for a in agents]
     codes = game.automatic_of(config)  # validated, one spelling each
     games, seed = positive_int(games, "games"), check_seed(seed)
+    first_game = check_int("first_game", first_game, 0)
     labels = unique_labels(agents)
     provenance = run_provenance()
     jobs = rotation_jobs(0, tuple(range(len(agents))), games, automatic,
-                         (seed, KIND_MATCH, len(agents), *map(automatic_key, codes)), game=game.name)
-    records = run_jobs(agents, labels, jobs, workers, progress, " vs ".join(labels), saving, ray_address)
+                         (seed, KIND_MATCH, len(agents), *map(automatic_key, codes)), first_game, game.name)
+    records = run_jobs(agents, labels, jobs, workers, progress, " vs ".join(labels), saving, ray_address,
+                       warm)
     cells = []
     automatic_labels = [game.automatic_label(x) for x in codes]
     for p, label in enumerate(labels):
         others = [x for x in labels if x != label] + automatic_labels
         cells.append(cell_result(records, p, label, ", ".join(others)))
     settings = {"game": game.name, "agents": labels, game.automatic_kind: list(automatic), "games": games,
-                "seed": seed, **provenance}
+                "seed": seed, **({"first_game": first_game} if first_game else {}), **provenance}
     return EvalResults("match", cells, records, settings)
 
 

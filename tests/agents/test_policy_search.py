@@ -12,7 +12,6 @@ from tiny_york_env.agents.policy_search import (
     CHAMPION_MARGIN_WEIGHT,
     CHAMPION_SIMULATIONS,
     CHAMPION_SKIP_ABOVE,
-    CHAMPION_TIME_LIMIT,
     ChampionAgent,
     PolicyNetwork,
     PolicySearchAgent,
@@ -377,7 +376,7 @@ def test_registry_names():
     assert isinstance(agent, PolicySearchAgent) and agent.simulations == 12
     champion = make_agent("champion", seed=1)
     assert isinstance(champion, ChampionAgent)
-    assert champion.simulations == CHAMPION_SIMULATIONS and champion.time_limit is not None
+    assert champion.simulations == CHAMPION_SIMULATIONS and champion.time_limit is None  # counts, no clock
     assert champion.skip_above == CHAMPION_SKIP_ABOVE and champion.margin_weight == CHAMPION_MARGIN_WEIGHT
 
 
@@ -385,7 +384,8 @@ def test_a_time_limit_in_the_name_sets_the_agents_limit():
     """'champion@S' / 'psearch[:N]@S' set ``time_limit`` (seconds a decision, or none), nothing else."""
     assert make_agent("champion@0.25", seed=1).time_limit == 0.25
     assert make_agent("champion@none", seed=1).time_limit is None
-    assert make_agent("champion", seed=1).time_limit == CHAMPION_TIME_LIMIT
+    assert make_agent("champion", seed=1).time_limit is None
+    assert make_agent("champion@1", seed=1).time_limit == 1.0
     timed = make_agent("psearch:12@2", seed=1)
     assert (timed.simulations, timed.time_limit) == (12, 2.0)
     assert make_agent("psearch", seed=1).time_limit is None
@@ -439,7 +439,7 @@ def test_the_contract_games_play_the_champion(game_name, network):
     assert isinstance(champion, ChampionAgent) and champion.game is game
     assert champion.network.source == str(shipped_policy_path(game, game.num_participants(config)))
     assert (champion.simulations, champion.skip_above, champion.margin_weight, champion.time_limit) == (
-        CHAMPION_SIMULATIONS, CHAMPION_SKIP_ABOVE, CHAMPION_MARGIN_WEIGHT, CHAMPION_TIME_LIMIT)
+        CHAMPION_SIMULATIONS, CHAMPION_SKIP_ABOVE, CHAMPION_MARGIN_WEIGHT, None)
     state = game.new_game(config, 3)
     for _ in range(CHEAP_DECISIONS):
         if game.is_terminal(state):

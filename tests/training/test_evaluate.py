@@ -108,8 +108,8 @@ def test_registry_rejects_bad_names(name, message):
 @pytest.mark.parametrize("typed, options, label", [
     ("champion@0.5", {"time_limit": 0.5}, "champion@0.5"),
     ("Champion@2.0", {"time_limit": 2.0}, "champion@2"),
-    ("champion@ NONE", {"time_limit": None}, "champion@none"),
-    ("champion@1.0", {"time_limit": 1.0}, "champion"),  # the champion's own limit
+    ("champion@ NONE", {"time_limit": None}, "champion"),  # the champion has no limit of its own
+    ("champion@1.0", {"time_limit": 1.0}, "champion@1"),
     ("psearch@none", {"time_limit": None}, "psearch"),  # psearch has none
     ("psearch:64@1e6", {"simulations": 64, "time_limit": 1e6}, "psearch:64@1000000"),
     ("champion:runs/g@1/policy.zip@3", {"network": "runs/g@1/policy.zip", "time_limit": 3.0},

@@ -1,0 +1,74 @@
+"""A long ladder in resumable parts: ``tiny-york eval --agent A --games N --part-games K --out DIR``.
+
+The ladder's games are played K at a time, each part into its own folder
+(``DIR/parts/games-FIRST-LAST/ladder.json``, written whole and then moved into place), and the
+finished parts are joined into ``DIR/ladder.json`` (``training.ladder_merge``: the same cells as one
+run over all the games). Run the same command again after a stop and only the missing parts are
+played; a part folder of another agent, seed or game is refused by the join. With ``--ray`` each
+part's games run on the cluster.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from tiny_york_env.options import check_int
+from tiny_york_env.training.evaluate import (
+    AgentSpec,
+    AutomaticSpec,
+    EvalResults,
+    evaluate_ladder,
+    output_dir,
+    write_results,
+)
+from tiny_york_env.training.ladder_merge import merge_ladder_files
+
+PARTS_FOLDER = "parts"
+PARTIAL_SUFFIX = ".partial"
+
+
+def part_folder(out: Path, first: int, count: int) -> Path:
+    """Where the part of games ``first`` to ``first + count - 1`` is kept."""
+    return out / PARTS_FOLDER / f"games-{first}-{first + count - 1}"
+
+
+def part_ranges(first_game: int, games: int, part_games: int) -> list[tuple[int, int]]:
+    """(first, count) of each part: ``games`` games from ``first_game``, ``part_games`` a part (the
+    last part what is left)."""
+    return [(first, min(part_games, first_game + games - first))
+            for first in range(first_game, first_game + games, part_games)]
+
+
+def play_ladder_in_parts(agent: AgentSpec, rungs: Sequence[AutomaticSpec] | None, games: int,
+                         part_games: int, out: str | os.PathLike[str], *, seed: int = 0, workers: int = 1,
+                         ray_address: str | None = None, first_game: int = 0, game: str = "tiny_york",
+                         progress: bool = True, command: str | None = None,
+                         report: Callable[[Path, bool], None] | None = None) -> EvalResults:
+    """The ladder of ``agent`` over ``games`` games a rung from ``first_game``, played ``part_games``
+    at a time into ``out/parts`` (a finished part is kept, not played again) and joined; returns the
+    joined ladder. ``report(folder, played)`` is called for each part (``played`` False when it was
+    already there). ValueError for bad counts or parts that do not join."""
+    games = check_int("games", games, 1, "games a rung")
+    part_games = check_int("part_games", part_games, 1, "games a part")
+    out = output_dir(out)
+    folders = []
+    for first, count in part_ranges(first_game, games, part_games):
+        folder = part_folder(out, first, count)
+        played = not (folder / "ladder.json").is_file()
+        if played:
+            results = evaluate_ladder(agent, rungs, games=count, seed=seed, workers=workers,
+                                      progress=progress, ray_address=ray_address, first_game=first,
+                                      game=game)
+            if command is not None:
+                results.settings["command"] = command
+            partial = folder.with_name(folder.name + PARTIAL_SUFFIX)
+            shutil.rmtree(partial, ignore_errors=True)  # a part stopped while it was being written
+            write_results(results, partial)
+            os.replace(partial, folder)
+        folders.append(folder)
+        if report is not None:
+            report(folder, played)
+    return merge_ladder_files([folder / "ladder.json" for folder in folders])
