@@ -26,6 +26,13 @@ of the solo setup; or ``--start PATH``, e.g. ``agents/models/ppo.zip`` to begin 
    generation's row goes to ``generations.json`` with its teacher's win rate, how often the
    search chose other than the prior's first choice, and its fit; the best generation so far
    (mean ladder win rate) is named there.
+4. **Gate** (with ``--gate-vs``): a sequential test (``training.compare``) of the search on the
+   new network against the search on the network it was trained from, paired games against the
+   automatic participants ``--gate-vs`` (e.g. ``12``), until the SPRT accepts "better by at
+   least ``--gate-delta1``" or rejects it (or ``--gate-max-pairs`` deals). Only an accepted
+   generation's network goes on: a rejected one's successor is trained from the last accepted
+   network again (on new games), and only accepted generations may be named best. The test's
+   file is ``gen-K/gate/compare.json`` (resumed where a stopped run left it).
 
 Writes ``gen-K/policy.zip`` (a policy file: ``psearch`` takes it as ``network=``, ``ppo:PATH``
 plays it alone), ``gen-K/decisions.npz`` and ``generations.json`` under ``--out``.
@@ -64,6 +71,7 @@ from tiny_york_env.agents.ppo_agent import MODELS_DIR, POLICY_FILE
 from tiny_york_env.envs.rewards import final_rewards
 from tiny_york_env.options import check_int
 from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
+from tiny_york_env.training.compare import DEFAULT_DELTA0, DEFAULT_DELTA1, compare_agents
 from tiny_york_env.training.evaluate import (
     check_rungs,
     check_seed,
@@ -92,6 +100,7 @@ from tiny_york_env.training.search_game_files import (
     load_search_game,
     save_search_game,
 )
+from tiny_york_env.training.sprt import ACCEPT_H1, SprtBounds
 from tiny_york_env.training.train_ppo import (
     DEFAULT_GAMMA,
     DEFAULT_NET_ARCH,
@@ -103,7 +112,7 @@ from tiny_york_env.training.train_ppo import (
 
 RESULTS_FILE, DECISIONS_FILE = "generations.json", "decisions.npz"
 RESUME_MAY_CHANGE = ("out", "generations", "workers")  # settings --resume lets differ from the run's
-STREAM_GAME, STREAM_SEARCH, STREAM_VIEW, STREAM_FIT, STREAM_EVAL = 31, 32, 33, 34, 35
+STREAM_GAME, STREAM_SEARCH, STREAM_VIEW, STREAM_FIT, STREAM_EVAL, STREAM_GATE = 31, 32, 33, 34, 35, 36
 SELFPLAY_AGENTS = 2  # a self-play game: the search in two seats, no Tom
 DEFAULT_GENERATIONS = 1
 DEFAULT_GAMES = 200
@@ -111,6 +120,9 @@ DEFAULT_SIMULATIONS = CHAMPION_SIMULATIONS  # the teacher is the champion's sear
 DEFAULT_SELFPLAY_EVERY = 5
 DEFAULT_EPOCHS = 4
 DEFAULT_EVAL_GAMES = 200
+DEFAULT_GATE_DELTA1 = DEFAULT_DELTA1  # a generation goes on when its search wins 5 points more a deal
+DEFAULT_GATE_MAX_PAIRS = 400
+GATE_DIR = "gate"
 
 
 @dataclass(frozen=True)
@@ -132,9 +144,13 @@ class ExpertIterationSettings:
     seed: int = 0
     workers: int = 1  # processes playing the games; the records do not depend on it
     game: str = DEFAULT_GAME
+    gate_vs: tuple = ()  # automatic participants of the gate's paired games; (): no gate
+    gate_delta1: float = DEFAULT_GATE_DELTA1
+    gate_max_pairs: int = DEFAULT_GATE_MAX_PAIRS
 
     def __post_init__(self) -> None:
-        for name in ("generations", "games", "simulations", "epochs", "eval_games", "workers"):
+        for name in ("generations", "games", "simulations", "epochs", "eval_games", "workers",
+                     "gate_max_pairs"):
             object.__setattr__(self, name, positive_int(getattr(self, name), name))  # numpy ints as int
         object.__setattr__(self, "selfplay_every", check_int("selfplay_every", self.selfplay_every, 0,
                                                              "0: no self-play"))
@@ -153,6 +169,15 @@ class ExpertIterationSettings:
                 object.__setattr__(self, name, tuple(check_rungs(game, rungs)))
             except ValueError as error:
                 raise ValueError(f"{name}: {error}") from None
+        object.__setattr__(self, "gate_vs", tuple(self.gate_vs))
+        if self.gate_vs:
+            try:
+                game.seat_config(1, self.gate_vs)
+            except (ValueError, TypeError) as error:
+                raise ValueError(f"gate_vs: the gate's games are the search alone against "
+                                 f"{game.automatic_kind}; {list(self.gate_vs)} is no setup: "
+                                 f"{error}") from None
+            SprtBounds.of(DEFAULT_DELTA0, self.gate_delta1)  # a delta1 in (0, 1]
 
     def start_network(self) -> Path:
         """The first generation's network: ``start``, else the game's champion network, else its
@@ -351,6 +376,37 @@ def resumed_results(settings: ExpertIterationSettings, results_path: Path) -> di
     return results
 
 
+class SearchOnNetwork:
+    """``factory(seed)``: the generation's search (the teacher's settings) on one network, labelled
+    by the network's path, for the gate's paired games."""
+
+    def __init__(self, settings: ExpertIterationSettings, network: str | Path) -> None:
+        self.settings, self.network = settings, str(network)
+        self.label = f"search:{self.network}"
+
+    def __call__(self, seed: int | None):
+        """A new search agent seeded with ``seed``."""
+        from tiny_york_env.agents.policy_search import PolicySearchAgent
+        s = self.settings
+        return PolicySearchAgent(s.game, simulations=s.simulations, network=self.network,
+                                 margin_weight=s.margin_weight, skip_above=s.skip_above, seed=seed)
+
+
+def gate_generation(settings: ExpertIterationSettings, previous: Path, candidate: Path, gen_dir: Path,
+                    generation: int) -> dict:
+    """The gate's sequential test of the search on ``candidate`` against it on ``previous``
+    (module doc, step 4): its decision, deals, LLR and file."""
+    folder = gen_dir / GATE_DIR
+    comparison = compare_agents(
+        SearchOnNetwork(settings, previous), SearchOnNetwork(settings, candidate), game=settings.game,
+        automatic=settings.gate_vs, delta1=settings.gate_delta1, max_pairs=settings.gate_max_pairs,
+        seed=derive_seed(settings.seed, STREAM_GATE, generation), workers=settings.workers, out=folder,
+        resume=(folder / "compare.json").exists())
+    state = comparison.state
+    return {"decision": state.decision, "accepted": state.decision == ACCEPT_H1, "pairs": comparison.counted,
+            "llr": state.llr, "mean_difference": state.mean, "file": str(folder / "compare.json")}
+
+
 def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool = False) -> dict:
     """Run every generation (module doc); the results dict also written to ``generations.json``.
     With ``resume``, go on with the run already in ``settings.out``: its finished generations are
@@ -375,7 +431,7 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
         stale = out / f"gen-{generation}" / GAMES_DIR  # left if a run stopped between its row and cleanup
         if stale.exists():
             shutil.rmtree(refuse_symlink(stale))
-    network_path = Path(rows[-1]["network"]) if rows else start
+    network_path = Path(rows[-1].get("next_network", rows[-1]["network"])) if rows else start
     for generation in range(len(rows) + 1, settings.generations + 1):
         started = time.perf_counter()
         gen_dir = out / f"gen-{generation}"
@@ -402,13 +458,18 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
                "history": history, "ladder": ladder,
                "mean_ladder_win_rate": float(np.mean([c["win_rate"] for c in ladder.values()])),
                "seconds": round(time.perf_counter() - started, 1)}
+        if settings.gate_vs:
+            row["gate"] = gate_generation(settings, network_path, policy_path, gen_dir, generation)
+        accepted = row.get("gate", {}).get("accepted", True)
+        row["next_network"] = str(policy_path if accepted else network_path)
         results["generations"].append(row)
-        best = max(results["generations"], key=lambda r: r["mean_ladder_win_rate"])
-        results["best"] = {"generation": best["generation"], "network": best["network"],
-                           "mean_ladder_win_rate": best["mean_ladder_win_rate"]}
+        candidates = [r for r in results["generations"] if r.get("gate", {}).get("accepted", True)]
+        best = max(candidates, key=lambda r: r["mean_ladder_win_rate"]) if candidates else None
+        results["best"] = best and {"generation": best["generation"], "network": best["network"],
+                                    "mean_ladder_win_rate": best["mean_ladder_win_rate"]}
         write_output_text(results_path, json.dumps(results, indent=1) + "\n")
         shutil.rmtree(refuse_symlink(games_dir))  # decisions.npz and the row hold what they held
-        network_path = policy_path
+        network_path = Path(row["next_network"])
     return results
 
 
@@ -436,6 +497,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--eval-games", type=int, default=DEFAULT_EVAL_GAMES)
     parser.add_argument("--start", default=None,
                         help="the first network (a policy file); default: agents/models/champion.zip")
+    parser.add_argument("--gate-vs", nargs="+", default=[], metavar="OPPONENT",
+                        help="accept a generation only if a paired sequential test against these "
+                             "automatic participants (e.g. 12, or greedy greedy) finds its search better "
+                             "than the last accepted one's (default: no gate)")
+    parser.add_argument("--gate-delta1", type=float, default=DEFAULT_GATE_DELTA1,
+                        help="the gate's H1: better by at least this much win share a deal")
+    parser.add_argument("--gate-max-pairs", type=int, default=DEFAULT_GATE_MAX_PAIRS,
+                        help="the gate's cap on deals (inconclusive: rejected)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games")
     parser.add_argument("--torch-threads", type=int, default=1)
@@ -447,7 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def settings_from_args(args: argparse.Namespace) -> ExpertIterationSettings:
     """The run's settings from the parsed command line (checked)."""
-    from tiny_york_env.cli import ladder_rungs
+    from tiny_york_env.cli import automatic_spec, ladder_rungs
     game = get_game(args.game)
     return ExpertIterationSettings(
         out=args.out, generations=args.generations, games=args.games, simulations=args.simulations,
@@ -455,7 +524,9 @@ def settings_from_args(args: argparse.Namespace) -> ExpertIterationSettings:
         margin_weight=args.margin_weight, levels=ladder_rungs(game, args.levels),
         selfplay_every=args.selfplay_every, epochs=args.epochs,
         eval_levels=ladder_rungs(game, args.eval_levels), eval_games=args.eval_games,
-        start=args.start, seed=args.seed, workers=args.workers, game=game.name)
+        start=args.start, seed=args.seed, workers=args.workers, game=game.name,
+        gate_vs=tuple(automatic_spec(x) for x in args.gate_vs), gate_delta1=args.gate_delta1,
+        gate_max_pairs=args.gate_max_pairs)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -204,3 +204,45 @@ def test_another_game_runs_a_generation_against_its_bots(tmp_path):
     assert ExpertIterationSettings(out=str(tmp_path), game=game.name).levels == ("greedy", "random")
     with pytest.raises(ValueError, match="rungs of Construction Yard are its bots"):
         ExpertIterationSettings(out=str(tmp_path), game=game.name, levels=(5,))
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_the_gate_tests_each_generation_by_sprt(tmp_path):
+    """With gate_vs, each generation's search is tested against the search it came from by paired
+    games (training.compare); the test's file and decision are in the row, and the next generation
+    starts from the new network only when the test accepted it."""
+    settings = ExpertIterationSettings(out=str(tmp_path / "exit"), generations=1, games=2, simulations=2,
+                                       levels=(1,), selfplay_every=0, epochs=1, eval_levels=(1,),
+                                       eval_games=1, gate_vs=(1,), gate_delta1=0.5, gate_max_pairs=4)
+    (row,) = run(settings, progress=False)["generations"]
+    gate = row["gate"]
+    written = json.loads((tmp_path / "exit" / "gen-1" / "gate" / "compare.json").read_text())
+    assert gate["file"].endswith("gen-1/gate/compare.json")
+    assert written["result"]["decision"] == gate["decision"]
+    assert written["settings"]["b"] == f"search:{row['network']}"
+    assert written["settings"]["a"] == f"search:{CHAMPION_MODEL_PATH}"
+    assert gate["pairs"] <= 4 and gate["accepted"] == (gate["decision"] == "H1")
+    assert row["next_network"] == (row["network"] if gate["accepted"] else str(CHAMPION_MODEL_PATH))
+    with pytest.raises(ValueError, match="gate_vs"):
+        ExpertIterationSettings(out=str(tmp_path / "x"), gate_vs=(13,))
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_a_rejected_generation_is_not_trained_on_nor_named_best(tmp_path, monkeypatch):
+    """Generation 1 accepted, generation 2 rejected: generation 2 trains from generation 1's network,
+    and the network after it is still generation 1's, which is the best (whatever the ladders say)."""
+    decisions = iter([True, False])
+
+    def gate(settings, previous, candidate, gen_dir, generation):
+        accepted = next(decisions)
+        return {"decision": "H1" if accepted else "H0", "accepted": accepted, "pairs": 1, "llr": 0.0,
+                "mean_difference": 0.0, "file": ""}
+
+    monkeypatch.setattr(expert_iteration, "gate_generation", gate)
+    settings = ExpertIterationSettings(out=str(tmp_path / "exit"), generations=2, games=2, simulations=2,
+                                       levels=(1,), selfplay_every=0, epochs=1, eval_levels=(1,),
+                                       eval_games=1, gate_vs=(1,))
+    results = run(settings, progress=False)
+    first, second = results["generations"]
+    assert second["trained_from"] == first["network"] == first["next_network"] == second["next_network"]
+    assert results["best"]["generation"] == 1
