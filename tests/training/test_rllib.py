@@ -161,6 +161,20 @@ def test_evaluation_on_ray_equals_local_evaluation_cell_for_cell(local_ray):
             == run_tournament(["random", "greedy", "tomrules"], **tour).standings)
 
 
+def test_a_comparison_and_a_ladder_in_parts_on_ray_equal_local_ones(local_ray, tmp_path):
+    """tiny-york compare and eval --part-games send their games to Ray with --ray: the same games,
+    the same decision and the same joined ladder."""
+    from tiny_york_env.training.compare import compare_agents
+    from tiny_york_env.training.ladder_parts import play_ladder_in_parts
+    test = dict(automatic=[1], delta1=0.1, max_pairs=30, batch=10, seed=3)
+    on_ray, local = compare_agents("random", "greedy", ray_address="local", **test), compare_agents(
+        "random", "greedy", **test)
+    assert on_ray.differences() == local.differences() and on_ray.state == local.state
+    ladder = dict(rungs=[1, 5], games=4, part_games=2, seed=2, progress=False)
+    assert (play_ladder_in_parts("greedy", out=tmp_path / "ray", ray_address="local", **ladder).outcomes()
+            == play_ladder_in_parts("greedy", out=tmp_path / "local", **ladder).outcomes())
+
+
 def test_a_run_card_cannot_point_outside_its_folder_or_ask_for_a_huge_network(tmp_path):
     base = {"format": "tiny-york-rllib", "game": "tiny_york", "policy_ids": ["shared"],
             "model_config": {"fcnet_hiddens": [32], "fcnet_activation": "tanh"}}
