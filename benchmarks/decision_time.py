@@ -59,6 +59,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--out", type=Path, help="write the table as a result file (kind: table)")
     args = parser.parse_args()
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     import torch
     torch.set_num_threads(1)

@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+TOOL_KINDS = ("ladder", "match", "compare")  # the files the tools write
+KNOWN_KINDS = (*TOOL_KINDS, "cells", "table")  # and the kept ones, which --relabel may mend
 
 
 def relabel(data: dict, old: str, new: str, why: str) -> None:
@@ -36,9 +38,16 @@ def relabel(data: dict, old: str, new: str, why: str) -> None:
     for cell in data.get("cells", []):
         if cell.get("agent") == old:
             cell["agent"], renamed = new, renamed + 1
+        if isinstance(cell.get("opponents"), str):  # a match cell names the other agents
+            names = cell["opponents"].split(", ")
+            cell["opponents"] = ", ".join(new if name == old else name for name in names)
     settings = data.get("settings", {})
-    if settings.get("agent") == old:
-        settings["agent"], renamed = new, renamed + 1
+    for key in ("agent", "a", "b"):  # a ladder's agent, a comparison's two
+        if settings.get(key) == old:
+            settings[key], renamed = new, renamed + 1
+    for key in ("agents", "opponents"):  # a match's agents, a comparison's other agents
+        if old in settings.get(key, []):
+            settings[key], renamed = [new if name == old else name for name in settings[key]], renamed + 1
     if not renamed:
         raise SystemExit(f"no agent named {old!r} in the file")
     notes = data["settings"] if "settings" in data else data.setdefault("provenance", {})
@@ -59,12 +68,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     text = args.source.read_text(encoding="utf-8")
     data = json.loads(text)
+    if args.why and not args.relabel:
+        parser.error("--why goes with --relabel")
+    if data.get("kind") not in KNOWN_KINDS and "standings" not in data:
+        raise SystemExit(f"{args.source}: not a result file (its kind is {data.get('kind')!r}; "
+                         f"known: {', '.join(KNOWN_KINDS)}, or a tournament's)")
     if args.relabel:
         old, equals, new = args.relabel.partition("=")
         if not (equals and old and new and args.why):
             parser.error("--relabel takes OLD=NEW and needs --why")
         relabel(data, old, new, args.why)
-    elif data.get("kind") not in ("ladder", "match", "compare") and "standings" not in data:
+    elif data.get("kind") not in TOOL_KINDS and "standings" not in data:
         raise SystemExit(f"{args.source}: not a ladder or match file of tiny-york eval, nor a "
                          f"tournament's or a comparison's")
     settings = data["settings"] if "settings" in data or "provenance" not in data else data["provenance"]

@@ -300,8 +300,11 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
 def run_ladder_in_parts(args: argparse.Namespace, game: Game, saving: object, out: IO[str]) -> None:
     """``tiny-york eval --agent A --part-games K``: the ladder in resumable parts, then joined."""
     from tiny_york_env.training.ladder_parts import play_ladder_in_parts
-    if args.vs or saving or len(args.agent) != 1:
-        raise ValueError("--part-games plays the ladder of one --agent (no --vs, no --save-games)")
+    if args.vs or args.merge or saving or len(args.agent) != 1:
+        raise ValueError("--part-games plays the ladder of one --agent (no --vs, --merge or --save-games)")
+    if automatic_participants(game, args) or args.players is not None:
+        raise ValueError(f"{AUTOMATIC_OPTIONS[game.automatic_kind]} and --players are for --vs; the "
+                         f"ladder's {game.automatic_kind} are chosen with --levels")
 
     def say(folder, played):
         print(f"{'played' if played else 'kept'} {folder}", file=out, flush=True)

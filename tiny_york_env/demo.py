@@ -10,7 +10,7 @@ game number. The agents (``TOUR_AGENTS``): in Tiny York ppo, random, tomrules, g
 search:16 at 50 games a Tom level, the champion at 2 games against Toms 1, 6 and 12; in
 Construction Yard and 5th Avenue ppo, random, greedy and search:16 at 50 games a bot, the champion
 at 4. A few minutes with the default 2 workers on 2 cores (about 3 on idle ones); the champion
-(``agents.policy_search.ChampionAgent``, up to 1 s a decision) takes the largest share, which is
+(``agents.policy_search.ChampionAgent``, 256 playouts a searched decision) takes the largest share, which is
 why it plays few games. ``ppo`` and ``champion`` need the ``train`` extra and their shipped policy files:
 without them they are left out with a message.
 

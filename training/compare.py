@@ -17,6 +17,7 @@ it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -24,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tiny_york_env import __version__
 from tiny_york_env.options import check_int
 from tiny_york_env.registry import DEFAULT_GAME, get_game
 from tiny_york_env.training.evaluate import (
@@ -54,7 +56,7 @@ RESULT_NAME = "compare.json"
 KIND = "compare"
 # The settings that make two runs one test: a resumed run must match them all.
 SAME_TEST_KEYS = ("game", "a", "b", "opponents", "automatic", "seed", "delta0", "delta1", "alpha",
-                  "beta", "max_pairs")
+                  "beta", "max_pairs", "files", "version")
 
 
 @dataclass
@@ -118,11 +120,14 @@ def read_comparison(path: str | os.PathLike[str]) -> Comparison:
         games = [[GameRecord(**{k: tuple(v) if isinstance(v, list) else v for k, v in g.items()})
                   for g in data[key]] for key in ("a_games", "b_games")]
         comparison = Comparison(data["settings"], *games)
+        missing = [key for key in SAME_TEST_KEYS if key not in comparison.settings]
+        if missing:
+            raise ValueError(f"its settings lack {missing}")
         if len(comparison.a_games) != len(comparison.b_games):
             raise ValueError("A and B played different numbers of deals")
+        read_decision(comparison)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise ValueError(f"{path}: not a compare result file of tiny-york compare ({error})") from None
-    read_decision(comparison)
     return comparison
 
 
@@ -150,11 +155,34 @@ def write_comparison(comparison: Comparison, path: Path) -> None:
 def compare_settings(a: AgentSpec, b: AgentSpec, game_name: str, opponents: Sequence[AgentSpec],
                      automatic: Sequence[AutomaticSpec], seed: int, bounds: SprtBounds, alpha: float,
                      beta: float, max_pairs: int) -> dict[str, Any]:
-    """The settings that define a test (``SAME_TEST_KEYS``)."""
+    """The settings that define a test (``SAME_TEST_KEYS``): the players, the hypotheses, and what
+    pins the players' play beside their names (the sha256 of every file a name or a network
+    names, the package version), so that a resumed test is the same one."""
+    players = [a, b, *opponents]
+    files = sorted({path for spec in players for path in named_files(spec)})
     return {"game": game_name, "a": agent_label(a), "b": agent_label(b),
             "opponents": [agent_label(o) for o in opponents], "automatic": list(automatic),
-            "seed": seed, "delta0": bounds.delta0, "delta1": bounds.delta1, "alpha": alpha, "beta": beta,
-            "max_pairs": max_pairs}
+            "seed": seed, "delta0": bounds.delta0, "delta1": bounds.delta1, "alpha": float(alpha),
+            "beta": float(beta), "max_pairs": max_pairs,
+            "files": {path: file_digest(path) for path in files},
+            "version": __version__}
+
+
+def named_files(spec: AgentSpec) -> list[str]:
+    """The files an agent's name or factory plays from: the path after a name's colon when it is
+    a file (``ppo:PATH``, ``champion:PATH``), a factory's ``network``."""
+    name = getattr(spec, "name", spec)  # an AgentFactory (--unsafe-unpickle) keeps the name
+    if isinstance(name, str):
+        after = name.partition(":")[2]
+        candidates = (after, after.rpartition("@")[0])  # the path, or the path before a time limit
+        return [path for path in candidates if path and Path(path).is_file()][:1]
+    network = getattr(spec, "network", None)
+    return [str(network)] if network is not None and Path(network).is_file() else []
+
+
+def file_digest(path: str) -> str:
+    """The sha256 of a file's bytes, in hex."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def compare_agents(a: AgentSpec, b: AgentSpec, *, game: str = DEFAULT_GAME,
@@ -213,6 +241,8 @@ def compare_agents(a: AgentSpec, b: AgentSpec, *, game: str = DEFAULT_GAME,
 def start_comparison(settings: dict[str, Any], path: Path | None, resume: bool) -> Comparison:
     """A new Comparison, or the one in ``path`` when resuming (ValueError if its settings differ or
     there is none); ValueError for an existing file without ``resume``."""
+    if resume and path is None:
+        raise ValueError("resume goes on with the test in a result file: give out (--out)")
     if path is None or not path.exists():
         if resume:
             raise ValueError(f"nothing to resume: {path} does not exist (run without --resume to start)")

@@ -33,6 +33,7 @@ COMPARE_HELP = ("is agent B stronger than agent A? Paired games (the same deals,
 def add_compare_parser(commands: argparse._SubParsersAction, formatter: type, agent_name,
                        add_run_options) -> None:
     """The ``compare`` subcommand's options (the run options as ``eval``'s, without --games)."""
+    from tiny_york_env.cli import positive
     parser = commands.add_parser("compare", help=COMPARE_HELP, description=COMPARE_HELP + ".",
                                  formatter_class=formatter)
     parser.add_argument("a", type=agent_name, metavar="A", help="the agent as it is")
@@ -49,9 +50,9 @@ def add_compare_parser(commands: argparse._SubParsersAction, formatter: type, ag
                         "when H0 holds")
     parser.add_argument("--beta", type=float, default=DEFAULT_BETA, help="the chance of accepting H0 "
                         "when H1 holds")
-    parser.add_argument("--max-pairs", type=int, default=DEFAULT_MAX_PAIRS, metavar="N",
+    parser.add_argument("--max-pairs", type=positive, default=DEFAULT_MAX_PAIRS, metavar="N",
                         help="the cap: at most N deals (each played by A and by B)")
-    parser.add_argument("--batch", type=int, default=DEFAULT_BATCH, metavar="K",
+    parser.add_argument("--batch", type=positive, default=DEFAULT_BATCH, metavar="K",
                         help="deals played between two readings of the test (the file is written "
                              "after each batch)")
     parser.add_argument("--resume", action="store_true",

@@ -123,6 +123,7 @@ DEFAULT_EVAL_GAMES = 200
 DEFAULT_GATE_DELTA1 = DEFAULT_DELTA1  # a generation goes on when its search wins 5 points more a deal
 DEFAULT_GATE_MAX_PAIRS = 400
 GATE_DIR = "gate"
+GATE_DEFAULTS = {"gate_vs": [], "gate_delta1": DEFAULT_GATE_DELTA1, "gate_max_pairs": DEFAULT_GATE_MAX_PAIRS}
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,11 @@ class ExpertIterationSettings:
                 raise ValueError(f"gate_vs: the gate's games are the search alone against "
                                  f"{game.automatic_kind}; {list(self.gate_vs)} is no setup: "
                                  f"{error}") from None
-            SprtBounds.of(DEFAULT_DELTA0, self.gate_delta1)  # a delta1 in (0, 1]
+            try:
+                SprtBounds.of(DEFAULT_DELTA0, self.gate_delta1)
+            except ValueError:
+                raise ValueError(f"gate_delta1 is the win share a deal by which a generation must be "
+                                 f"better, in (0, 1]; got {self.gate_delta1!r}") from None
 
     def start_network(self) -> Path:
         """The first generation's network: ``start``, else the game's champion network, else its
@@ -351,6 +356,8 @@ def resumed_results(settings: ExpertIterationSettings, results_path: Path) -> di
         if not isinstance(recorded, dict) or not isinstance(rows, list):
             raise TypeError("settings must be an object and generations a list")
         recorded.setdefault("game", DEFAULT_GAME)  # runs from before every game had expert iteration
+        for name, default in GATE_DEFAULTS.items():  # runs from before the gate: none
+            recorded.setdefault(name, default)
     except FileNotFoundError:
         raise ValueError(f"nothing to resume: {results_path} does not exist (run without --resume to "
                          f"start)") from None
@@ -369,6 +376,9 @@ def resumed_results(settings: ExpertIterationSettings, results_path: Path) -> di
         if not network.is_file():
             raise ValueError(f"{results_path}: generation {number}'s network {str(network)!r} is missing")
         row["network"] = str(network)
+        if "next_generation" in row:  # the network the next generation trains from, where it is now
+            after = row["next_generation"]
+            row["next_network"] = rows[after - 1]["network"] if after else str(settings.start_network())
     best = results.get("best")
     if rows and isinstance(best, dict) and best.get("generation") in range(1, len(rows) + 1):
         best["network"] = rows[best["generation"] - 1]["network"]  # where it is now, as its row
@@ -382,7 +392,7 @@ class SearchOnNetwork:
 
     def __init__(self, settings: ExpertIterationSettings, network: str | Path) -> None:
         self.settings, self.network = settings, str(network)
-        self.label = f"search:{self.network}"
+        self.label = f"search:{Path(network).parent.name}/{Path(network).name}"  # as where the run moves
 
     def __call__(self, seed: int | None):
         """A new search agent seeded with ``seed``."""
@@ -405,6 +415,15 @@ def gate_generation(settings: ExpertIterationSettings, previous: Path, candidate
     state = comparison.state
     return {"decision": state.decision, "accepted": state.decision == ACCEPT_H1, "pairs": comparison.counted,
             "llr": state.llr, "mean_difference": state.mean, "file": str(folder / "compare.json")}
+
+
+def next_network(rows: Sequence[dict], start: Path) -> Path:
+    """The network the generation after ``rows`` trains from: the last accepted generation's (where
+    its row says the network is now), else ``start``."""
+    if not rows:
+        return start
+    number = rows[-1].get("next_generation", rows[-1]["generation"])  # runs before the gate: the last
+    return Path(rows[number - 1]["network"]) if number else start
 
 
 def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool = False) -> dict:
@@ -431,7 +450,7 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
         stale = out / f"gen-{generation}" / GAMES_DIR  # left if a run stopped between its row and cleanup
         if stale.exists():
             shutil.rmtree(refuse_symlink(stale))
-    network_path = Path(rows[-1].get("next_network", rows[-1]["network"])) if rows else start
+    network_path = next_network(rows, start)
     for generation in range(len(rows) + 1, settings.generations + 1):
         started = time.perf_counter()
         gen_dir = out / f"gen-{generation}"
@@ -461,6 +480,9 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
         if settings.gate_vs:
             row["gate"] = gate_generation(settings, network_path, policy_path, gen_dir, generation)
         accepted = row.get("gate", {}).get("accepted", True)
+        previous_next = results["generations"][-1].get("next_generation", generation - 1) if (
+            results["generations"]) else 0
+        row["next_generation"] = generation if accepted else previous_next  # 0: the start network
         row["next_network"] = str(policy_path if accepted else network_path)
         results["generations"].append(row)
         candidates = [r for r in results["generations"] if r.get("gate", {}).get("accepted", True)]

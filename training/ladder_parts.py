@@ -10,16 +10,21 @@ part's games run on the cluster.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from tiny_york_env.options import check_int
+from tiny_york_env.registry import get_game
 from tiny_york_env.training.evaluate import (
     AgentSpec,
     AutomaticSpec,
     EvalResults,
+    agent_label,
+    check_rungs,
     evaluate_ladder,
     output_dir,
     write_results,
@@ -42,6 +47,24 @@ def part_ranges(first_game: int, games: int, part_games: int) -> list[tuple[int,
             for first in range(first_game, first_game + games, part_games)]
 
 
+def check_kept_part(folder: Path, wanted: dict[str, Any]) -> None:
+    """ValueError when the part kept in ``folder`` was played with other settings than ``wanted``
+    (game, agent, seed, levels, games, first game); nothing to check where none is kept."""
+    path = folder / "ladder.json"
+    if not path.is_file():
+        return
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))["settings"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path}: not a ladder part of tiny-york eval ({error}); remove the folder to "
+                         f"play the part again") from None
+    differ = [f"{key} {settings.get(key)!r}, not {value!r}" for key, value in wanted.items()
+              if settings.get(key) != value]
+    if differ:
+        raise ValueError(f"{path} is a part of another ladder: its " + ", ".join(differ)
+                         + "; give another --out, or the settings it was played with")
+
+
 def play_ladder_in_parts(agent: AgentSpec, rungs: Sequence[AutomaticSpec] | None, games: int,
                          part_games: int, out: str | os.PathLike[str], *, seed: int = 0, workers: int = 1,
                          ray_address: str | None = None, first_game: int = 0, game: str = "tiny_york",
@@ -54,8 +77,13 @@ def play_ladder_in_parts(agent: AgentSpec, rungs: Sequence[AutomaticSpec] | None
     games = check_int("games", games, 1, "games a rung")
     part_games = check_int("part_games", part_games, 1, "games a part")
     out = output_dir(out)
+    ranges = part_ranges(first_game, games, part_games)
+    wanted = {"game": get_game(game).name, "agent": agent_label(agent), "seed": seed,
+              "levels": check_rungs(get_game(game), rungs)}
+    for first, count in ranges:  # refused before anything is played, not at the join hours later
+        check_kept_part(part_folder(out, first, count), {**wanted, "games": count, "first_game": first})
     folders = []
-    for first, count in part_ranges(first_game, games, part_games):
+    for first, count in ranges:
         folder = part_folder(out, first, count)
         played = not (folder / "ladder.json").is_file()
         if played:

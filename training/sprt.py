@@ -29,7 +29,7 @@ MIN_OBSERVATIONS = 2  # a variance needs two observations
 # so that a run of identical first outcomes (variance 0) cannot decide the test on its own.
 PRIOR_WEIGHT = 10
 PRIOR_VARIANCE = 0.25
-MAX_ERROR_RATE = 0.5  # above it a test would prefer the hypothesis it should reject
+MAX_ERROR_RATE = 0.5  # at or above it a test would decide at once or prefer the hypothesis it should reject
 DIFFERENCE = "B's share of the win minus A's, in [-1, 1]"
 
 
@@ -38,6 +38,14 @@ def at_most(name: str, value: float, most: float, meaning: str) -> float:
     if value > most:
         raise ValueError(f"{name} must be at most {most:g} ({meaning}), got {value!r}")
     return value
+
+
+def below_half(name: str, rate: float) -> float:
+    """``rate`` as a float when it is below ``MAX_ERROR_RATE``; else a ValueError naming ``name``."""
+    if not rate < MAX_ERROR_RATE:
+        raise ValueError(f"{name} must be below {MAX_ERROR_RATE:g} (an error rate: at {MAX_ERROR_RATE:g} "
+                         f"both bounds are 0 and one deal would decide), got {rate!r}")
+    return float(rate)
 
 
 @dataclass(frozen=True)
@@ -54,13 +62,13 @@ class SprtBounds:
            beta: float = DEFAULT_BETA) -> SprtBounds:
         """Bounds for H0: mean difference <= delta0 against H1: >= delta1, with error rates alpha
         and beta; ValueError for differences outside [-1, 1], delta1 <= delta0 or rates outside
-        (0, 0.5]."""
+        (0, 0.5)."""
         delta0 = at_most("delta0", check_number("delta0", delta0, -1.0, meaning=DIFFERENCE), 1.0, DIFFERENCE)
         delta1 = at_most("delta1", check_number("delta1", delta1, -1.0, meaning=DIFFERENCE), 1.0, DIFFERENCE)
         if not delta1 > delta0:
             raise ValueError(f"delta1 must exceed delta0; got delta0={delta0}, delta1={delta1}")
-        rates = [at_most(name, check_number(name, rate, 0.0, strict=True), MAX_ERROR_RATE, "an error rate")
-                 for name, rate in (("alpha", alpha), ("beta", beta))]
+        rates = [below_half(name, check_number(name, rate, 0.0, strict=True)) for name, rate in
+                 (("alpha", alpha), ("beta", beta))]
         alpha, beta = rates
         return cls(delta0, delta1, math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha))
 
@@ -96,7 +104,9 @@ def sprt_state(differences: Iterable[float], bounds: SprtBounds, max_observation
     """The test after these paired differences: H1 or H0 accepted once the ratio crosses a bound,
     inconclusive at ``max_observations`` without, else continue."""
     n, mean, variance, ratio = llr(differences, bounds)
-    if ratio >= bounds.upper:
+    if n < MIN_OBSERVATIONS:
+        decision = INCONCLUSIVE if n >= max_observations else CONTINUE
+    elif ratio >= bounds.upper:
         decision = ACCEPT_H1
     elif ratio <= bounds.lower:
         decision = ACCEPT_H0

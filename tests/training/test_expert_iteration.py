@@ -1,5 +1,6 @@
 """Expert iteration (training/expert_iteration.py): one tiny generation end to end."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -219,12 +220,15 @@ def test_the_gate_tests_each_generation_by_sprt(tmp_path):
     written = json.loads((tmp_path / "exit" / "gen-1" / "gate" / "compare.json").read_text())
     assert gate["file"].endswith("gen-1/gate/compare.json")
     assert written["result"]["decision"] == gate["decision"]
-    assert written["settings"]["b"] == f"search:{row['network']}"
-    assert written["settings"]["a"] == f"search:{CHAMPION_MODEL_PATH}"
+    assert written["settings"]["b"] == "search:gen-1/policy.zip"
+    assert written["settings"]["a"] == "search:models/champion.zip"
+    assert set(written["settings"]["files"]) == {row["network"], str(CHAMPION_MODEL_PATH)}
     assert gate["pairs"] <= 4 and gate["accepted"] == (gate["decision"] == "H1")
     assert row["next_network"] == (row["network"] if gate["accepted"] else str(CHAMPION_MODEL_PATH))
     with pytest.raises(ValueError, match="gate_vs"):
         ExpertIterationSettings(out=str(tmp_path / "x"), gate_vs=(13,))
+    with pytest.raises(ValueError, match="gate_delta1 is the win share"):
+        ExpertIterationSettings(out=str(tmp_path / "x"), gate_vs=(1,), gate_delta1=0.0)
 
 
 @pytest.mark.usefixtures("one_torch_thread")
@@ -245,4 +249,22 @@ def test_a_rejected_generation_is_not_trained_on_nor_named_best(tmp_path, monkey
     results = run(settings, progress=False)
     first, second = results["generations"]
     assert second["trained_from"] == first["network"] == first["next_network"] == second["next_network"]
+    assert (first["next_generation"], second["next_generation"]) == (1, 1)
     assert results["best"]["generation"] == 1
+    moved = tmp_path / "moved"  # resumed where the run was moved, a third generation: from gen-1 there
+    (tmp_path / "exit").rename(moved)
+    grown = dataclasses.replace(settings, out=str(moved), generations=3)
+    decisions = iter([True])
+    third = run(grown, progress=False, resume=True)["generations"][2]
+    assert third["trained_from"] == str(moved / "gen-1" / POLICY_FILE)
+
+
+def test_a_run_from_before_the_gate_resumes(tmp_path):
+    """A generations.json written before the gate existed has no gate settings: they read as none."""
+    settings = ExpertIterationSettings(out=str(tmp_path), generations=1, games=2, simulations=2, levels=(1,),
+                                       selfplay_every=0, epochs=1, eval_levels=(1,), eval_games=1)
+    recorded = json.loads(json.dumps(dataclasses.asdict(settings)))
+    for name in ("gate_vs", "gate_delta1", "gate_max_pairs"):
+        del recorded[name]
+    (tmp_path / RESULTS_FILE).write_text(json.dumps({"settings": recorded, "generations": [], "best": None}))
+    assert resumed_results(settings, tmp_path / RESULTS_FILE)["settings"]["gate_vs"] == []

@@ -33,14 +33,18 @@ def test_parts_join_into_the_ladder_of_one_run_and_a_stopped_run_resumes(tmp_pat
     assert kept.stat().st_mtime_ns == stamp and again.outcomes() == whole.outcomes()
 
 
-def test_a_part_of_another_agent_is_refused(tmp_path):
+def test_a_part_of_another_ladder_is_refused_before_anything_is_played(tmp_path):
     play_ladder_in_parts("greedy", [1], 2, 1, tmp_path, seed=2, progress=False)
     shutil.rmtree(part_folder(tmp_path, 1, 1))
-    with pytest.raises(ValueError, match="one agent"):
-        play_ladder_in_parts("random", [1], 2, 1, tmp_path, seed=2, progress=False)
+    for agent, levels, seed, words in (("random", [1], 2, "agent 'greedy', not 'random'"),
+                                       ("greedy", [1, 5], 2, r"levels \[1\], not \[1, 5\]"),
+                                       ("greedy", [1], 3, "seed 2, not 3")):
+        with pytest.raises(ValueError, match=f"part of another ladder: its {words}"):
+            play_ladder_in_parts(agent, levels, 2, 1, tmp_path, seed=seed, progress=False)
+        assert not part_folder(tmp_path, 1, 1).exists()  # nothing was played
 
 
-def test_the_command_line(tmp_path):
+def test_the_command_line(tmp_path, capsys):
     out = io.StringIO()
     argv = ["eval", "--agent", "greedy", "--levels", "3", "--games", "4", "--part-games", "2",
             "--seed", "1", "--no-progress", "--out", str(tmp_path)]
@@ -50,5 +54,8 @@ def test_the_command_line(tmp_path):
     assert ladder["cells"][0]["games"] == 4 and len(ladder["settings"]["merged_from"]) == 2
     out = io.StringIO()
     assert main(argv, stdout=out) == 0 and out.getvalue().count("kept ") == 2
-    with pytest.raises(SystemExit):
-        main(["eval", "--vs", "greedy", "random", "--part-games", "2", "--out", str(tmp_path / "x")])
+    for argv, words in ((["--vs", "greedy", "random"], "plays the ladder of one --agent"),
+                        (["--agent", "greedy", "--tom", "5"], "--tom and --players are for --vs")):
+        with pytest.raises(SystemExit):
+            main(["eval", *argv, "--part-games", "2", "--out", str(tmp_path / "x")])
+        assert words in capsys.readouterr().err

@@ -78,6 +78,9 @@ def test_identical_first_outcomes_do_not_decide():
 
 def test_one_observation_decides_nothing():
     assert sprt_state([1.0], BOUNDS, CAP).decision == CONTINUE and llr([1.0], BOUNDS)[3] == 0.0
+    nearly_even = SprtBounds.of(0.0, 0.1, alpha=0.49, beta=0.49)  # bounds near 0: still no decision on one
+    assert sprt_state([1.0], nearly_even, CAP).decision == CONTINUE
+    assert sprt_state([1.0], BOUNDS, 1).decision == INCONCLUSIVE
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -85,7 +88,8 @@ def test_one_observation_decides_nothing():
     ({"delta0": -2.0, "delta1": 0.1}, "delta0 must be"),
     ({"delta0": 0.0, "delta1": 1.5}, "delta1 must be at most 1"),
     ({"delta0": 0.0, "delta1": 0.1, "alpha": 0.0}, "alpha must be"),
-    ({"delta0": 0.0, "delta1": 0.1, "beta": 0.7}, "beta must be at most 0.5"),
+    ({"delta0": 0.0, "delta1": 0.1, "beta": 0.7}, "beta must be below 0.5"),
+    ({"delta0": 0.0, "delta1": 0.1, "alpha": 0.5}, "alpha must be below 0.5 .*one deal would decide"),
 ])
 def test_bad_settings_are_refused_saying_what_is_allowed(kwargs, message):
     with pytest.raises(ValueError, match=message):
