@@ -90,8 +90,8 @@ def play_ladder_in_parts(agent: AgentSpec, rungs: Sequence[AutomaticSpec] | None
             results = evaluate_ladder(agent, rungs, games=count, seed=seed, workers=workers,
                                       progress=progress, ray_address=ray_address, first_game=first,
                                       game=game)
-            if command is not None:
-                results.settings["command"] = command
+            if command is not None:  # the part's own range, for the joined file's merged_from
+                results.settings["command"] = f"{command} [part: games {first}-{first + count - 1}]"
             partial = folder.with_name(folder.name + PARTIAL_SUFFIX)
             shutil.rmtree(partial, ignore_errors=True)  # a part stopped while it was being written
             write_results(results, partial)
