@@ -41,6 +41,7 @@ import numpy as np
 
 from . import __version__
 from .agents.registry import agent_specs  # noqa: F401  (the CLI's name for it, kept)
+from .cli_types import agent_name, automatic_spec, non_negative, positive  # noqa: F401  (the CLI's names)
 from .contract import Game
 from .registry import DEFAULT_GAME, game_names, get_game
 from .saved_games import GameRecorder
@@ -82,15 +83,6 @@ class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
-def agent_name(text: str) -> str:
-    """argparse type: an agent name of the registry such as 'greedy', 'search:64' or 'ppo:PATH';
-    only the name is case-insensitive (a path keeps its capitals)."""
-    from tiny_york_env.agents.registry import normalize_agent_name
-    try:
-        return normalize_agent_name(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from error
-
 
 UNSAFE_UNPICKLE_HELP = ("let ppo:PATH be a stable-baselines3 checkpoint (model.zip, checkpoints/*.zip): "
                         "loading one UNPICKLES it, which runs code from the file; only for files you "
@@ -98,25 +90,7 @@ UNSAFE_UNPICKLE_HELP = ("let ppo:PATH be a stable-baselines3 checkpoint (model.z
                         "training.export's output, the shipped model) never need it")
 
 
-def automatic_spec(text: str) -> int | str:
-    """argparse type: one automatic participant as typed, a level as an int ('5') or a name (a
-    Tom code like 'B4', a bot); the game's config checks it."""
-    text = text.strip()
-    return int(text) if text.isdigit() else text
 
-
-def positive(text: str) -> int:
-    """argparse type: an int >= 1."""
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return int(text)
-
-
-def non_negative(text: str) -> int:
-    """argparse type: an int >= 0."""
-    if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return int(text)
 
 
 # ---------------------------------------------------------------- the parser
@@ -184,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --save-games: the first agent's lost games, or every game")
 
     from tiny_york_env.training.compare_cli import add_compare_parser
-    add_compare_parser(commands, DefaultsHelpFormatter, agent_name, _add_run_options)
+    add_compare_parser(commands, DefaultsHelpFormatter, _add_run_options)
 
     tour = commands.add_parser("tournament", help="round robin with OpenSkill ratings",
                                formatter_class=DefaultsHelpFormatter)
@@ -593,7 +567,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
             run_eval(args, out)
         elif args.command == "compare":
             from tiny_york_env.training.compare_cli import run_compare
-            run_compare(args, out, agent_name)
+            run_compare(args, out)
         elif args.command == "replay":
             replay_game(args.file, stdin, out, check_only=args.check)
         elif args.command == "tournament":

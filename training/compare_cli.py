@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
+from tiny_york_env.cli_types import agent_name, automatic_spec, positive
 from tiny_york_env.contract import Game
 from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
 from tiny_york_env.training.compare import (
@@ -30,10 +31,8 @@ COMPARE_HELP = ("is agent B stronger than agent A? Paired games (the same deals,
                 "sequential probability ratio test decides")
 
 
-def add_compare_parser(commands: argparse._SubParsersAction, formatter: type, agent_name,
-                       add_run_options) -> None:
+def add_compare_parser(commands: argparse._SubParsersAction, formatter: type, add_run_options) -> None:
     """The ``compare`` subcommand's options (the run options as ``eval``'s, without --games)."""
-    from tiny_york_env.cli import positive
     parser = commands.add_parser("compare", help=COMPARE_HELP, description=COMPARE_HELP + ".",
                                  formatter_class=formatter)
     parser.add_argument("a", type=agent_name, metavar="A", help="the agent as it is")
@@ -60,11 +59,10 @@ def add_compare_parser(commands: argparse._SubParsersAction, formatter: type, ag
     add_run_options(parser, None)
 
 
-def split_opponents(game: Game, entries: list[str], agent_name) -> tuple[list[str], list]:
+def split_opponents(game: Game, entries: list[str]) -> tuple[list[str], list]:
     """``--vs`` as (agent names, automatic participants): an entry the game seats as an automatic
     participant (``game.seat_config(1, (entry,))`` accepts it) is one, any other an agent name
-    (ValueError from ``agent_name`` when it is neither)."""
-    from tiny_york_env.cli import automatic_spec
+    (ValueError when it is neither)."""
     agents, automatic = [], []
     for entry in entries:
         spec = automatic_spec(entry)
@@ -82,12 +80,12 @@ def split_opponents(game: Game, entries: list[str], agent_name) -> tuple[list[st
     return agents, automatic
 
 
-def run_compare(args: argparse.Namespace, out: IO[str], agent_name) -> None:
+def run_compare(args: argparse.Namespace, out: IO[str]) -> None:
     """``tiny-york compare``: play until the test decides, printing a line a batch; the result file
     goes to ``--out/compare.json``."""
     from tiny_york_env.agents.registry import agent_specs
     game = get_game(args.game)
-    opponents, automatic = split_opponents(game, args.vs, agent_name)
+    opponents, automatic = split_opponents(game, args.vs)
     a, b, *others = agent_specs([args.a, args.b, *opponents], args.unsafe_unpickle)
     comparison = compare_agents(
         a, b, game=game.name, opponents=others, automatic=automatic, delta0=args.delta0,
