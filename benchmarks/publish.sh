@@ -10,4 +10,5 @@ OUT=docs/results
 for game in tiny_york construction_yard fifth_avenue; do
   "$PY" benchmarks/vector_env.py --game $game --repeats 3 --out $OUT/${game//_/-}-vecenv.json
 done
+"$PY" benchmarks/decision_time.py --games 4 --out $OUT/champion-decision-time.json
 "$PY" scripts/render_results.py

@@ -372,7 +372,8 @@ def training_curve_plots() -> list[str]:
 LEADERBOARD_PLOT_FILES = ("docs/results/tiny-york-leaderboard.json",
                           "docs/results/tiny-york-leaderboard-search32.json",
                           "docs/results/champion-ladder-seed1.json",
-                          "docs/results/champion-tom10-tom12.json")
+                          "docs/results/champion-tom10-tom12.json",
+                          "docs/results/champion-tiny-york-tom10-tom12.json")
 PLOTS: dict[str, Callable[[Path], None]] = {"docs/images/leaderboard.png": leaderboard_plot}
 
 
