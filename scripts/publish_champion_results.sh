@@ -2,7 +2,8 @@
 # Play the champion's published figures under its definition by playouts (no clock) and keep each as
 # a result file in docs/results: Tiny York's ladder at Toms 10 and 12 (400 games each, seed 3, in
 # resumable parts of 100), and Construction Yard's and 5th Avenue's games against their greedy and
-# random bots (two players) and against two greedy bots (three players). Each step is resumable: run
+# random bots (two players), against the greedy agent (two players, seats rotated) and against two
+# greedy bots (three players). Each step is resumable: run
 # the script again after a stop and the finished parts are kept. Hours on 2 cores (a Tiny York
 # champion game takes 5-10 s on one core); WORKERS=2 plays two games at a time.
 set -euo pipefail
@@ -17,15 +18,17 @@ ladder() {  # ladder NAME GAMES PART ARGS...: a ladder in parts, kept as docs/re
       --no-progress --out "$RUNS/$name" "$@"
   "$PY" scripts/publish_result.py "$RUNS/$name/ladder.json" "docs/results/champion-$name.json" --machine-here
 }
-match() {  # match NAME GAMES ARGS...: a three-player match, kept as docs/results/champion-NAME.json
+match() {  # match NAME GAMES ARGS...: a match (ARGS: --vs champion ...), kept as docs/results/champion-NAME.json
   local name=$1 games=$2; shift 2
-  [ -f "$RUNS/$name/match.json" ] || "$TY" eval --vs champion --games "$games" --seed 3 \
+  [ -f "$RUNS/$name/match.json" ] || "$TY" eval --games "$games" --seed 3 \
       --workers "$WORKERS" --no-progress --out "$RUNS/$name" "$@"
   "$PY" scripts/publish_result.py "$RUNS/$name/match.json" "docs/results/champion-$name.json" --drop-games
 }
 ladder tiny-york-tom10-tom12 400 100 --levels 12,10
 ladder construction-yard-2p 200 50 --game construction_yard --levels greedy,random
-match construction-yard-3p-greedy-bots 200 --game construction_yard --bots greedy greedy
+match construction-yard-3p-greedy-bots 200 --game construction_yard --vs champion --bots greedy greedy
+match construction-yard-2p-greedy-agent 100 --game construction_yard --vs champion greedy
 ladder fifth-avenue-2p 100 50 --game fifth_avenue --levels greedy,random
-match fifth-avenue-3p-greedy-bots 100 --game fifth_avenue --bots greedy greedy
+match fifth-avenue-2p-greedy-agent 100 --game fifth_avenue --vs champion greedy
+match fifth-avenue-3p-greedy-bots 100 --game fifth_avenue --vs champion --bots greedy greedy
 "$PY" scripts/render_results.py --no-plots
