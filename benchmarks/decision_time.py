@@ -16,7 +16,6 @@ Usage:
 """
 
 import argparse
-import os
 import time
 from pathlib import Path
 
@@ -61,7 +60,6 @@ def main() -> None:
     args = parser.parse_args()
     if args.games < 1:
         parser.error(f"--games must be at least 1, got {args.games}")
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     import torch
     torch.set_num_threads(1)
     game = get_game(args.game)

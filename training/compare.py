@@ -53,6 +53,7 @@ DEFAULT_DELTA1 = 0.05  # H1: B wins at least 5 points more of the deals
 DEFAULT_MAX_PAIRS = 2000
 DEFAULT_BATCH = 20  # deals a batch: each agent's games of a batch run together on the workers
 RESULT_NAME = "compare.json"
+PARTIAL_SUFFIX = ".partial"  # the file being written, moved into place when whole
 KIND = "compare"
 # The settings that make two runs one test: a resumed run must match them all.
 SAME_TEST_KEYS = ("game", "a", "b", "opponents", "automatic", "seed", "delta0", "delta1", "alpha",
@@ -146,7 +147,7 @@ def read_decision(comparison: Comparison) -> None:
 
 def write_comparison(comparison: Comparison, path: Path) -> None:
     """Write the file whole, then move it into place: a run killed mid-write leaves the last one."""
-    partial = path.with_name(path.name + ".partial")
+    partial = path.with_name(path.name + PARTIAL_SUFFIX)
     with open_output(partial) as handle:
         json.dump(comparison.to_dict(), handle, separators=(",", ":"))
     os.replace(partial, refuse_symlink(path))
