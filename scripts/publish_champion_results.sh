@@ -5,21 +5,29 @@
 # random bots (two players), against the greedy agent (two players, seats rotated) and against two
 # greedy bots (three players). Each step is resumable: run
 # the script again after a stop and the finished parts are kept. Hours on 2 cores (a Tiny York
-# champion game takes 5-10 s on one core); WORKERS=2 plays two games at a time.
+# champion game takes 5-10 s on one core); WORKERS=2 plays two games at a time. ONLY="NAME ..."
+# plays and publishes those results alone (e.g. after a shipped policy changed: remove their runs
+# under results/champion first, as a finished run is kept, not played again).
 set -euo pipefail
 PY=${PY:-.venv/bin/python}
 TY=${TY:-.venv/bin/tiny-york}
 WORKERS=${WORKERS:-1}
 RUNS=results/champion
+ONLY=${ONLY:-}
+wanted() {  # wanted NAME: true unless ONLY names other results
+  [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]
+}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 ladder() {  # ladder NAME GAMES PART ARGS...: a ladder in parts, kept as docs/results/champion-NAME.json
   local name=$1 games=$2 part=$3; shift 3
+  wanted "$name" || return 0
   "$TY" eval --agent champion --games "$games" --part-games "$part" --seed 3 --workers "$WORKERS" \
       --no-progress --out "$RUNS/$name" "$@"
   "$PY" scripts/publish_result.py "$RUNS/$name/ladder.json" "docs/results/champion-$name.json" --machine-here
 }
 match() {  # match NAME GAMES ARGS...: a match (ARGS: --vs champion ...), kept as docs/results/champion-NAME.json
   local name=$1 games=$2; shift 2
+  wanted "$name" || return 0
   [ -f "$RUNS/$name/match.json" ] || "$TY" eval --games "$games" --seed 3 \
       --workers "$WORKERS" --no-progress --out "$RUNS/$name" "$@"
   "$PY" scripts/publish_result.py "$RUNS/$name/match.json" "docs/results/champion-$name.json" --drop-games

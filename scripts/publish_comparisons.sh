@@ -4,16 +4,19 @@
 # resumable (run it again after a stop: a finished test is kept, a stopped one goes on), and keep
 # each as docs/results/compare-NAME.json (settings and decision; the games stay in results/compare).
 # Then python scripts/render_results.py redraws the table. One core a test (OMP_NUM_THREADS=1).
+# ONLY="NAME ..." plays those tests alone (remove a test's run under results/compare to play it anew).
 set -euo pipefail
 PY=${PY:-.venv/bin/python}
 TY=${TY:-.venv/bin/tiny-york}
 RUNS=results/compare
+ONLY=${ONLY:-}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 compare() {  # compare NAME A B ARGS...: one test, kept as docs/results/compare-NAME.json
   local name=$1 a=$2 b=$3; shift 3
+  [ -z "$ONLY" ] || [[ " $ONLY " == *" $name "* ]] || return 0
   local out="$RUNS/$name" resume=()
   [ -f "$out/compare.json" ] && resume=(--resume)
-  "$TY" compare "$a" "$b" --seed 0 --out "$out" "${resume[@]}" "$@"
+  "$TY" compare "$a" "$b" --seed 0 --out "$out" ${resume[@]+"${resume[@]}"} "$@"
   "$PY" scripts/publish_result.py "$out/compare.json" "docs/results/compare-$name.json" --drop-games
 }
 # Tiny York: is expert iteration's generation 1 better than the shipped PPO network, alone?

@@ -298,6 +298,21 @@ def headline_table(files: Sequence[dict[str, Any]], options: Options) -> str:
     return markdown_table(["agent", *(rung_label(cells, rung) for rung in rungs)], rows)
 
 
+def ppo_steps(card: dict[str, Any]) -> int:
+    """The PPO steps of a card: those of its last stage with a training summary (a policy fitted to
+    searched decisions after PPO keeps the earlier stages), else the card's own count."""
+    summaries = [stage["summary"]["timesteps"] for stage in card.get("stages", []) if "summary" in stage]
+    return summaries[-1] if summaries else card["timesteps"]
+
+
+def search_decisions(card: dict[str, Any]) -> str:
+    """The searched games' decisions a card's policy was fitted to (its expert-iteration stages),
+    or a dash."""
+    counts = [row["decisions"] for stage in card.get("stages", [])
+              for row in stage.get("generations", {}).get("generations", [])]
+    return thousands(sum(counts)) if counts else "-"
+
+
 @view("model-cards")
 def model_cards_table(files: Sequence[dict[str, Any]], options: Options) -> str:
     """The shipped policy files' cards (``agents/models/*.json``): what each file holds."""
@@ -309,10 +324,10 @@ def model_cards_table(files: Sequence[dict[str, Any]], options: Options) -> str:
         rows.append([f"`{card['model']}`", card.get("game", "tiny_york"), card["algorithm"],
                      f"{'-'.join(map(str, network['pi']))} ({network['activation']})",
                      card["observation_size"], card["num_actions"], card["weights_dtype"],
-                     thousands(card["timesteps"]), f"{card['bytes'] / 1e6:.1f} MB",
-                     f"`{card['sha256'][:12]}`"])
+                     thousands(ppo_steps(card)), search_decisions(card),
+                     f"{card['bytes'] / 1e6:.1f} MB", f"`{card['sha256'][:12]}`"])
     return markdown_table(["file", "game", "algorithm", "policy network", "observation", "actions",
-                           "weights", "PPO steps", "size", "sha256"], rows)
+                           "weights", "PPO steps", "fitted to searched decisions", "size", "sha256"], rows)
 
 
 # ---------------------------------------------------------------- plots

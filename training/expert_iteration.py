@@ -83,7 +83,7 @@ from tiny_york_env.training.evaluate import (
     refuse_symlink,
     write_output_text,
 )
-from tiny_york_env.training.export import save_policy
+from tiny_york_env.training.export import recorded_path, save_policy
 from tiny_york_env.training.imitate import (
     DEFAULT_BATCH_SIZE,
     DEFAULT_LEARNING_RATE,
@@ -442,7 +442,7 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
                          f"(--resume) or choose another --out")
     else:
         results = {"settings": settings_record(settings), "generations": [], "best": None}
-    results["start"] = str(start)
+    results["start"] = recorded_path(start)  # no machine prefix where it lies below the working directory
     output_dir(out)
     write_output_text(results_path, json.dumps(results, indent=1) + "\n")
     rows = results["generations"][:settings.generations]
@@ -469,7 +469,8 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
                                                derive_seed(settings.seed, STREAM_EVAL, generation),
                                                label=f"gen-{generation}", game=settings.game)
         ladder = ladder_row(evaluation)
-        row = {"generation": generation, "network": str(policy_path), "trained_from": str(network_path),
+        row = {"generation": generation, "network": str(policy_path),
+               "trained_from": recorded_path(Path(network_path)),
                "games": settings.games, "resumed_games": resumed_games, "decisions": len(demos),
                "search_win_rate_vs_toms": teacher_win_rate,
                **choices,

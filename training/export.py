@@ -12,7 +12,10 @@ it is the model card for people: the card, DST's size and SHA-256, the source (r
 working directory when below it), and with ``--stage DIR`` (repeatable, in training order) each
 stage's ``config.json``, ``summary.json``, ``imitation.json`` and ``generations.json`` (an
 expert-iteration run's record), and its periodic evaluations (``eval.csv`` of ``train_ppo``, as
-``evaluations``: the training curve the docs plot).
+``evaluations``: the training curve the docs plot). ``--stages-from CARD`` puts the stages of the
+model card of the policy SRC was trained from first (e.g. an expert-iteration generation fitted
+from a shipped policy keeps that policy's behaviour cloning and PPO stages before its own), so a
+card tells the whole history even where those runs' folders are gone.
 
 Nothing is unpickled: the source is read with ``json`` and ``torch.load(weights_only=True)``. A
 stable-baselines3 checkpoint (``model.zip``) as SRC is refused unless ``--unsafe-unpickle`` is
@@ -128,11 +131,30 @@ def read_source(source, unsafe_unpickle=False):
     return policy_from_model(load_sb3_unsafe(source))
 
 
+def read_card_stages(card_path: str | Path) -> list[dict]:
+    """The ``stages`` of a model card (``agents/models/NAME.json``), checked to be a list of stage
+    entries (objects naming their directory)."""
+    path = Path(card_path)
+    try:
+        card = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"stages_from must be a model card (the .json beside a shipped policy), "
+                         f"could not read {str(path)!r}: {error}") from None
+    stages = card.get("stages") if isinstance(card, dict) else None
+    if not isinstance(stages, list) or not all(isinstance(stage, dict) and isinstance(
+            stage.get("directory"), str) for stage in stages):
+        raise ValueError(f"{str(path)!r} is no model card: it needs a list 'stages' of objects "
+                         f"each naming its 'directory'")
+    return stages
+
+
 def export_model(source: str | Path, destination: str | Path, stages: Iterable[str | Path] = (),
-                 unsafe_unpickle: bool = False, weights_dtype: str = EXPORT_DTYPE) -> dict:
+                 unsafe_unpickle: bool = False, weights_dtype: str = EXPORT_DTYPE,
+                 stages_from: str | Path | None = None) -> dict:
     """Write the policy file of ``source`` with ``weights_dtype`` weights (float16 unless told) to
     ``destination`` (``.zip``), checked to load with the current encoder, and its model card
-    ``destination.json``; returns the card (dict)."""
+    ``destination.json`` (the stages of the card ``stages_from`` first, then those of ``stages``);
+    returns the card (dict)."""
     if weights_dtype not in WEIGHT_DTYPES:
         raise ValueError(f"weights_dtype must be one of {WEIGHT_DTYPES}, got {weights_dtype!r}")
     source = resolve_model_path(source)
@@ -144,7 +166,8 @@ def export_model(source: str | Path, destination: str | Path, stages: Iterable[s
     card_path = destination.with_suffix(CARD_SUFFIX)
     refuse_symlink(destination)
     refuse_symlink(card_path)
-    stage_entries = [read_stage(stage) for stage in stages]
+    earlier = [] if stages_from is None else read_card_stages(stages_from)
+    stage_entries = earlier + [read_stage(stage) for stage in stages]
     card, state = read_source(source, unsafe_unpickle)
     card = {**card, "weights_dtype": weights_dtype, "source": recorded_path(source)}
     destination.parent.mkdir(parents=True, exist_ok=True)
@@ -168,6 +191,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "(its model card goes beside it as .json)")
     p.add_argument("--stage", action="append", default=[], metavar="DIR",
                    help="a training stage's --out directory, in order; repeat (kept in the card)")
+    p.add_argument("--stages-from", metavar="CARD",
+                   help="the model card of the policy SOURCE was trained from (it may be the card "
+                        "this export replaces): its stages come first in the new card")
     p.add_argument("--weights-dtype", choices=WEIGHT_DTYPES, default=EXPORT_DTYPE,
                    help="the weights' type: float16 halves the file and can change near-ties between "
                         "actions; float32 plays exactly like the source")
@@ -184,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         card = export_model(args.source, args.destination, args.stage, args.unsafe_unpickle,
-                            args.weights_dtype)
+                            args.weights_dtype, args.stages_from)
     except ValueError as error:
         parser.error(str(error))
     print(f"{args.destination}: {card['bytes']:,} bytes (source {card['source_bytes']:,}), "

@@ -22,6 +22,7 @@ from tiny_york_env.training.expert_iteration import (
     run,
     settings_from_args,
 )
+from tiny_york_env.training.export import recorded_path
 from tiny_york_env.training.imitate import Demonstrations
 
 
@@ -34,7 +35,7 @@ def test_one_tiny_generation_end_to_end(tmp_path):
     written = json.loads((tmp_path / "exit" / RESULTS_FILE).read_text())
     assert written["best"] == results["best"] and written["best"]["generation"] == 1
     (row,) = written["generations"]
-    assert row["trained_from"] == str(CHAMPION_MODEL_PATH)  # by default, from the champion's network
+    assert row["trained_from"] == recorded_path(CHAMPION_MODEL_PATH)  # by default, the champion's network
     assert row["ladder"]["5"]["games"] == 2 and 0 <= row["ladder"]["5"]["win_rate"] <= 1
     assert 0 <= row["search_win_rate_vs_toms"] <= 1  # the two solo games (the third is self-play)
     assert 0 < row["searched_decisions"] < row["decisions"]  # forced and sure decisions are not searched
@@ -197,7 +198,7 @@ def test_another_game_runs_a_generation_against_its_bots(tmp_path):
     assert game_config(settings, 2) == game.seat_config(2, ())  # every third game: self-play
     results = run(settings, progress=False)
     (row,) = results["generations"]
-    assert row["trained_from"] == str(shipped_policy_path(game, 2))
+    assert row["trained_from"] == recorded_path(shipped_policy_path(game, 2))
     assert row["ladder"]["random"]["games"] == 2
     demos = Demonstrations.load(tmp_path / "cy" / "gen-1" / DECISIONS_FILE, game.obs_size, game.num_actions)
     assert set(np.unique(demos.games)) == {0, 1, 2}

@@ -186,3 +186,30 @@ def test_the_card_keeps_a_stages_periodic_evaluations(run, tmp_path):
     evaluations = card["stages"][0]["evaluations"]
     assert [e["timesteps"] for e in evaluations] == [1024, 2048]
     assert evaluations[1]["win_rate"] == 0.25 and evaluations[1]["opponents"] == "Tom 5 (B4)"
+
+
+def test_stages_from_keeps_the_ancestors_stages_first(run, tmp_path):
+    """A policy fitted from a shipped one keeps that policy's stages (read from its card) before its
+    own, even when the export replaces that very card."""
+    result, exported, card = run
+    target = tmp_path / "ppo.zip"
+    target.write_bytes(exported.read_bytes())
+    target.with_suffix(".json").write_text(json.dumps(card))
+    again = export_model(result.policy_path, target, stages=[result.out_dir],
+                         stages_from=target.with_suffix(".json"))
+    assert [s["directory"] for s in again["stages"]] == [str(result.out_dir)] * 2
+    assert again["stages"][0] == card["stages"][0]
+    assert json.loads(target.with_suffix(".json").read_text())["stages"] == again["stages"]
+
+
+@pytest.mark.parametrize("text, says", [("not json", "could not read"),
+                                         ('{"stages": 3}', "no model card"),
+                                         ('[1]', "no model card"),
+                                         ('{"stages": [{"x": 1}]}', "no model card")])
+def test_stages_from_refuses_what_is_no_model_card(run, tmp_path, text, says):
+    result, _, _ = run
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    with pytest.raises(ValueError, match=says):
+        export_model(result.policy_path, tmp_path / "x.zip", stages_from=bad)
+    assert not (tmp_path / "x.zip").exists()
