@@ -10,10 +10,13 @@ PY=${PY:-.venv/bin/python}
 TY=${TY:-.venv/bin/tiny-york}
 RUNS=results/compare
 ONLY=${ONLY:-}
+wanted() {  # wanted NAME: true unless ONLY names other tests (as in publish_champion_results.sh)
+  [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]
+}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 compare() {  # compare NAME A B ARGS...: one test, kept as docs/results/compare-NAME.json
   local name=$1 a=$2 b=$3; shift 3
-  [ -z "$ONLY" ] || [[ " $ONLY " == *" $name "* ]] || return 0
+  wanted "$name" || return 0
   local out="$RUNS/$name" resume=()
   [ -f "$out/compare.json" ] && resume=(--resume)
   "$TY" compare "$a" "$b" --seed 0 --out "$out" ${resume[@]+"${resume[@]}"} "$@"
