@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Play the champion's published figures under its definition by playouts (no clock) and keep each as
-# a result file in docs/results: Tiny York's ladder at Toms 10 and 12 (400 games each, seed 3, in
-# resumable parts of 100), and Construction Yard's and 5th Avenue's games against their greedy and
-# random bots (two players), against the greedy agent (two players, seats rotated) and against two
-# greedy bots (three players). Each step is resumable: run
+# a result file in docs/results: Tiny York's ladder (400 games a level at Toms 7-12, 100 at Toms
+# 1-6, seed 3, in resumable parts of 100), and Construction Yard's and 5th Avenue's games against
+# their greedy and random bots (two players), against the greedy agent (two players, seats rotated)
+# and against two greedy bots (three players). Each step is resumable: run
 # the script again after a stop and the finished parts are kept. Hours on 2 cores (a Tiny York
 # champion game takes 5-10 s on one core); WORKERS=2 plays two games at a time. ONLY="NAME ..."
 # plays and publishes those results alone (e.g. after a shipped policy changed: remove their runs
@@ -33,6 +33,8 @@ match() {  # match NAME GAMES ARGS...: a match (ARGS: --vs champion ...), kept a
   "$PY" scripts/publish_result.py "$RUNS/$name/match.json" "docs/results/champion-$name.json" --drop-games
 }
 ladder tiny-york-tom10-tom12 400 100 --levels 12,10
+ladder tiny-york-tom1-6 100 100 --levels 6,5,4,3,2,1
+ladder tiny-york-tom7-11 400 100 --levels 11,9,8,7
 ladder construction-yard-2p 200 50 --game construction_yard --levels greedy,random
 match construction-yard-3p-greedy-bots 200 --game construction_yard --vs champion --bots greedy greedy
 match construction-yard-2p-greedy-agent 100 --game construction_yard --vs champion greedy

@@ -18,12 +18,13 @@ STRENGTH_GAMES = 60
 MIN_WIN_RATE_VS_RANDOM = 0.9  # measured 0.965-1.000 for every shipped policy (docs/results)
 # Against the greedy policy in every other seat, per (game, players). Construction Yard: above an
 # equal share; measured over 1,000 games 0.669 (2 players) and 0.443 (3, an equal share 0.333),
-# these 60 seeded games give 0.642 and 0.392. 5th Avenue: near greedy's level; measured over
-# 1,000 games 0.489 (2 players, after expert iteration; the PPO policy before it 0.456) and 0.328,
-# these 60 give 0.417 and 0.383, and the behaviour clone the training started from 0.125 and 0.10
-# (200 games): a bound a broken policy does not reach.
+# these 60 seeded games give 0.642 and 0.392. 5th Avenue: measured over 1,000 games 0.638 with
+# 2 players (after two generations of expert iteration; 0.489 after one, the PPO policy before them
+# 0.456), these 60 give 0.517; with 3 players near greedy's level, 0.328 over 1,000 and 0.383 over
+# these 60, where the behaviour clone the training started from gave 0.10 (200 games): bounds a
+# broken policy does not reach.
 MIN_WIN_RATE_VS_GREEDY = {("construction_yard", 2): 0.55, ("construction_yard", 3): 0.35,
-                          ("fifth_avenue", 2): 0.25, ("fifth_avenue", 3): 0.25}
+                          ("fifth_avenue", 2): 0.45, ("fifth_avenue", 3): 0.25}
 
 
 def card_players(card: dict, game) -> int:
