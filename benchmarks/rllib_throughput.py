@@ -7,6 +7,7 @@ split RLlib measures per iteration (mean seconds sampling and learning, from its
 Usage:
     python benchmarks/rllib_throughput.py [--runners 1 2] [--envs-per-runner 8]
         [--train-batch 4000] [--iterations 5] [--game tiny_york --agents 1 --toms 5]
+        [--env-impl python]   (the published table: Python envs; compiled: rllib_vector's)
 """
 
 import argparse
@@ -28,13 +29,14 @@ def timer(result, *names):
     return float("nan")
 
 
-def measure(env_config, runners, envs_per_runner, train_batch, warmup, iterations, num_cpus):
+def measure(env_config, runners, envs_per_runner, train_batch, warmup, iterations, num_cpus, env_impl):
     """(env steps/s, mean sampling s, mean learning s) for ``runners`` env runners."""
     ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
     try:
         config, _, _ = build_algorithm_config(env_config, num_env_runners=runners,
                                               envs_per_runner=envs_per_runner, train_batch=train_batch,
-                                              minibatch=min(train_batch, 500), epochs=4)
+                                              minibatch=min(train_batch, 500), epochs=4,
+                                              env_impl=env_impl)
         algo = config.build_algo()
         for _ in range(warmup):
             algo.train()
@@ -68,15 +70,17 @@ def main():
     parser.add_argument("--game", default="tiny_york")
     parser.add_argument("--agents", type=int, default=1)
     parser.add_argument("--toms", nargs="*", type=int, default=[5])
+    parser.add_argument("--env-impl", choices=("python", "compiled"), default="python",
+                        help="the runners' envs (rllib_train --env-impl)")
     args = parser.parse_args()
     env_config = {"game": args.game, "num_agents": args.agents, "toms": args.toms}
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, ray "
           f"{ray.__version__}; {env_config}; train batch {args.train_batch}, "
-          f"{args.envs_per_runner} envs per runner")
+          f"{args.envs_per_runner} envs per runner, {args.env_impl} envs")
     print(f"{'runners':>7} {'env steps/s':>12} {'sampling s/it':>14} {'learning s/it':>14}")
     for runners in args.runners:
         rate, sample, learn = measure(env_config, runners, args.envs_per_runner, args.train_batch,
-                                      args.warmup, args.iterations, args.num_cpus)
+                                      args.warmup, args.iterations, args.num_cpus, args.env_impl)
         print(f"{runners:>7} {rate:>12,.0f} {sample:>14.2f} {learn:>14.2f}")
 
 

@@ -4,7 +4,10 @@
         --policies shared --num-env-runners 2 --iterations 50 --out runs/rllib-ty
 
 The env is ``rllib_env.GameMultiAgentEnv``: every agent seat an RLlib agent, the engine's Toms
-or bots inside, the legal mask in the observation dict. ``MaskedPPOTorchRLModule`` is RLlib's
+or bots inside, the legal mask in the observation dict. With ``--env-impl compiled`` (the
+default) each runner steps its games in compiled code (``rllib_vector``): one agent seat on
+RLlib's single-agent runners over the game's native vector env (module ``default_policy``),
+several on ``VectorMultiAgentEnvRunner``; ``--env-impl python`` steps one Python env a game. ``MaskedPPOTorchRLModule`` is RLlib's
 default PPO module with the mask applied to the logits (illegal actions get a logit of about
 -3.4e38, so they are never sampled and carry no gradient). ``--policies shared`` trains one
 module for every agent seat (self-play), ``per-seat`` one module per seat. Env runners
@@ -39,6 +42,9 @@ CHECKPOINT_DIR = "checkpoint"
 CARD_FORMAT = "tiny-york-rllib"
 SHARED_POLICY = "shared"
 POLICY_MODES = ("shared", "per-seat")
+SINGLE_AGENT_POLICY = "default_policy"  # RLlib's module id on its single-agent runners
+ENV_IMPLS = ("compiled", "python")
+COMPILED_VECTOR_ENV = "tiny_york_env-compiled-vector"  # the registered name of rllib_vector.masked_vector_env
 DEFAULT_HIDDEN = (256, 256)
 PROGRESS_FIELDS = ("iteration", "env_steps", "episodes", "episode_return_mean", "episode_len_mean",
                    "seconds")
@@ -115,30 +121,60 @@ def build_algorithm_config(env_config: dict[str, Any], *, policies: str = "share
                            num_env_runners: int = 1, envs_per_runner: int = 8,
                            train_batch: int = 4000, minibatch: int = 500, epochs: int = 4,
                            lr: float = 3e-4, gamma: float = 0.995, hidden: Sequence[int] = DEFAULT_HIDDEN,
-                           seed: int | None = 0):
-    """The PPOConfig: the masked module for each policy, the agents mapped to them, the runners."""
+                           seed: int | None = 0, env_impl: str = "compiled"):
+    """The PPOConfig: the masked module for each policy, the agents mapped to them, the runners.
+
+    ``env_impl="compiled"``: each runner steps its ``envs_per_runner`` games in compiled code
+    (``rllib_vector``): one agent seat on RLlib's single-agent runners over the game's native
+    vector env, several on ``VectorMultiAgentEnvRunner``. ``"python"``: RLlib's own copies of
+    ``GameMultiAgentEnv``, one Python env a game."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
     from .rllib_env import GameMultiAgentEnv
 
+    if env_impl not in ENV_IMPLS:
+        raise ValueError(f"env_impl must be one of {ENV_IMPLS}, got {env_impl!r}")
     probe = GameMultiAgentEnv(env_config)
-    ids = policy_ids(policies, probe.possible_agents)
+    if env_impl == "compiled":
+        from .rllib_vector import compile_kernels
+        compile_kernels(env_config)
     module = masked_module_class()
     model_config = {"fcnet_hiddens": list(hidden), "fcnet_activation": "tanh", "vf_share_layers": False}
+    training = dict(train_batch_size_per_learner=train_batch, minibatch_size=minibatch,
+                    num_epochs=epochs, lr=lr, gamma=gamma)
+    if env_impl == "compiled" and len(probe.possible_agents) == 1:
+        from ray.tune.registry import register_env
+
+        from .rllib_vector import masked_vector_env
+        register_env(COMPILED_VECTOR_ENV, masked_vector_env)  # RLlib takes a creator by its name
+        config = (
+            PPOConfig()
+            .environment(COMPILED_VECTOR_ENV, env_config=env_config)
+            .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=envs_per_runner,
+                         gym_env_vectorize_mode="vector_entry_point")
+            .rl_module(rl_module_spec=RLModuleSpec(module_class=module, model_config=model_config))
+            .training(**training)
+            .debugging(seed=seed)
+        )
+        return config, [SINGLE_AGENT_POLICY], model_config
+    ids = policy_ids(policies, probe.possible_agents)
     shared = policies == "shared"
+    runners = dict(num_env_runners=num_env_runners, num_envs_per_env_runner=envs_per_runner)
+    if env_impl == "compiled":
+        from .rllib_vector import VectorMultiAgentEnvRunner
+        runners["env_runner_cls"] = VectorMultiAgentEnvRunner
     config = (
         PPOConfig()
         .environment(GameMultiAgentEnv, env_config=env_config)
-        .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=envs_per_runner)
+        .env_runners(**runners)
         .multi_agent(policies=set(ids),
                      policy_mapping_fn=(lambda agent_id, episode, **kw: SHARED_POLICY) if shared
                      else (lambda agent_id, episode, **kw: agent_id))
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
             pid: RLModuleSpec(module_class=module, model_config=model_config) for pid in ids}))
-        .training(train_batch_size_per_learner=train_batch, minibatch_size=minibatch,
-                  num_epochs=epochs, lr=lr, gamma=gamma)
+        .training(**training)
         .debugging(seed=seed)
     )
     return config, ids, model_config
@@ -151,7 +187,7 @@ def write_card(out: Path, env_config: dict[str, Any], ids: Sequence[str], model_
     game = get_game(env_config["game"])
     card = {"format": CARD_FORMAT, "format_version": 1, "game": game.name,
             "env_config": env_config, "policies": policies, "policy_ids": list(ids),
-            "agent_policy": {agent: SHARED_POLICY if policies == "shared" else agent for agent in agents},
+            "agent_policy": {agent: ids[0] if len(ids) == 1 else agent for agent in agents},
             "model_config": model_config, "observation_size": game.obs_size,
             "num_actions": game.num_actions, "env_steps": steps, "checkpoint": CHECKPOINT_DIR,
             "module_state": "msgpack"}
@@ -227,7 +263,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--reward", choices=REWARD_KINDS, default="win")
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--num-env-runners", type=int, default=1)
-    parser.add_argument("--envs-per-runner", type=int, default=8)
+    parser.add_argument("--envs-per-runner", type=int, default=8, help="games each runner steps")
+    parser.add_argument("--env-impl", choices=ENV_IMPLS, default="compiled",
+                        help="compiled: a runner steps its games in one compiled call (one agent "
+                        "seat: RLlib's single-agent runners); python: one GameMultiAgentEnv a game")
     parser.add_argument("--train-batch", type=int, default=4000, help="env steps per learner update")
     parser.add_argument("--minibatch", type=int, default=500)
     parser.add_argument("--epochs", type=int, default=4)
@@ -254,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                  policies=args.policies, num_env_runners=args.num_env_runners,
                  envs_per_runner=args.envs_per_runner, train_batch=args.train_batch,
                  minibatch=args.minibatch, epochs=args.epochs, lr=args.lr, gamma=args.gamma,
-                 hidden=args.hidden, seed=args.seed)
+                 hidden=args.hidden, seed=args.seed, env_impl=args.env_impl)
     print(f"trained {card['env_steps']:,} env steps; play it: make_agent('rllib:{args.out}') or "
           f"tiny-york eval --agent rllib:{args.out}")
     return card

@@ -79,10 +79,15 @@ def test_an_illegal_action_ends_the_game_with_the_penalty():
         GameMultiAgentEnv({"game": "tiny_york", "players": 2})
 
 
-def test_a_tiny_run_trains_checkpoints_and_plays_as_a_project_agent(tmp_path, local_ray):
+@pytest.mark.parametrize("env_impl, policy", [("compiled", "default_policy"), ("python", "shared")])
+def test_a_tiny_run_trains_checkpoints_and_plays_as_a_project_agent(tmp_path, local_ray, env_impl,
+                                                                     policy):
+    """One agent seat against Tom 5: on RLlib's single-agent runners over the compiled vector env
+    (module "default_policy"), or on its multi-agent runners over Python envs."""
     out = tmp_path / "run"
-    card = rllib_main([*TINY, "--agents", "1", "--toms", "5", "--out", str(out)])
-    assert card["env_steps"] >= 512 and card["policy_ids"] == ["shared"]
+    card = rllib_main([*TINY, "--agents", "1", "--toms", "5", "--env-impl", env_impl, "--out", str(out)])
+    assert card["env_steps"] >= 512 and card["policy_ids"] == [policy]
+    assert card["agent_policy"] == {"seat_0": policy}
     assert json.loads((out / "rllib.json").read_text())["game"] == "tiny_york"
     rows = (out / "progress.csv").read_text().splitlines()
     assert len(rows) == 3 and rows[0].startswith("iteration,env_steps")
@@ -103,7 +108,7 @@ def test_a_tiny_run_trains_checkpoints_and_plays_as_a_project_agent(tmp_path, lo
     import torch
     from ray.rllib.core.rl_module.rl_module import RLModule
     module = RLModule.from_checkpoint(out.joinpath("checkpoint", "learner_group", "learner", "rl_module",
-                                                   "shared"))
+                                                   policy))
     state = new_game(GameConfig(num_agents=1, toms=(5,)), seed=9)
     observation, mask = encode(state, 0), legal_mask(state)
     batch = {"obs": {OBS_KEY: torch.from_numpy(observation[None]),

@@ -219,6 +219,88 @@ def next_step_kernel_threads(states, raw, actions, seeds, params, obs, masks, te
     return list_ended(terminated, ended)
 
 
+# Turn-based batches (every agent seat a learner: RLlib's multi-agent vector env). The seat to
+# decide is each game's actor; the engine plays its automatic participants inside the apply.
+
+@jit
+def observe_actor(states, obs, masks, actors, terminated, i):
+    """Game ``i``'s seat to decide into ``actors`` (-1 once ``terminated``), its observation into
+    ``obs`` and its legal mask into ``masks`` (all False once ``terminated``)."""
+    if terminated[i]:
+        actors[i] = -1
+        for a in range(NUM_ACTIONS):
+            masks[i, a] = False
+        return
+    actors[i] = actor_of(states[i])
+    encode_record(states[i], actors[i], obs[i])
+    fill_legal_mask(states[i], masks[i])
+
+@jit
+def turn_reset_one(states, raw, seeds, which, params, obs, masks, actors, terminated, i):
+    """Game ``i`` of ``turn_reset_kernel``."""
+    if which[i]:
+        restart_game(states, raw, i, seeds[i], params)
+        terminated[i] = False
+    observe_actor(states, obs, masks, actors, terminated, i)
+
+@jit
+def turn_reset_kernel(states, raw, seeds, which, params, obs, masks, actors, terminated):
+    """New games with ``seeds`` where ``which``; every game's seat to decide, its observation and
+    its legal mask into ``actors``, ``obs`` and ``masks`` (``terminated`` games: -1, all False)."""
+    for i in range(states.shape[0]):
+        turn_reset_one(states, raw, seeds, which, params, obs, masks, actors, terminated, i)
+
+@jit_threads
+def turn_reset_kernel_threads(states, raw, seeds, which, params, obs, masks, actors, terminated):
+    """``turn_reset_kernel`` with the games split over numba's threads."""
+    for i in prange(states.shape[0]):
+        turn_reset_one(states, raw, seeds, which, params, obs, masks, actors, terminated, i)
+
+@jit
+def turn_step_one(states, raw, actions, seeds, params, obs, masks, actors, terminated, autoreset,
+                  illegal, i):
+    """Game ``i`` of ``turn_step_kernel``."""
+    a = actions[i]
+    illegal[i] = not autoreset[i] and (a < 0 or a >= NUM_ACTIONS or not masks[i, a])
+    if autoreset[i]:
+        terminated[i] = False
+        seeds[i] = next_seed(seeds[i])
+        restart_game(states, raw, i, seeds[i], params)
+    elif illegal[i]:
+        terminated[i] = True
+    else:
+        # Legal by the engine's own predicate (the mask this kernel or the reset filled).
+        apply_unchecked(states[i], a)
+        terminated[i] = is_over(states[i])
+    autoreset[i] = terminated[i]
+    observe_actor(states, obs, masks, actors, terminated, i)
+
+@jit
+def turn_step_kernel(states, raw, actions, seeds, params, obs, masks, actors, terminated,
+                     autoreset, ended, illegal):
+    """One action per game for its actor (the seat in ``actors``), with Gymnasium's next-step
+    autoreset (a game flagged in ``autoreset`` ignores its action and restarts with
+    ``next_seed``); returns how many games ended, their indices in ``ended``.
+
+    ``masks`` must hold the current legal masks (as this kernel and ``turn_reset_kernel`` leave
+    them). An action outside 0..NUM_ACTIONS-1 or forbidden by the mask ends its game unapplied
+    (``illegal[i]`` set), as RLlib's multi-agent env does. Afterwards ``actors``, ``obs`` and
+    ``masks`` hold each game's next seat to decide, its observation and its legal mask (-1 and
+    all False for a game that ended, whose record stays as it ended until the next step)."""
+    for i in range(states.shape[0]):
+        turn_step_one(states, raw, actions, seeds, params, obs, masks, actors, terminated,
+                      autoreset, illegal, i)
+    return list_ended(terminated, ended)
+
+@jit_threads
+def turn_step_kernel_threads(states, raw, actions, seeds, params, obs, masks, actors, terminated,
+                             autoreset, ended, illegal):
+    """``turn_step_kernel`` with the games split over numba's threads (the same results)."""
+    for i in prange(states.shape[0]):
+        turn_step_one(states, raw, actions, seeds, params, obs, masks, actors, terminated,
+                      autoreset, illegal, i)
+    return list_ended(terminated, ended)
+
 @jit
 def apply_at(states, i, action):
     """Apply ``action`` to game ``i``: the next seat to decide (-1 at the end), or REFUSED when

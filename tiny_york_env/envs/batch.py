@@ -25,7 +25,8 @@ def byte_view(records: NDArray) -> NDArray[np.uint8]:
 
 def batch_kernels(game: Game) -> ModuleType:
     """``game``'s batch module: ``reset_kernel``, ``step_kernel``, ``next_step_kernel``,
-    ``apply_at``, ``mask_at``, ``encode_at``, ``actor_at`` (``core/batch_loops.py``)."""
+    ``turn_reset_kernel``, ``turn_step_kernel``, ``apply_at``, ``mask_at``, ``encode_at``,
+    ``actor_at`` (``core/batch_loops.py``)."""
     return importlib.import_module(game.batch_module)
 
 
@@ -50,15 +51,16 @@ class BatchRunner:
     """A game's batch kernels on ``num_threads`` threads: the one-thread kernels for 1, else their
     ``*_threads`` versions (the same results) after ``use_threads``."""
 
-    KERNELS = ("reset_kernel", "step_kernel", "next_step_kernel")
+    KERNELS = ("reset_kernel", "step_kernel", "next_step_kernel", "turn_reset_kernel",
+               "turn_step_kernel")
 
     def __init__(self, game: Game, num_threads: int) -> None:
         self.module = batch_kernels(game)
         self.num_threads = num_threads
 
     def __getattr__(self, name: str):
-        """``reset_kernel``, ``step_kernel``, ``next_step_kernel`` on this runner's threads; any
-        other kernel of the module as it is."""
+        """The kernels of ``KERNELS`` on this runner's threads; any other kernel of the module as
+        it is."""
         if name not in self.KERNELS:
             return getattr(self.__dict__["module"], name)
         if self.num_threads == 1:
