@@ -1,0 +1,144 @@
+"""Sampling throughput of RLlib's env runners: env steps a second one runner samples (the policy's
+forward pass included), by env implementation and games a runner, beside SB3's rollout collection
+on the compiled VecEnv with the same network, and the PPO learner's rate.
+
+Each runner is built as ``training/rllib_train.py`` builds it (the masked module, 256-256 tanh,
+the shipped policies' size) and sampled in this process (no Ray actor: what one core of a runner
+does), after a warm-up sample: ``runner.sample(num_timesteps=N, explore=True)``. Two runners are
+two such processes at once (their rates summed). Setups: one agent against Tom 5 (the compiled env
+on RLlib's single-agent runner; the Python env on its multi-agent runner, as ``--env-impl python``
+trains) and two agent seats in self-play (``VectorMultiAgentEnvRunner`` vs RLlib's multi-agent
+runner over ``GameMultiAgentEnv`` copies). SB3: ``MaskablePPO.collect_rollouts`` on
+``GameVecEnv`` (one agent against Tom 5). The learner: PPO updates of 4,000-step batches (4 epochs
+of minibatches of 500) on the CPU, env steps learned a second.
+
+    python benchmarks/rllib_sampling.py [--games 1 64 256 1024] [--steps 20000] [--out FILE.json]
+"""
+
+import argparse
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+
+from result_file import write_table_result
+
+SETUPS = {"1 agent vs Tom 5": {"game": "tiny_york", "num_agents": 1, "toms": [5]},
+          "2 agents, self-play": {"game": "tiny_york", "num_agents": 2, "toms": []}}
+IMPLS = ("compiled", "python")
+HIDDEN = (256, 256)  # the shipped policies' network
+LEARNER_BATCH, LEARNER_MINIBATCH, LEARNER_EPOCHS = 4000, 500, 4
+
+
+def one_thread() -> None:
+    """Torch on one thread (the envs step on one thread by default): one core's rate."""
+    import torch
+    torch.set_num_threads(1)
+
+
+def runner_rate(setup: str, impl: str, games: int, steps: int) -> float:
+    """Env steps a second one runner samples (after a warm-up sample of its own)."""
+    one_thread()
+    from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
+    from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+
+    from tiny_york_env.training.rllib_train import build_algorithm_config
+    config, _, _ = build_algorithm_config(SETUPS[setup], num_env_runners=0, envs_per_runner=games,
+                                          env_impl=impl, hidden=HIDDEN)
+    default = MultiAgentEnvRunner if config.is_multi_agent else SingleAgentEnvRunner
+    runner = (config.env_runner_cls or default)(config=config)
+    runner.sample(num_timesteps=max(2 * games, 1000), explore=True)
+    start = time.perf_counter()
+    runner.sample(num_timesteps=steps, explore=True)
+    return steps / (time.perf_counter() - start)
+
+
+def runners_rate(setup: str, impl: str, games: int, steps: int, runners: int) -> float:
+    """The summed rate of ``runners`` runners sampling at once, each in its own process."""
+    with ProcessPoolExecutor(runners, mp_context=get_context("spawn")) as pool:
+        return sum(pool.map(runner_rate, *zip(*[(setup, impl, games, steps)] * runners, strict=True)))
+
+
+def sb3_rate(games: int, steps: int) -> float:
+    """Env steps a second of MaskablePPO's rollout collection on the compiled VecEnv."""
+    one_thread()
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import CallbackList
+
+    from tiny_york_env.envs.vector import GameVecEnv
+    from tiny_york_env.registry import get_game
+    game = get_game("tiny_york")
+    env = GameVecEnv(games, game=game, config=game.seat_config(1, (5,)), num_threads=1)
+    n_steps = max(steps // games, 2)
+    model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=min(64, n_steps * games),
+                        policy_kwargs={"net_arch": list(HIDDEN)}, device="cpu", seed=0)
+    model._setup_learn(n_steps * games * 2)
+    callback = CallbackList([])
+    callback.init_callback(model)
+    model.collect_rollouts(env, callback, model.rollout_buffer, n_rollout_steps=n_steps)  # warm-up
+    start = time.perf_counter()
+    model.collect_rollouts(env, callback, model.rollout_buffer, n_rollout_steps=n_steps)
+    return n_steps * games / (time.perf_counter() - start)
+
+
+def learner_rate(iterations: int = 3) -> float:
+    """Env steps a second the PPO learner trains on (CPU), from RLlib's own learner timer."""
+    import ray
+
+    from tiny_york_env.training.rllib_train import build_algorithm_config
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        config, _, _ = build_algorithm_config(SETUPS["1 agent vs Tom 5"], num_env_runners=0,
+                                              envs_per_runner=64, train_batch=LEARNER_BATCH,
+                                              minibatch=LEARNER_MINIBATCH, epochs=LEARNER_EPOCHS,
+                                              hidden=HIDDEN)
+        algo = config.build_algo()
+        algo.train()  # warm-up
+        seconds = []
+        for _ in range(iterations):
+            seconds.append(float(algo.train()["timers"]["learner_update_timer"]))
+        algo.stop()
+        return LEARNER_BATCH / (sum(seconds) / len(seconds))
+    finally:
+        ray.shutdown()
+
+
+def main() -> None:
+    """Measure every cell; print the table and write it with ``--out``."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 64, 256, 1024],
+                        help="games a runner (B)")
+    parser.add_argument("--steps", type=int, default=20000, help="env steps timed per cell")
+    parser.add_argument("--runners", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--out", help="write the table as a result file (docs/results)")
+    args = parser.parse_args()
+    columns = ["setup", "env", "games a runner", "runners", "sampled env steps/s"]
+    rows = []
+
+    def add(row):
+        rows.append(row)
+        print(" | ".join(str(cell) for cell in row), flush=True)
+
+    print(" | ".join(columns))
+    for setup in SETUPS:
+        for impl in IMPLS:
+            for games in args.games:
+                for runners in args.runners:
+                    steps = max(args.steps, 4 * games)
+                    rate = runners_rate(setup, impl, games, steps, runners)
+                    add([setup, f"RLlib runner, {impl} envs", games, runners, f"{rate:,.0f}"])
+    for games in args.games:
+        add(["1 agent vs Tom 5", "SB3 MaskablePPO rollouts, compiled VecEnv", games, 1,
+             f"{sb3_rate(games, max(args.steps, 4 * games)):,.0f}"])
+    learned = learner_rate()
+    add(["PPO learner (CPU)", f"{LEARNER_BATCH:,}-step batches, {LEARNER_EPOCHS} epochs of "
+         f"{LEARNER_MINIBATCH}", "-", "-", f"{learned:,.0f} learned"])
+    if args.out:
+        write_table_result(Path(args.out), columns, rows,
+                           note=f"network {HIDDEN[0]}-{HIDDEN[1]} tanh; each runner one process on one "
+                                "thread, sampling in process (no Ray actor); two runners: two such "
+                                "processes at once, rates summed")
+
+
+if __name__ == "__main__":
+    main()
