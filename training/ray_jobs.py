@@ -20,6 +20,8 @@ from typing import Any
 
 LOCAL = "local"
 CHUNKS_PER_CPU = 4  # enough chunks to balance the nodes and show progress
+# The Ray node ids that played this process's chunks (``tiny-york eval --ray`` reports how many).
+NODES_SEEN: set[str] = set()
 
 
 def connect(address: str) -> bool:
@@ -35,18 +37,21 @@ def connect(address: str) -> bool:
 def _play_chunk(play: Callable[..., Any], players: Sequence[Any], labels: Sequence[str],
                 jobs: Sequence[Any], saving: Any) -> list:
     """One task: ``play(players, labels, job, saving)`` for each of ``jobs`` (torch on one thread:
-    the tasks are the parallelism)."""
+    the tasks are the parallelism); the records and the id of the node that played them."""
     import sys
+
+    import ray
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(1)
-    return [play(players, labels, job, saving) for job in jobs]
+    return [play(players, labels, job, saving) for job in jobs], ray.get_runtime_context().get_node_id()
 
 
 def run_jobs_on_ray(play: Callable[..., Any], players: Sequence[Any], labels: Sequence[str],
                     jobs: Sequence[Any], saving: Any, address: str, bar: Any) -> list:
     """Every job played as Ray tasks by ``play`` (a module-level function, which Ray sends by
-    name); the records (unsorted) as they come back, ``bar`` updated per finished chunk."""
+    name); the records (unsorted) as they come back, ``bar`` updated per finished chunk, the
+    nodes that played them added to ``NODES_SEEN``."""
     import ray
     started = connect(address)
     try:
@@ -60,7 +65,9 @@ def run_jobs_on_ray(play: Callable[..., Any], players: Sequence[Any], labels: Se
             while pending:
                 done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
-                    records += ray.get(ref)
+                    played, node = ray.get(ref)
+                    records += played
+                    NODES_SEEN.add(node)
                     bar.update(pending.pop(ref))
         except BaseException:  # an error or Ctrl-C: the cluster should not go on playing
             for ref in pending:

@@ -3,18 +3,18 @@
     python -m tiny_york_env.training.rllib_train --game tiny_york --agents 2 --toms 5 \\
         --policies shared --num-env-runners 2 --iterations 50 --out runs/rllib-ty
 
-The env is ``rllib_env.GameMultiAgentEnv``: every agent seat an RLlib agent, the engine's Toms
-or bots inside, the legal mask in the observation dict. With ``--env-impl compiled`` (the
-default) each runner steps its games in compiled code (``rllib_vector``): one agent seat on
-RLlib's single-agent runners over the game's native vector env (module ``default_policy``),
-several on ``VectorMultiAgentEnvRunner``; ``--env-impl python`` steps one Python env a game. ``MaskedPPOTorchRLModule`` is RLlib's
-default PPO module with the mask applied to the logits (illegal actions get a logit of about
--3.4e38, so they are never sampled and carry no gradient). ``--policies shared`` trains one
-module for every agent seat (self-play), ``per-seat`` one module per seat. Env runners
-(``--num-env-runners``, each stepping ``--envs-per-runner`` games) collect in parallel; the
-learner trains on the driver. ``--address`` joins an existing cluster (``ray start --head`` on
-one machine, ``ray start --address=HEAD:6379`` on the others; ``--address auto`` or the head's
-address); without it a local Ray starts with ``--num-cpus``.
+The env is ``rllib_env.GameMultiAgentEnv``: every agent seat an RLlib agent, the engine's Toms or
+bots inside, the legal mask in the observation dict. With ``--env-impl compiled`` (the default)
+each runner steps its games in compiled code (``rllib_vector``): one agent seat on RLlib's
+single-agent runners over the game's native vector env (module ``default_policy``), several on
+``VectorMultiAgentEnvRunner``; ``--env-impl python`` steps one Python env a game.
+``MaskedPPOTorchRLModule`` is RLlib's default PPO module with the mask applied to the logits
+(illegal actions get a logit of about -3.4e38, so they are never sampled and carry no gradient).
+``--policies shared`` trains one module for every agent seat (self-play), ``per-seat`` one module
+per seat. Env runners (``--num-env-runners``, each stepping ``--envs-per-runner`` games) collect
+in parallel; the learner trains on the driver. ``--address`` joins an existing cluster (``ray
+start --head`` on one machine, ``ray start --address=HEAD:6379`` on the others; ``--address auto``
+or the head's address); without it a local Ray starts with ``--num-cpus``.
 
 Output in ``--out``: ``checkpoint/`` (RLlib's Algorithm checkpoint; its module states are
 written as msgpack, not pickle, so an agent reads the weights without running code from the
