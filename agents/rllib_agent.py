@@ -133,24 +133,37 @@ def read_run_card(path: str | os.PathLike[str]) -> dict[str, Any]:
     return card
 
 
+def is_rllib_run(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a run folder of ``training/rllib_train.py`` (it holds ``rllib.json``)."""
+    return Path(path).is_dir() and (Path(path) / CARD_NAME).is_file()
+
+
+def rllib_policy(path: str | os.PathLike[str], policy: str | None = None) -> tuple[dict, dict, str]:
+    """(policy-file card, weights under the project's names, the policy's name) of one policy of
+    an RLlib run folder (its first unless ``policy`` names one), read without unpickling."""
+    card = read_run_card(path)
+    ids = card["policy_ids"]
+    policy = policy or ids[0]
+    if policy not in ids:
+        raise ValueError(f"{str(path)!r} has policies {ids}, not {policy!r}")
+    game = get_game(card["game"])
+    model = card["model_config"]
+    hidden = [int(width) for width in model["fcnet_hiddens"]]
+    policy_file_card = policy_card({"pi": hidden, "vf": hidden, "activation": model["fcnet_activation"]},
+                                   game=game, source=f"RLlib run {path}", policy=policy)
+    state_file = Path(path, CHECKPOINT_DIR, *MODULE_DIR, policy, MODULE_STATE)  # never the card's path
+    weights = project_weights(read_module_state(state_file), f"{str(path)!r} policy {policy!r}")
+    return policy_file_card, weights, policy
+
+
 class RLlibAgent(PPOAgent):
     """Plays one policy of an RLlib run (module doc)."""
 
     def __init__(self, path: str | os.PathLike[str], policy: str | None = None,
                  deterministic: bool = True, seed: int | None = None, device: str = "cpu") -> None:
-        card = read_run_card(path)
-        ids = card["policy_ids"]
-        policy = policy or ids[0]
-        if policy not in ids:
-            raise ValueError(f"{str(path)!r} has policies {ids}, not {policy!r}")
-        game = get_game(card["game"])
-        model = card["model_config"]
-        hidden = [int(width) for width in model["fcnet_hiddens"]]
+        self.card, weights, policy = rllib_policy(path, policy)
+        game = get_game(self.card["game"])
         source = f"{str(path)!r} policy {policy!r}"
-        self.card = policy_card({"pi": hidden, "vf": hidden, "activation": model["fcnet_activation"]},
-                                game=game, source=f"RLlib run {path}", policy=policy)
-        state_file = Path(path, CHECKPOINT_DIR, *MODULE_DIR, policy, MODULE_STATE)  # never the card's path
-        weights = project_weights(read_module_state(state_file), source)
         network = load_into(build_network(self.card), weights, source).to(device)
         for parameter in network.parameters():
             parameter.requires_grad_(False)

@@ -2,7 +2,9 @@
 
 SRC is a policy file (``agents.ppo_agent``'s format: ``card.json`` + ``policy.pt`` in a zip), such
 as the ``policy.zip`` that ``training.train_ppo``, ``training.imitate`` and ``training.selfplay``
-write in their ``--out`` directory (the directory itself may be given). DST, a ``.zip``, is the
+write in their ``--out`` directory (the directory itself may be given), or an RLlib run folder of
+``training.rllib_train`` (``--policy`` names which module; its weights are read from the
+checkpoint's msgpack module state, as the ``rllib:PATH`` agent reads them). DST, a ``.zip``, is the
 same policy with float16 weights (about half the size; loading casts them back to float32;
 ``--weights-dtype float32`` keeps full precision, so the file plays exactly like its source) and
 only what playing and further training need: the card (network, observation layout, number of
@@ -43,6 +45,7 @@ from tiny_york_env.agents.ppo_agent import (
     sb3_refusal,
     write_policy_file,
 )
+from tiny_york_env.agents.rllib_agent import is_rllib_run, rllib_policy
 from tiny_york_env.training.evaluate import open_output, refuse_symlink, write_output_text
 
 STAGE_FILES = ("config.json", "summary.json", "imitation.json", "generations.json")  # kept of a stage
@@ -121,14 +124,25 @@ def read_evaluations(path):
         return [{key: value(text) for key, text in row.items()} for row in csv.DictReader(handle)]
 
 
-def read_source(source, unsafe_unpickle=False):
-    """(card, state dict) of the policy at ``source``: a policy file, or with ``unsafe_unpickle``
-    a stable-baselines3 checkpoint (unpickled, its layout taken to be the current one)."""
+def read_source(source, unsafe_unpickle=False, policy=None):
+    """(card, state dict) of the policy at ``source``: a policy file, an RLlib run folder (its
+    ``policy``, read without unpickling), or with ``unsafe_unpickle`` a stable-baselines3
+    checkpoint (unpickled, its layout taken to be the current one)."""
+    if is_rllib_run(source):
+        card, state, _ = rllib_policy(source, policy)
+        return card, state
     if file_kind(source) == "policy":
         return read_policy_file(source)
     if not unsafe_unpickle:
         raise sb3_refusal(source)
     return policy_from_model(load_sb3_unsafe(source))
+
+
+def source_size(source: Path) -> int:
+    """Bytes of a policy file, or of all files of a run folder."""
+    if source.is_dir():
+        return sum(path.stat().st_size for path in source.rglob("*") if path.is_file())
+    return source.stat().st_size
 
 
 def read_card_stages(card_path: str | Path) -> list[dict]:
@@ -150,14 +164,15 @@ def read_card_stages(card_path: str | Path) -> list[dict]:
 
 def export_model(source: str | Path, destination: str | Path, stages: Iterable[str | Path] = (),
                  unsafe_unpickle: bool = False, weights_dtype: str = EXPORT_DTYPE,
-                 stages_from: str | Path | None = None) -> dict:
+                 stages_from: str | Path | None = None, policy: str | None = None) -> dict:
     """Write the policy file of ``source`` with ``weights_dtype`` weights (float16 unless told) to
     ``destination`` (``.zip``), checked to load with the current encoder, and its model card
     ``destination.json`` (the stages of the card ``stages_from`` first, then those of ``stages``);
-    returns the card (dict)."""
+    returns the card (dict). An RLlib run folder as ``source`` exports its ``policy`` (the first
+    unless named)."""
     if weights_dtype not in WEIGHT_DTYPES:
         raise ValueError(f"weights_dtype must be one of {WEIGHT_DTYPES}, got {weights_dtype!r}")
-    source = resolve_model_path(source)
+    source = Path(source).resolve() if is_rllib_run(source) else resolve_model_path(source)
     destination = Path(destination)
     if destination.suffix != POLICY_SUFFIX:
         raise ValueError(f"the exported model must be a {POLICY_SUFFIX} file, got {str(destination)!r}")
@@ -168,14 +183,14 @@ def export_model(source: str | Path, destination: str | Path, stages: Iterable[s
     refuse_symlink(card_path)
     earlier = [] if stages_from is None else read_card_stages(stages_from)
     stage_entries = earlier + [read_stage(stage) for stage in stages]
-    card, state = read_source(source, unsafe_unpickle)
+    card, state = read_source(source, unsafe_unpickle, policy)
     card = {**card, "weights_dtype": weights_dtype, "source": recorded_path(source)}
     destination.parent.mkdir(parents=True, exist_ok=True)
     write_policy(destination, card, compact_state(state, weights_dtype))
     load_policy(destination)  # the exported file loads and fits the current encoder and codec
     full_card = {"model": destination.name, "bytes": destination.stat().st_size,
                  "sha256": file_sha256(destination), **card,
-                 "source_bytes": source.stat().st_size, "stages": stage_entries}
+                 "source_bytes": source_size(source), "stages": stage_entries}
     write_output_text(card_path, json.dumps(full_card, indent=1) + "\n")
     return full_card
 
@@ -186,7 +201,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m tiny_york_env.training.export",
                                 description=__doc__.split("\n")[0], formatter_class=DefaultsHelpFormatter)
     p.add_argument("source", help="a policy file (OUT/policy.zip of a training run, or that run's "
-                   "directory); a stable-baselines3 model.zip only with --unsafe-unpickle")
+                   "directory), or an RLlib run folder (training/rllib_train.py's --out); a "
+                   "stable-baselines3 model.zip only with --unsafe-unpickle")
+    p.add_argument("--policy", help="with an RLlib run folder: which of its policies (default: the "
+                   "first, e.g. 'shared' or 'seat_1')")
     p.add_argument("destination", help="the compact .zip to write, e.g. agents/models/ppo.zip "
                    "(its model card goes beside it as .json)")
     p.add_argument("--stage", action="append", default=[], metavar="DIR",
@@ -210,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         card = export_model(args.source, args.destination, args.stage, args.unsafe_unpickle,
-                            args.weights_dtype, args.stages_from)
+                            args.weights_dtype, args.stages_from, args.policy)
     except ValueError as error:
         parser.error(str(error))
     print(f"{args.destination}: {card['bytes']:,} bytes (source {card['source_bytes']:,}), "

@@ -29,6 +29,7 @@ import argparse
 import csv
 import dataclasses
 import json
+import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,6 +40,10 @@ from tiny_york_env.registry import get_game
 
 CARD_NAME = "rllib.json"
 CHECKPOINT_DIR = "checkpoint"
+NEXT_SUFFIX, OLD_SUFFIX = ".next", ".old"  # a checkpoint being written, and the one it replaces
+RESUME_NAME = "resume.json"  # in a checkpoint: the iteration it ends and the run's settings
+PROGRESS_NAME = "progress.csv"
+FREE_ON_RESUME = ("num_env_runners", "envs_per_runner", "env_impl")  # how it samples, not what it learns
 CARD_FORMAT = "tiny-york-rllib"
 SHARED_POLICY = "shared"
 POLICY_MODES = ("shared", "per-seat")
@@ -204,12 +209,78 @@ def _metric(result: dict[str, Any], *path: str, default: float = float("nan")) -
     return float(value)
 
 
+def save_checkpoint(algo, out: Path, iteration: int, settings: dict[str, Any]) -> None:
+    """The algorithm's checkpoint as ``out/checkpoint``, replaced whole: written beside it first,
+    with ``resume.json`` (the iteration it ends and the run's settings), then renamed over it, so
+    a run killed at any moment leaves a complete checkpoint."""
+    final, fresh, old = (out / CHECKPOINT_DIR, out / (CHECKPOINT_DIR + NEXT_SUFFIX),
+                         out / (CHECKPOINT_DIR + OLD_SUFFIX))
+    shutil.rmtree(fresh, ignore_errors=True)
+    algo.save_to_path(str(fresh.resolve()), use_msgpack=True)
+    (fresh / RESUME_NAME).write_text(json.dumps({"iteration": iteration, "settings": settings},
+                                                indent=1) + "\n")
+    shutil.rmtree(old, ignore_errors=True)
+    if final.exists():
+        final.rename(old)
+    fresh.rename(final)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def latest_checkpoint(out: Path) -> Path | None:
+    """The newest complete checkpoint of a run folder (``checkpoint``, or the one a kill during
+    its replacement left as ``checkpoint.old``), None when there is none."""
+    for folder in (out / CHECKPOINT_DIR, out / (CHECKPOINT_DIR + OLD_SUFFIX)):
+        if (folder / RESUME_NAME).is_file():
+            return folder
+    return None
+
+
+def run_settings(env_config: dict[str, Any], algo_options: dict[str, Any]) -> dict[str, Any]:
+    """What a resumed run must share with the run it resumes (JSON values)."""
+    return json.loads(json.dumps({"env_config": env_config, **algo_options}))
+
+
+def resume_point(out: Path, settings: dict[str, Any]) -> tuple[Path, int]:
+    """(checkpoint, the iteration it ends) to resume ``out`` from; ValueError when there is none or
+    it was trained with other settings."""
+    checkpoint = latest_checkpoint(out)
+    if checkpoint is None:
+        raise ValueError(f"{str(out)!r} has no checkpoint to resume (checkpoints are written every "
+                         "--checkpoint-every iterations and at the end)")
+    saved = json.loads((checkpoint / RESUME_NAME).read_text())
+    differ = sorted(key for key in set(saved["settings"]) | set(settings)
+                    if key not in FREE_ON_RESUME and saved["settings"].get(key) != settings.get(key))
+    if differ:
+        raise ValueError(f"{str(out)!r} was trained with other settings ({', '.join(differ)}): resume "
+                         "it with the same command, or train into another --out")
+    return checkpoint, int(saved["iteration"])
+
+
+def progress_rows(path: Path, up_to: int) -> list[list[str]]:
+    """The rows of ``progress.csv`` up to iteration ``up_to`` (those the checkpoint includes)."""
+    if not path.is_file():
+        return []
+    with path.open(newline="") as handle:
+        rows = list(csv.reader(handle))[1:]
+    return [row for row in rows if row and int(row[0]) <= up_to]
+
+
 def train(env_config: dict[str, Any], out: Path, *, iterations: int, address: str | None = None,
-          num_cpus: int | None = None, checkpoint_every: int = 0, log=print,
+          num_cpus: int | None = None, checkpoint_every: int = 0, resume: bool = False, log=print,
           **algo_options) -> dict[str, Any]:
-    """Train for ``iterations``; write the checkpoint, the card and progress.csv into ``out``."""
+    """Train for ``iterations``; write the checkpoint, the card and progress.csv into ``out``.
+    ``resume``: go on from ``out``'s latest checkpoint (a run stopped or killed part way) up to
+    ``iterations``; without it a folder that holds a run is refused."""
     import ray
 
+    settings = run_settings(env_config, algo_options)
+    start_at, done_rows = 1, []
+    if resume:
+        checkpoint, finished = resume_point(out, settings)
+        start_at, done_rows = finished + 1, progress_rows(out / PROGRESS_NAME, finished)
+    elif latest_checkpoint(out) is not None:
+        raise ValueError(f"{str(out)!r} already holds a run: --resume goes on from its checkpoint, "
+                         "or train into another --out")
     out.mkdir(parents=True, exist_ok=True)
     started_here = not ray.is_initialized()
     if started_here:
@@ -218,26 +289,31 @@ def train(env_config: dict[str, Any], out: Path, *, iterations: int, address: st
     try:
         config, ids, model_config = build_algorithm_config(env_config, **algo_options)
         algo = config.build_algo()
-        steps = 0
+        if resume:
+            algo.restore_from_path(str(checkpoint.resolve()))
+            log(f"resumed {out} after iteration {start_at - 1}")
+        steps = int(done_rows[-1][1]) if done_rows else 0
+        earlier_seconds = float(done_rows[-1][-1]) if done_rows else 0.0
         start = time.perf_counter()
-        with (out / "progress.csv").open("w", newline="") as handle:
+        with (out / PROGRESS_NAME).open("w", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(PROGRESS_FIELDS)
-            for iteration in range(1, iterations + 1):
+            writer.writerows([PROGRESS_FIELDS, *done_rows])
+            handle.flush()
+            for iteration in range(start_at, iterations + 1):
                 result = algo.train()
                 steps = int(_metric(result, "env_runners", "num_env_steps_sampled_lifetime", default=0))
                 episodes = int(_metric(result, "env_runners", "num_episodes_lifetime", default=0))
                 row = (iteration, steps, episodes,
                        _metric(result, "env_runners", "episode_return_mean"),
                        _metric(result, "env_runners", "episode_len_mean"),
-                       round(time.perf_counter() - start, 1))
+                       round(earlier_seconds + time.perf_counter() - start, 1))
                 writer.writerow(row)
                 handle.flush()
                 log(f"iteration {iteration}: {steps:,} env steps, return mean {row[3]:.3f}, "
                     f"{row[5]:.0f} s")
-                if checkpoint_every and iteration % checkpoint_every == 0:
-                    algo.save_to_path(str((out / CHECKPOINT_DIR).resolve()), use_msgpack=True)
-        algo.save_to_path(str((out / CHECKPOINT_DIR).resolve()), use_msgpack=True)
+                if checkpoint_every and iteration % checkpoint_every == 0 and iteration < iterations:
+                    save_checkpoint(algo, out, iteration, settings)
+        save_checkpoint(algo, out, max(iterations, start_at - 1), settings)
         from .rllib_env import GameMultiAgentEnv
         agents = GameMultiAgentEnv(env_config).possible_agents
         card = write_card(out, env_config, ids, model_config, agents, algo_options.get("policies", "shared"),
@@ -278,6 +354,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "start a local one")
     parser.add_argument("--num-cpus", type=int, help="CPUs of the local Ray (default: all)")
     parser.add_argument("--checkpoint-every", type=int, default=0, help="also checkpoint every N iterations")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on from --out's latest checkpoint (a stopped or killed run) up to "
+                             "--iterations, with the same settings; RLlib's own loader reads it, "
+                             "so resume only runs you trust (your own)")
     parser.add_argument("--out", required=True, help="output folder")
     return parser
 
@@ -288,12 +368,15 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     automatic = [int(a) if str(a).isdigit() else a for a in args.automatic]
     args.automatic = automatic
     env_config = env_config_of(args)
-    card = train(env_config, Path(args.out), iterations=args.iterations, address=args.address,
-                 num_cpus=args.num_cpus, checkpoint_every=args.checkpoint_every,
-                 policies=args.policies, num_env_runners=args.num_env_runners,
-                 envs_per_runner=args.envs_per_runner, train_batch=args.train_batch,
-                 minibatch=args.minibatch, epochs=args.epochs, lr=args.lr, gamma=args.gamma,
-                 hidden=args.hidden, seed=args.seed, env_impl=args.env_impl)
+    try:
+        card = train(env_config, Path(args.out), iterations=args.iterations, address=args.address,
+                     num_cpus=args.num_cpus, checkpoint_every=args.checkpoint_every, resume=args.resume,
+                     policies=args.policies, num_env_runners=args.num_env_runners,
+                     envs_per_runner=args.envs_per_runner, train_batch=args.train_batch,
+                     minibatch=args.minibatch, epochs=args.epochs, lr=args.lr, gamma=args.gamma,
+                     hidden=args.hidden, seed=args.seed, env_impl=args.env_impl)
+    except ValueError as error:  # a bad setup, or a run folder that cannot be resumed or reused
+        build_parser().error(str(error))
     print(f"trained {card['env_steps']:,} env steps; play it: make_agent('rllib:{args.out}') or "
           f"tiny-york eval --agent rllib:{args.out}")
     return card

@@ -7,9 +7,11 @@ two: ``ray start --block`` keeps each in a process of the test's own).
 Where this machine refuses the ports a node listens on, the test is skipped and says so."""
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -74,8 +76,11 @@ def two_node_cluster(tmp_path_factory):
     if ray.is_initialized():
         ray.shutdown()
     logs = tmp_path_factory.mktemp("ray-nodes")
+    # The head's own temporary folder (short: Ray's socket paths must stay short), so that its
+    # session and the address file ``ray start`` leaves never touch another Ray on this machine.
+    temp_dir = tempfile.mkdtemp(prefix="tyray")
     port, client_port = free_port(), free_port()
-    head = start_node(["--head", "--port", str(port), "--node-ip-address", HOST,
+    head = start_node(["--head", "--port", str(port), "--node-ip-address", HOST, "--temp-dir", temp_dir,
                        "--ray-client-server-port", str(client_port), "--include-dashboard", "false",
                        "--resources", '{"head_node": 1}'], logs / "head.log")
     nodes = [head]
@@ -102,6 +107,7 @@ def two_node_cluster(tmp_path_factory):
                     node.wait(timeout=60)
                 except subprocess.TimeoutExpired:
                     node.kill()
+            shutil.rmtree(temp_dir, ignore_errors=True)
 
 
 def test_the_cluster_has_two_nodes_with_their_own_resources(two_node_cluster):

@@ -191,3 +191,55 @@ def test_a_run_card_cannot_point_outside_its_folder_or_ask_for_a_huge_network(tm
         (tmp_path / "rllib.json").write_text(json.dumps({**base, **change}))
         with pytest.raises(ValueError, match=words):
             make_agent(f"rllib:{tmp_path}")
+
+
+def checkpointed_iteration(out) -> int:
+    """The iteration the run's latest complete checkpoint ends (0 before the first)."""
+    from tiny_york_env.training.rllib_train import RESUME_NAME, latest_checkpoint
+    checkpoint = latest_checkpoint(out)
+    return json.loads((checkpoint / RESUME_NAME).read_text())["iteration"] if checkpoint else 0
+
+
+def test_a_killed_run_resumes_from_its_checkpoint_and_exports_a_safe_policy_file(tmp_path):
+    """The driver is killed (SIGKILL) once two checkpoints are written; ``--resume`` goes on from
+    the latest one to the end, keeping the progress rows it covers; the module is exported as a
+    policy file that the project's ppo agent plays with the same logits as the run's own agent."""
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "tiny_york_env.training.rllib_train", *TINY, "--iterations", "12",
+               "--checkpoint-every", "1", "--num-cpus", "2", "--out", str(out)]
+    driver = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 600
+        while checkpointed_iteration(out) < 2 and driver.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert driver.poll() is None, "the run ended before it could be killed"
+        driver.kill()
+    finally:
+        driver.wait(timeout=60)
+    killed_at = checkpointed_iteration(out)
+    assert 2 <= killed_at < 12 and not (out / "rllib.json").exists()  # stopped part way
+    with pytest.raises(SystemExit):  # the folder holds a run: a fresh start into it is refused
+        rllib_main([*TINY, "--iterations", "12", "--out", str(out)])
+    with pytest.raises(SystemExit):  # and a resume must learn what the run learned
+        rllib_main([*TINY, "--iterations", "12", "--lr", "0.1", "--resume", "--out", str(out)])
+
+    card = rllib_main([*TINY, "--iterations", str(killed_at + 2), "--resume", "--out", str(out)])
+    rows = [line.split(",") for line in (out / "progress.csv").read_text().splitlines()[1:]]
+    assert [int(row[0]) for row in rows] == list(range(1, killed_at + 3))
+    steps = [int(row[1]) for row in rows]
+    assert steps == sorted(steps) and steps[killed_at] > steps[killed_at - 1]  # the counters go on
+    assert card["env_steps"] == steps[-1]
+
+    from tiny_york_env.agents.ppo_agent import PPOAgent
+    from tiny_york_env.training.export import main as export_main
+    exported = tmp_path / "rllib-policy.zip"
+    assert export_main([str(out), str(exported), "--weights-dtype", "float32"]) == 0
+    policy, run = PPOAgent(exported), make_agent(f"rllib:{out}")
+    state = new_game(GameConfig(num_agents=1, toms=(5,)), seed=3)
+    observation = encode(state, 0)
+    assert np.allclose(policy.action_logits(observation), run.action_logits(observation), atol=1e-6)
+    assert json.loads(exported.with_suffix(".json").read_text())["source"].endswith("run")
