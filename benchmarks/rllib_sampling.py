@@ -8,7 +8,8 @@ does), after a warm-up sample: ``runner.sample(num_timesteps=N, explore=True)``.
 two such processes at once (their rates summed). Setups: one agent against Tom 5 (the compiled env
 on RLlib's single-agent runner; the Python env on its multi-agent runner, as ``--env-impl python``
 trains) and two agent seats in self-play (``VectorMultiAgentEnvRunner`` vs RLlib's multi-agent
-runner over ``GameMultiAgentEnv`` copies). SB3: ``MaskablePPO.collect_rollouts`` on
+runner over ``GameMultiAgentEnv`` copies). The compiled one-agent setup runs on
+``CompiledSingleAgentEnvRunner``, as training does. SB3: ``MaskablePPO.collect_rollouts`` on
 ``GameVecEnv`` (one agent against Tom 5). The learner: PPO updates of 4,000-step batches (4 epochs
 of minibatches of 500) on the CPU, env steps learned a second.
 
@@ -34,6 +35,17 @@ def one_thread() -> None:
     """Torch on one thread (the envs step on one thread by default): one core's rate."""
     import torch
     torch.set_num_threads(1)
+
+
+def runner_class(setup: str, impl: str):
+    """The env runner class ``rllib_train`` uses for the setup and env implementation."""
+    from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
+    from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+
+    from tiny_york_env.training.rllib_train import build_algorithm_config
+    config, _, _ = build_algorithm_config(SETUPS[setup], num_env_runners=0, envs_per_runner=1,
+                                          env_impl=impl, hidden=HIDDEN)
+    return config.env_runner_cls or (MultiAgentEnvRunner if config.is_multi_agent else SingleAgentEnvRunner)
 
 
 def runner_rate(setup: str, impl: str, games: int, steps: int) -> float:
@@ -126,7 +138,8 @@ def main() -> None:
                 for runners in args.runners:
                     steps = max(args.steps, 4 * games)
                     rate = runners_rate(setup, impl, games, steps, runners)
-                    add([setup, f"RLlib runner, {impl} envs", games, runners, f"{rate:,.0f}"])
+                    add([setup, f"{runner_class(setup, impl).__name__}, {impl} envs", games, runners,
+                         f"{rate:,.0f}"])
     for games in args.games:
         add(["1 agent vs Tom 5", "SB3 MaskablePPO rollouts, compiled VecEnv", games, 1,
              f"{sb3_rate(games, max(args.steps, 4 * games)):,.0f}"])

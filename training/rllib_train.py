@@ -152,13 +152,14 @@ def build_algorithm_config(env_config: dict[str, Any], *, policies: str = "share
     if env_impl == "compiled" and len(probe.possible_agents) == 1:
         from ray.tune.registry import register_env
 
-        from .rllib_vector import masked_vector_env
+        from .rllib_vector import CompiledSingleAgentEnvRunner, masked_vector_env
         register_env(COMPILED_VECTOR_ENV, masked_vector_env)  # RLlib takes a creator by its name
         config = (
             PPOConfig()
             .environment(COMPILED_VECTOR_ENV, env_config=env_config)
             .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=envs_per_runner,
-                         gym_env_vectorize_mode="vector_entry_point")
+                         gym_env_vectorize_mode="vector_entry_point",
+                         env_runner_cls=CompiledSingleAgentEnvRunner)
             .rl_module(rl_module_spec=RLModuleSpec(module_class=module, model_config=model_config))
             .training(**training)
             .debugging(seed=seed)

@@ -25,6 +25,7 @@ a runner, one kernel call a step.
 from __future__ import annotations
 
 import secrets
+import uuid
 from typing import Any
 
 import gymnasium as gym
@@ -35,6 +36,7 @@ from ray.rllib.callbacks.utils import make_callback
 from ray.rllib.env.env_context import EnvContext
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
+from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
 from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
 
 from tiny_york_env.core.seeds import SEED_LIMIT, check_seed, next_seed
@@ -309,3 +311,118 @@ def compile_kernels(env_config: dict[str, Any]) -> None:
         vector = masked_vector_env({**single, "num_envs": 1})
         obs, _ = vector.reset(seed=0)
         vector.step(np.array([np.flatnonzero(obs[MASK_KEY][0])[0]]))
+
+
+def draw_actions(logits, explore: bool):
+    """(actions, their log-probabilities) for a batch of (masked) logits: a draw from each row's
+    categorical distribution when exploring (the Gumbel-max trick: the argmax of the
+    log-probabilities plus Gumbel noise, several times faster than torch's multinomial), else
+    the most likely action with log-probability 0, as RLlib's deterministic distribution."""
+    import torch
+    if not explore:
+        return logits.argmax(dim=-1), torch.zeros(logits.shape[0])
+    log_probs = torch.log_softmax(logits, dim=-1)
+    gumbel = -torch.log(-torch.log(torch.rand_like(log_probs)))
+    actions = (log_probs + gumbel).argmax(dim=-1)
+    return actions, log_probs.gather(1, actions[:, None])[:, 0]
+
+
+class OpenEpisode:
+    """One game's episode chunk being collected by ``CompiledSingleAgentEnvRunner``."""
+
+    __slots__ = ("id_", "t_started", "observations", "actions", "rewards", "logp", "logits")
+
+    def __init__(self, first_observation: dict, id_: str | None = None, t_started: int = 0) -> None:
+        """A chunk starting at ``first_observation`` (a new episode unless ``id_`` continues one)."""
+        self.id_ = id_ or uuid.uuid4().hex
+        self.t_started = t_started
+        self.observations = [first_observation]
+        self.actions, self.rewards, self.logp, self.logits = [], [], [], []
+
+    def episode(self, runner, terminated: bool = False, truncated: bool = False):
+        """RLlib's SingleAgentEpisode of this chunk, numpy'd as the runner's config asks."""
+        from ray.rllib.core.columns import Columns
+        from ray.rllib.env.single_agent_episode import SingleAgentEpisode
+        from ray.rllib.utils.metrics import WEIGHTS_SEQ_NO
+
+        steps = len(self.actions)
+        episode = SingleAgentEpisode(
+            id_=self.id_, observations=self.observations, actions=self.actions, rewards=self.rewards,
+            extra_model_outputs={Columns.ACTION_LOGP: self.logp, Columns.ACTION_DIST_INPUTS: self.logits,
+                                 WEIGHTS_SEQ_NO: [runner._weights_seq_no] * steps},
+            terminated=terminated, truncated=truncated, t_started=self.t_started, len_lookback_buffer=0,
+            observation_space=runner.env.single_observation_space,
+            action_space=runner.env.single_action_space)
+        return episode.to_numpy() if runner.episodes_to_numpy else episode
+
+
+class CompiledSingleAgentEnvRunner(SingleAgentEnvRunner):
+    """RLlib's single-agent runner whose timestep sampling skips its per-game Python machinery:
+    the module's forward pass on the whole batch, actions drawn from its masked logits, one
+    compiled step of all the games, and RLlib's episode objects built once per chunk instead of
+    step by step. The episodes it returns are what RLlib's learners read (observations, actions,
+    rewards, action log-probabilities and logits, chunks continuing across calls). Sampling by
+    episodes, random actions, or a module with connectors of its own go through RLlib's loop.
+    It makes no per-step or per-episode callbacks: use RLlib's runner when you need them."""
+
+    def _sample(self, *, num_timesteps=None, num_episodes=None, explore, random_actions=False,
+                force_reset=False):
+        if num_timesteps is None or random_actions or self.module is None:
+            self._open = None  # RLlib's loop resets the games; ours start again after it
+            return super()._sample(num_timesteps=num_timesteps, num_episodes=num_episodes,
+                                   explore=explore, random_actions=random_actions, force_reset=force_reset)
+        import torch
+
+        if force_reset or self._needs_initial_reset or getattr(self, "_open", None) is None:
+            self._reset_open_episodes()
+        done, steps = [], 0
+        observations, restarting = self._obs, self._restarting
+        while steps < num_timesteps:
+            with torch.no_grad():
+                batch = {"obs": {key: torch.from_numpy(value) for key, value in observations.items()}}
+                outputs = (self.module.forward_exploration(batch) if explore
+                           else self.module.forward_inference(batch))
+                logits = outputs["action_dist_inputs"]
+                actions, logp = draw_actions(logits, explore)
+            chosen, logp, logits = actions.numpy(), logp.numpy(), logits.numpy()
+            observations, rewards, terminated, truncated, _ = self.env.step(chosen)
+            ended = terminated | truncated
+            for i in range(self.num_envs):
+                row = {key: value[i] for key, value in observations.items()}
+                if restarting[i]:  # its action was ignored: this is the next game's first view
+                    self._open[i] = OpenEpisode(row)
+                    continue
+                episode = self._open[i]
+                episode.actions.append(int(chosen[i]))
+                episode.rewards.append(float(rewards[i]))
+                episode.logp.append(logp[i])
+                episode.logits.append(logits[i])
+                episode.observations.append(row)
+                steps += 1
+                if ended[i]:
+                    done.append(episode.episode(self, bool(terminated[i]), bool(truncated[i])))
+            restarting = ended
+        self._obs, self._restarting = observations, restarting
+        ongoing = []
+        for i, episode in enumerate(self._open):
+            if restarting[i] or not episode.actions:
+                continue
+            chunk = episode.episode(self)
+            ongoing.append(chunk)
+            self._ongoing_episodes_for_metrics[episode.id_].append(chunk)
+            self._open[i] = OpenEpisode(episode.observations[-1], episode.id_,
+                                        episode.t_started + len(episode.actions))
+        self._done_episodes_for_metrics.extend(done)
+        self._log_env_steps(metric=self._metrics_num_env_steps_sampled, num_steps=steps)
+        self._increase_sampled_metrics(steps, len(done))
+        return done + ongoing
+
+    def _reset_open_episodes(self) -> None:
+        """Start every game (seeded on the first reset) and an open episode for each."""
+        self._ongoing_episodes_for_metrics.clear()
+        observations, _ = self.env.reset(seed=self._seed if self._needs_initial_reset else None)
+        self._needs_initial_reset = False
+        self._obs = observations
+        self._restarting = np.zeros(self.num_envs, dtype=np.bool_)
+        self._open = [OpenEpisode({key: value[i] for key, value in observations.items()})
+                      for i in range(self.num_envs)]

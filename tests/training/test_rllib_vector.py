@@ -120,3 +120,55 @@ def test_the_single_agent_entry_point_is_the_native_vector_env_with_the_mask():
         np.testing.assert_array_equal(obs[MASK_KEY], infos["action_mask"].astype(np.float32))
         assert not obs[MASK_KEY][terminated].any()  # an ended game has no legal action
     assert obs[OBS_KEY].shape == (4, env.unwrapped.game.obs_size)
+
+
+def episode_key(episode):
+    """What a sampled episode chunk holds, comparable between runners."""
+    return (episode.t_started, len(episode), episode.is_done, tuple(episode.get_actions().tolist()),
+            tuple(episode.get_rewards().tolist()))
+
+
+def test_the_compiled_runner_samples_the_episodes_rllibs_runner_samples():
+    """With the same module and seed, deterministic play: the same episode chunks (observations,
+    actions, rewards, ends, continuations across calls) and the same logits and log-probabilities
+    as RLlib's own single-agent runner on the same compiled env."""
+    from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+
+    from tiny_york_env.training.rllib_train import build_algorithm_config
+    from tiny_york_env.training.rllib_vector import CompiledSingleAgentEnvRunner
+    config, _, _ = build_algorithm_config({"game": "construction_yard", "num_players": 2,
+                                           "bots": ["greedy"]}, num_env_runners=0, envs_per_runner=8,
+                                          hidden=(32, 32))
+    ours, theirs = CompiledSingleAgentEnvRunner(config=config), SingleAgentEnvRunner(config=config)
+    ours.module.set_state(theirs.module.get_state())
+    finished = 0
+    for _ in range(3):  # the second and third calls continue the chunks the first cut
+        mine = sorted(ours.sample(num_timesteps=300, explore=False), key=episode_key)
+        rllibs = sorted(theirs.sample(num_timesteps=300, explore=False), key=episode_key)
+        assert [episode_key(e) for e in mine] == [episode_key(e) for e in rllibs]
+        for a, b in zip(mine, rllibs, strict=True):
+            for key, view in b.get_observations().items():
+                np.testing.assert_array_equal(a.get_observations()[key], view)
+            for column in ("action_logp", "action_dist_inputs"):
+                np.testing.assert_allclose(a.get_extra_model_outputs(column),
+                                           b.get_extra_model_outputs(column), rtol=1e-5, atol=1e-5)
+        finished += sum(e.is_done for e in mine)
+    assert finished > 0
+    mean_return = [runner.get_metrics()["episode_return_mean"].peek() for runner in (ours, theirs)]
+    assert mean_return[0] == mean_return[1]
+
+
+def test_exploring_draws_follow_the_masked_policy():
+    import torch
+
+    from tiny_york_env.training.rllib_vector import draw_actions
+    torch.manual_seed(0)
+    probabilities = np.array([0.5, 0.3, 0.2, 0.0])
+    logits = torch.log(torch.tensor(probabilities[:3], dtype=torch.float32))
+    batch = torch.cat([logits, torch.tensor([-3.4e38])]).repeat(40000, 1)  # the last is masked
+    actions, logp = draw_actions(batch, explore=True)
+    counts = np.bincount(actions.numpy(), minlength=4) / len(actions)
+    assert counts[3] == 0 and np.abs(counts - probabilities).max() < 0.01  # 5 standard errors
+    np.testing.assert_allclose(logp.numpy(), np.log(probabilities[actions.numpy()]), rtol=1e-5)
+    greedy, certain = draw_actions(batch[:5], explore=False)
+    assert greedy.tolist() == [0] * 5 and certain.tolist() == [0.0] * 5
