@@ -166,8 +166,10 @@ def step_kernel_threads(states, raw, actions, seeds, params, obs, masks, dones, 
     return list_ended(dones, ended)
 
 @jit
-def next_step_one(states, raw, actions, seeds, params, obs, masks, terminated, autoreset, illegal, i):
-    """Game ``i`` of ``next_step_kernel``."""
+def advance_one(states, raw, action, seeds, params, terminated, autoreset, illegal, i):
+    """Game ``i``'s step with next-step autoreset: it restarts with ``next_seed`` if it ended at
+    the previous step, ends unchanged on an ``illegal`` action, else plays ``action`` (legal by
+    the engine's own predicate: the mask, checked by the caller)."""
     if autoreset[i]:
         terminated[i] = False
         seeds[i] = next_seed(seeds[i])
@@ -175,10 +177,14 @@ def next_step_one(states, raw, actions, seeds, params, obs, masks, terminated, a
     elif illegal[i]:
         terminated[i] = True
     else:
-        # Legal by the engine's own predicate (the mask, checked above for every game).
-        apply_unchecked(states[i], actions[i])
+        apply_unchecked(states[i], action)
         terminated[i] = is_over(states[i])
     autoreset[i] = terminated[i]
+
+@jit
+def next_step_one(states, raw, actions, seeds, params, obs, masks, terminated, autoreset, illegal, i):
+    """Game ``i`` of ``next_step_kernel``."""
+    advance_one(states, raw, actions[i], seeds, params, terminated, autoreset, illegal, i)
     encode_record(states[i], LEARNING_SEAT, obs[i])
     if terminated[i]:
         for a in range(NUM_ACTIONS):
@@ -262,17 +268,7 @@ def turn_step_one(states, raw, actions, seeds, params, obs, masks, actors, termi
     """Game ``i`` of ``turn_step_kernel``."""
     a = actions[i]
     illegal[i] = not autoreset[i] and (a < 0 or a >= NUM_ACTIONS or not masks[i, a])
-    if autoreset[i]:
-        terminated[i] = False
-        seeds[i] = next_seed(seeds[i])
-        restart_game(states, raw, i, seeds[i], params)
-    elif illegal[i]:
-        terminated[i] = True
-    else:
-        # Legal by the engine's own predicate (the mask this kernel or the reset filled).
-        apply_unchecked(states[i], a)
-        terminated[i] = is_over(states[i])
-    autoreset[i] = terminated[i]
+    advance_one(states, raw, a, seeds, params, terminated, autoreset, illegal, i)
     observe_actor(states, obs, masks, actors, terminated, i)
 
 @jit
