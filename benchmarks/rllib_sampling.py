@@ -48,8 +48,9 @@ def runner_class(setup: str, impl: str):
     return config.env_runner_cls or (MultiAgentEnvRunner if config.is_multi_agent else SingleAgentEnvRunner)
 
 
-def runner_rate(setup: str, impl: str, games: int, steps: int) -> float:
-    """Env steps a second one runner samples (after a warm-up sample of its own)."""
+def runner_rate(setup: str, impl: str, games: int, steps: int, barrier=None) -> float:
+    """Env steps a second one runner samples (after a warm-up sample of its own; with ``barrier``,
+    timed from when every runner of the measurement is warm)."""
     one_thread()
     from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
     from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
@@ -60,15 +61,21 @@ def runner_rate(setup: str, impl: str, games: int, steps: int) -> float:
     default = MultiAgentEnvRunner if config.is_multi_agent else SingleAgentEnvRunner
     runner = (config.env_runner_cls or default)(config=config)
     runner.sample(num_timesteps=max(2 * games, 1000), explore=True)
+    if barrier is not None:
+        barrier.wait()
     start = time.perf_counter()
-    runner.sample(num_timesteps=steps, explore=True)
-    return steps / (time.perf_counter() - start)
+    episodes = runner.sample(num_timesteps=steps, explore=True)
+    return sum(len(episode) for episode in episodes) / (time.perf_counter() - start)
 
 
 def runners_rate(setup: str, impl: str, games: int, steps: int, runners: int) -> float:
-    """The summed rate of ``runners`` runners sampling at once, each in its own process."""
-    with ProcessPoolExecutor(runners, mp_context=get_context("spawn")) as pool:
-        return sum(pool.map(runner_rate, *zip(*[(setup, impl, games, steps)] * runners, strict=True)))
+    """The summed rate of ``runners`` runners sampling at once, each in its own process (their
+    timed samples start together)."""
+    context = get_context("spawn")
+    with context.Manager() as manager, ProcessPoolExecutor(runners, mp_context=context) as pool:
+        barrier = manager.Barrier(runners)
+        return sum(pool.map(runner_rate, *zip(*[(setup, impl, games, steps, barrier)] * runners,
+                                               strict=True)))
 
 
 def sb3_rate(games: int, steps: int) -> float:

@@ -297,7 +297,9 @@ def report(results: object, args: argparse.Namespace, out: IO[str]) -> None:
     print(format_table(results), file=out)
     if getattr(args, "ray", None) is not None:
         from tiny_york_env.training.ray_jobs import NODES_SEEN
-        print(f"played as Ray tasks on {len(NODES_SEEN)} node{'s' * (len(NODES_SEEN) != 1)}", file=out)
+        if NODES_SEEN:  # this command's games (none when every part was kept or merged)
+            print(f"played as Ray tasks on {len(NODES_SEEN)} node{'s' * (len(NODES_SEEN) != 1)}",
+                  file=out)
     paths = write_results(results, args.out)
     print("wrote " + ", ".join(str(p) for p in paths), file=out)
 

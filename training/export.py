@@ -131,6 +131,8 @@ def read_source(source, unsafe_unpickle=False, policy=None):
     if is_rllib_run(source):
         card, state, _ = rllib_policy(source, policy)
         return card, state
+    if policy is not None:
+        raise ValueError(f"policy names a module of an RLlib run folder; {str(source)!r} is not one")
     if file_kind(source) == "policy":
         return read_policy_file(source)
     if not unsafe_unpickle:

@@ -35,7 +35,7 @@ def connect(address: str) -> bool:
 
 
 def _play_chunk(play: Callable[..., Any], players: Sequence[Any], labels: Sequence[str],
-                jobs: Sequence[Any], saving: Any) -> list:
+                jobs: Sequence[Any], saving: Any) -> tuple[list, str]:
     """One task: ``play(players, labels, job, saving)`` for each of ``jobs`` (torch on one thread:
     the tasks are the parallelism); the records and the id of the node that played them."""
     import sys

@@ -43,7 +43,7 @@ CHECKPOINT_DIR = "checkpoint"
 NEXT_SUFFIX, OLD_SUFFIX = ".next", ".old"  # a checkpoint being written, and the one it replaces
 RESUME_NAME = "resume.json"  # in a checkpoint: the iteration it ends and the run's settings
 PROGRESS_NAME = "progress.csv"
-FREE_ON_RESUME = ("num_env_runners", "envs_per_runner", "env_impl")  # how it samples, not what it learns
+FREE_ON_RESUME = ("num_env_runners", "envs_per_runner")  # how it samples, not what it learns
 CARD_FORMAT = "tiny-york-rllib"
 SHARED_POLICY = "shared"
 POLICY_MODES = ("shared", "per-seat")
@@ -227,13 +227,23 @@ def save_checkpoint(algo, out: Path, iteration: int, settings: dict[str, Any]) -
     shutil.rmtree(old, ignore_errors=True)
 
 
+def checkpoint_iteration(folder: Path) -> int | None:
+    """The iteration a complete checkpoint folder ends (its ``resume.json``, written last), None
+    for a folder that is not one (or is being replaced now)."""
+    try:
+        return int(json.loads((folder / RESUME_NAME).read_text())["iteration"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def latest_checkpoint(out: Path) -> Path | None:
-    """The newest complete checkpoint of a run folder (``checkpoint``, or the one a kill during
-    its replacement left as ``checkpoint.old``), None when there is none."""
-    for folder in (out / CHECKPOINT_DIR, out / (CHECKPOINT_DIR + OLD_SUFFIX)):
-        if (folder / RESUME_NAME).is_file():
-            return folder
-    return None
+    """The newest complete checkpoint of a run folder: ``checkpoint``, or one a kill during its
+    replacement left as ``checkpoint.next`` (complete once it holds ``resume.json``) or
+    ``checkpoint.old``; None when there is none."""
+    found = [(iteration, folder) for folder in (out / (CHECKPOINT_DIR + NEXT_SUFFIX), out / CHECKPOINT_DIR,
+                                                out / (CHECKPOINT_DIR + OLD_SUFFIX))
+             if (iteration := checkpoint_iteration(folder)) is not None]
+    return max(found, key=lambda pair: pair[0])[1] if found else None
 
 
 def run_settings(env_config: dict[str, Any], algo_options: dict[str, Any]) -> dict[str, Any]:
@@ -241,20 +251,32 @@ def run_settings(env_config: dict[str, Any], algo_options: dict[str, Any]) -> di
     return json.loads(json.dumps({"env_config": env_config, **algo_options}))
 
 
+class RunFolderError(ValueError):
+    """A run folder that cannot be resumed, or that a fresh run would overwrite."""
+
+
 def resume_point(out: Path, settings: dict[str, Any]) -> tuple[Path, int]:
-    """(checkpoint, the iteration it ends) to resume ``out`` from; ValueError when there is none or
-    it was trained with other settings."""
+    """(checkpoint, the iteration it ends) to resume ``out`` from; RunFolderError when there is none
+    or it was trained with other settings."""
     checkpoint = latest_checkpoint(out)
     if checkpoint is None:
-        raise ValueError(f"{str(out)!r} has no checkpoint to resume (checkpoints are written every "
-                         "--checkpoint-every iterations and at the end)")
+        raise RunFolderError(f"{str(out)!r} has no checkpoint to resume (checkpoints are written "
+                             "every --checkpoint-every iterations and at the end)")
     saved = json.loads((checkpoint / RESUME_NAME).read_text())
     differ = sorted(key for key in set(saved["settings"]) | set(settings)
                     if key not in FREE_ON_RESUME and saved["settings"].get(key) != settings.get(key))
     if differ:
-        raise ValueError(f"{str(out)!r} was trained with other settings ({', '.join(differ)}): resume "
-                         "it with the same command, or train into another --out")
+        raise RunFolderError(f"{str(out)!r} was trained with other settings ({', '.join(differ)}): "
+                             "resume it with the same command, or train into another --out")
     return checkpoint, int(saved["iteration"])
+
+
+def write_progress(path: Path, rows: list[list[str]]) -> None:
+    """``progress.csv`` with its header and ``rows``, replaced whole (written beside, renamed)."""
+    fresh = path.with_name(path.name + NEXT_SUFFIX)
+    with fresh.open("w", newline="") as handle:
+        csv.writer(handle).writerows([PROGRESS_FIELDS, *rows])
+    fresh.replace(path)
 
 
 def progress_rows(path: Path, up_to: int) -> list[list[str]]:
@@ -280,8 +302,8 @@ def train(env_config: dict[str, Any], out: Path, *, iterations: int, address: st
         checkpoint, finished = resume_point(out, settings)
         start_at, done_rows = finished + 1, progress_rows(out / PROGRESS_NAME, finished)
     elif latest_checkpoint(out) is not None:
-        raise ValueError(f"{str(out)!r} already holds a run: --resume goes on from its checkpoint, "
-                         "or train into another --out")
+        raise RunFolderError(f"{str(out)!r} already holds a run: --resume goes on from its "
+                             "checkpoint, or train into another --out")
     out.mkdir(parents=True, exist_ok=True)
     started_here = not ray.is_initialized()
     if started_here:
@@ -296,10 +318,9 @@ def train(env_config: dict[str, Any], out: Path, *, iterations: int, address: st
         steps = int(done_rows[-1][1]) if done_rows else 0
         earlier_seconds = float(done_rows[-1][-1]) if done_rows else 0.0
         start = time.perf_counter()
-        with (out / PROGRESS_NAME).open("w", newline="") as handle:
+        write_progress(out / PROGRESS_NAME, done_rows)
+        with (out / PROGRESS_NAME).open("a", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerows([PROGRESS_FIELDS, *done_rows])
-            handle.flush()
             for iteration in range(start_at, iterations + 1):
                 result = algo.train()
                 steps = int(_metric(result, "env_runners", "num_env_steps_sampled_lifetime", default=0))
@@ -376,7 +397,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                      envs_per_runner=args.envs_per_runner, train_batch=args.train_batch,
                      minibatch=args.minibatch, epochs=args.epochs, lr=args.lr, gamma=args.gamma,
                      hidden=args.hidden, seed=args.seed, env_impl=args.env_impl)
-    except ValueError as error:  # a bad setup, or a run folder that cannot be resumed or reused
+    except RunFolderError as error:  # a run folder that cannot be resumed or reused
         build_parser().error(str(error))
     print(f"trained {card['env_steps']:,} env steps; play it: make_agent('rllib:{args.out}') or "
           f"tiny-york eval --agent rllib:{args.out}")

@@ -322,7 +322,9 @@ def draw_actions(logits, explore: bool):
     if not explore:
         return logits.argmax(dim=-1), torch.zeros(logits.shape[0])
     log_probs = torch.log_softmax(logits, dim=-1)
-    gumbel = -torch.log(-torch.log(torch.rand_like(log_probs)))
+    # u in [tiny, 1): a draw of exactly 0 would give a masked action infinite noise
+    uniform = torch.rand_like(log_probs).clamp_(min=torch.finfo(log_probs.dtype).tiny)
+    gumbel = -torch.log(-torch.log(uniform))
     actions = (log_probs + gumbel).argmax(dim=-1)
     return actions, log_probs.gather(1, actions[:, None])[:, 0]
 
@@ -356,21 +358,32 @@ class OpenEpisode:
         return episode.to_numpy() if runner.episodes_to_numpy else episode
 
 
+# Where RLlib's config keeps connectors a user adds (``config.env_runners(env_to_module_connector=...)``).
+OWN_CONNECTORS = ("_env_to_module_connector", "_module_to_env_connector")
+
+
 class CompiledSingleAgentEnvRunner(SingleAgentEnvRunner):
     """RLlib's single-agent runner whose timestep sampling skips its per-game Python machinery:
     the module's forward pass on the whole batch, actions drawn from its masked logits, one
     compiled step of all the games, and RLlib's episode objects built once per chunk instead of
     step by step. The episodes it returns are what RLlib's learners read (observations, actions,
-    rewards, action log-probabilities and logits, chunks continuing across calls). Sampling by
-    episodes, random actions, or a module with connectors of its own go through RLlib's loop.
-    It makes no per-step or per-episode callbacks: use RLlib's runner when you need them."""
+    rewards, action log-probabilities and logits, chunks continuing across calls; a chunk that
+    continues an episode carries no lookback buffer, which PPO's learner does not read). Sampling
+    by episodes, random actions, or connectors configured of one's own go through RLlib's loop.
+    It makes no per-step or per-episode callbacks and does not catch env errors (RLlib's runner
+    resets and goes on): use RLlib's runner when you need those."""
 
     def _sample(self, *, num_timesteps=None, num_episodes=None, explore, random_actions=False,
                 force_reset=False):
-        if num_timesteps is None or random_actions or self.module is None:
-            self._open = None  # RLlib's loop resets the games; ours start again after it
+        if (num_timesteps is None or random_actions or self.module is None
+                or any(getattr(self.config, name, None) is not None for name in OWN_CONNECTORS)):
+            # RLlib's loop, on games it starts afresh after ours (its episodes are stale), and
+            # ours start afresh after it.
+            switching = getattr(self, "_open", None) is not None
+            self._open = None
             return super()._sample(num_timesteps=num_timesteps, num_episodes=num_episodes,
-                                   explore=explore, random_actions=random_actions, force_reset=force_reset)
+                                   explore=explore, random_actions=random_actions,
+                                   force_reset=force_reset or switching)
         import torch
 
         if force_reset or self._needs_initial_reset or getattr(self, "_open", None) is None:

@@ -145,6 +145,7 @@ def test_tiny_york_eval_plays_its_games_on_both_nodes(two_node_cluster, tmp_path
                            timeout=600, env=CLUSTER_ENV)
     on_cluster = subprocess.run([*ladder, "--ray", two_node_cluster, "--out", str(tmp_path / "cluster")],
                                 capture_output=True, text=True, timeout=600, env=CLUSTER_ENV)
+    assert local.returncode == 0, local.stderr[-2000:]
     assert on_cluster.returncode == 0, on_cluster.stderr[-2000:]
     assert "played as Ray tasks on 2 nodes" in on_cluster.stdout
     assert ladder_cells(on_cluster.stdout) and ladder_cells(on_cluster.stdout) == ladder_cells(local.stdout)

@@ -194,10 +194,11 @@ def test_a_run_card_cannot_point_outside_its_folder_or_ask_for_a_huge_network(tm
 
 
 def checkpointed_iteration(out) -> int:
-    """The iteration the run's latest complete checkpoint ends (0 before the first)."""
-    from tiny_york_env.training.rllib_train import RESUME_NAME, latest_checkpoint
+    """The iteration the run's latest complete checkpoint ends (0 before the first, or while the
+    running driver replaces the one found)."""
+    from tiny_york_env.training.rllib_train import checkpoint_iteration, latest_checkpoint
     checkpoint = latest_checkpoint(out)
-    return json.loads((checkpoint / RESUME_NAME).read_text())["iteration"] if checkpoint else 0
+    return (checkpoint_iteration(checkpoint) or 0) if checkpoint else 0
 
 
 def test_a_killed_run_resumes_from_its_checkpoint_and_exports_a_safe_policy_file(tmp_path):

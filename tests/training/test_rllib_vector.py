@@ -25,6 +25,7 @@ ILLEGAL_EVERY = 97  # now and then an action the mask forbids, or one outside th
 
 
 def assert_same_observations(ours, theirs):
+    """The same agents observe the same vectors and masks (float32)."""
     assert list(ours) == list(theirs)
     for agent, view in theirs.items():
         assert ours[agent].keys() == view.keys()
@@ -172,3 +173,23 @@ def test_exploring_draws_follow_the_masked_policy():
     np.testing.assert_allclose(logp.numpy(), np.log(probabilities[actions.numpy()]), rtol=1e-5)
     greedy, certain = draw_actions(batch[:5], explore=False)
     assert greedy.tolist() == [0] * 5 and certain.tolist() == [0.0] * 5
+
+
+def test_the_compiled_runner_hands_over_to_rllibs_loop_and_back():
+    """Sampling by episodes or with random actions goes through RLlib's loop on games started
+    afresh; timestep sampling then starts its own games again: every chunk is whole."""
+    from tiny_york_env.training.rllib_train import build_algorithm_config
+    from tiny_york_env.training.rllib_vector import CompiledSingleAgentEnvRunner
+    config, _, _ = build_algorithm_config({"game": "fifth_avenue", "num_players": 2, "bots": ["greedy"]},
+                                          num_env_runners=0, envs_per_runner=4, hidden=(16,))
+    runner = CompiledSingleAgentEnvRunner(config=config)
+    samples = [runner.sample(num_timesteps=100, explore=True),
+               runner.sample(num_episodes=2, explore=True),
+               runner.sample(num_timesteps=100, random_actions=True),
+               runner.sample(num_timesteps=100, explore=False)]
+    for episodes in samples:
+        assert episodes and all(len(e) > 0 for e in episodes)
+        for episode in episodes:
+            episode.validate()
+            assert len(episode.get_observations()[OBS_KEY]) == len(episode) + 1
+    assert sum(e.is_done for e in samples[1]) >= 2
