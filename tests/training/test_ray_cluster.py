@@ -19,7 +19,7 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="ray[rllib] is the ray extra that make test installs")
 
-pytestmark = pytest.mark.cluster
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]  # about 2 minutes: run with -m slow
 
 RAY_CLI = Path(sys.executable).with_name("ray")
 TINY_YORK_CLI = Path(sys.executable).with_name("tiny-york")
