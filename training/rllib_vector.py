@@ -329,33 +329,82 @@ def draw_actions(logits, explore: bool):
     return actions, log_probs.gather(1, actions[:, None])[:, 0]
 
 
-class OpenEpisode:
-    """One game's episode chunk being collected by ``CompiledSingleAgentEnvRunner``."""
+class SampleColumns:
+    """The steps of a timestep sample of ``CompiledSingleAgentEnvRunner`` written into arrays
+    kept from call to call (game-major: ``[game, k]`` is the game's k-th step, so that a chunk is
+    one contiguous copy; grown when a call needs more steps), and each game's episode chunks cut
+    from them as RLlib's numpy'd SingleAgentEpisodes."""
 
-    __slots__ = ("id_", "t_started", "observations", "actions", "rewards", "logp", "logits")
+    def __init__(self) -> None:
+        """No rows yet: the first ``start`` sizes them."""
+        self.steps = 0
+        self.observations: dict[str, NDArray] = {}
+        self.actions = self.logp = self.logits = self.rewards = None
 
-    def __init__(self, first_observation: dict, id_: str | None = None, t_started: int = 0) -> None:
-        """A chunk starting at ``first_observation`` (a new episode unless ``id_`` continues one)."""
-        self.id_ = id_ or uuid.uuid4().hex
-        self.t_started = t_started
-        self.observations = [first_observation]
-        self.actions, self.rewards, self.logp, self.logits = [], [], [], []
+    def start(self, observations: dict[str, NDArray]) -> None:
+        """Start a sample at the observations the games show now (row 0)."""
+        self.steps = 0
+        if not self.observations or any(
+                (array.shape[0], *array.shape[2:]) != observations[key].shape
+                for key, array in self.observations.items()):
+            self.observations = {key: np.empty((len(value), 1, *value.shape[1:]), value.dtype)
+                                 for key, value in observations.items()}
+            self.actions = self.logp = self.logits = self.rewards = None
+        for key, value in observations.items():
+            self.observations[key][:, 0] = value
 
-    def episode(self, runner, terminated: bool = False, truncated: bool = False):
-        """RLlib's SingleAgentEpisode of this chunk, numpy'd as the runner's config asks."""
+    def add(self, actions, logp, logits, observations, rewards) -> None:
+        """One step of every game: what the module chose and what the env answered."""
+        if self.actions is None:
+            self._allocate(1, actions, logits)
+        if self.steps == self.actions.shape[1]:
+            self._allocate(2 * self.steps, actions, logits)
+        k = self.steps
+        self.actions[:, k], self.logp[:, k], self.logits[:, k] = actions, logp, logits
+        self.rewards[:, k] = rewards
+        for key, value in observations.items():
+            self.observations[key][:, k + 1] = value
+        self.steps += 1
+
+    def _allocate(self, rows: int, actions, logits) -> None:
+        """Room for ``rows`` steps, keeping the rows written."""
+        def grown(array, shape, dtype):
+            bigger = np.empty(shape, dtype)
+            if array is not None:
+                bigger[:, :array.shape[1]] = array
+            return bigger
+        games = len(actions)
+        self.actions = grown(self.actions, (games, rows), actions.dtype)
+        self.logp = grown(self.logp, (games, rows), np.float32)
+        self.logits = grown(self.logits, (games, rows, logits.shape[1]), np.float32)
+        self.rewards = grown(self.rewards, (games, rows), np.float32)
+        for key, array in self.observations.items():
+            self.observations[key] = grown(array, (games, rows + 1, *array.shape[2:]), array.dtype)
+
+    def chunk(self, runner, game: int, first: int, last: int, id_: str, t_started: int,
+              terminated: bool = False, truncated: bool = False):
+        """Game ``game``'s episode chunk from observation row ``first`` to ``last`` (its actions:
+        rows ``first`` to ``last - 1``) as RLlib's numpy'd SingleAgentEpisode."""
         from ray.rllib.core.columns import Columns
         from ray.rllib.env.single_agent_episode import SingleAgentEpisode
+        from ray.rllib.env.utils.infinite_lookback_buffer import InfiniteLookbackBuffer
         from ray.rllib.utils.metrics import WEIGHTS_SEQ_NO
 
-        steps = len(self.actions)
-        episode = SingleAgentEpisode(
-            id_=self.id_, observations=self.observations, actions=self.actions, rewards=self.rewards,
-            extra_model_outputs={Columns.ACTION_LOGP: self.logp, Columns.ACTION_DIST_INPUTS: self.logits,
-                                 WEIGHTS_SEQ_NO: [runner._weights_seq_no] * steps},
-            terminated=terminated, truncated=truncated, t_started=self.t_started, len_lookback_buffer=0,
+        def column(rows):  # a copy: the rows are written over by the next sample
+            return InfiniteLookbackBuffer(rows.copy())
+
+        steps = slice(first, last)
+        observations = InfiniteLookbackBuffer({key: rows[game, first:last + 1].copy()
+                                               for key, rows in self.observations.items()})
+        outputs = {Columns.ACTION_LOGP: column(self.logp[game, steps]),
+                   Columns.ACTION_DIST_INPUTS: column(self.logits[game, steps]),
+                   WEIGHTS_SEQ_NO: InfiniteLookbackBuffer(np.full(last - first, runner._weights_seq_no))}
+        return SingleAgentEpisode(
+            id_=id_, observations=observations, actions=column(self.actions[game, steps]),
+            rewards=column(self.rewards[game, steps]), extra_model_outputs=outputs,
+            terminated=terminated, truncated=truncated, t_started=t_started, len_lookback_buffer=0,
             observation_space=runner.env.single_observation_space,
             action_space=runner.env.single_action_space)
-        return episode.to_numpy() if runner.episodes_to_numpy else episode
 
 
 # Where RLlib's config keeps connectors a user adds (``config.env_runners(env_to_module_connector=...)``).
@@ -365,31 +414,38 @@ OWN_CONNECTORS = ("_env_to_module_connector", "_module_to_env_connector")
 class CompiledSingleAgentEnvRunner(SingleAgentEnvRunner):
     """RLlib's single-agent runner whose timestep sampling skips its per-game Python machinery:
     the module's forward pass on the whole batch, actions drawn from its masked logits, one
-    compiled step of all the games, and RLlib's episode objects built once per chunk instead of
-    step by step. The episodes it returns are what RLlib's learners read (observations, actions,
-    rewards, action log-probabilities and logits, chunks continuing across calls; a chunk that
-    continues an episode carries no lookback buffer, which PPO's learner does not read). Sampling
-    by episodes, random actions, or connectors configured of one's own go through RLlib's loop.
-    It makes no per-step or per-episode callbacks and does not catch env errors (RLlib's runner
-    resets and goes on): use RLlib's runner when you need those."""
+    compiled step of all the games, the steps kept as batches, and RLlib's episode objects cut
+    from them once per chunk (numpy'd) instead of built step by step. The episodes it returns are
+    what RLlib's learners read (observations, actions, rewards, action log-probabilities and
+    logits, chunks continuing across calls; a chunk that continues an episode carries no lookback
+    buffer, which PPO's learner does not read). Sampling by episodes, random actions, episodes
+    not numpy'd, or connectors configured of one's own go through RLlib's loop. It makes no
+    per-step or per-episode callbacks and does not catch env errors (RLlib's runner resets and
+    goes on): use RLlib's runner when you need those."""
 
     def _sample(self, *, num_timesteps=None, num_episodes=None, explore, random_actions=False,
                 force_reset=False):
         if (num_timesteps is None or random_actions or self.module is None
+                or not self.config.episodes_to_numpy
                 or any(getattr(self.config, name, None) is not None for name in OWN_CONNECTORS)):
             # RLlib's loop, on games it starts afresh after ours (its episodes are stale), and
             # ours start afresh after it.
-            switching = getattr(self, "_open", None) is not None
-            self._open = None
+            switching = getattr(self, "_ids", None) is not None
+            self._ids = None
             return super()._sample(num_timesteps=num_timesteps, num_episodes=num_episodes,
                                    explore=explore, random_actions=random_actions,
                                    force_reset=force_reset or switching)
         import torch
 
-        if force_reset or self._needs_initial_reset or getattr(self, "_open", None) is None:
-            self._reset_open_episodes()
-        done, steps = [], 0
+        if force_reset or self._needs_initial_reset or getattr(self, "_ids", None) is None:
+            self._reset_games()
         observations, restarting = self._obs, self._restarting
+        columns = self._columns
+        columns.start(observations)
+        # Each game's current chunk starts at this observation row (1 for a game restarting
+        # now: its first observation is what this call's first step returns).
+        first = np.where(restarting, 1, 0)
+        ended_chunks, steps, step = [], 0, 0
         while steps < num_timesteps:
             with torch.no_grad():
                 batch = {"obs": {key: torch.from_numpy(value) for key, value in observations.items()}}
@@ -397,45 +453,43 @@ class CompiledSingleAgentEnvRunner(SingleAgentEnvRunner):
                            else self.module.forward_inference(batch))
                 logits = outputs["action_dist_inputs"]
                 actions, logp = draw_actions(logits, explore)
-            chosen, logp, logits = actions.numpy(), logp.numpy(), logits.numpy()
+            chosen = actions.numpy()
             observations, rewards, terminated, truncated, _ = self.env.step(chosen)
+            columns.add(chosen, logp.numpy(), logits.numpy(), observations, rewards)
+            steps += self.num_envs - int(restarting.sum())  # a restarting game's action is ignored
             ended = terminated | truncated
-            for i in range(self.num_envs):
-                row = {key: value[i] for key, value in observations.items()}
-                if restarting[i]:  # its action was ignored: this is the next game's first view
-                    self._open[i] = OpenEpisode(row)
-                    continue
-                episode = self._open[i]
-                episode.actions.append(int(chosen[i]))
-                episode.rewards.append(float(rewards[i]))
-                episode.logp.append(logp[i])
-                episode.logits.append(logits[i])
-                episode.observations.append(row)
-                steps += 1
-                if ended[i]:
-                    done.append(episode.episode(self, bool(terminated[i]), bool(truncated[i])))
+            for game in np.flatnonzero(ended):
+                ended_chunks.append((game, first[game], step + 1, bool(terminated[game]),
+                                     bool(truncated[game])))
+                first[game] = step + 2  # the next step restarts it: the new game's first view
             restarting = ended
+            step += 1
         self._obs, self._restarting = observations, restarting
+        done = []
+        for game, start, last, is_terminated, is_truncated in ended_chunks:
+            done.append(columns.chunk(self, game, start, last, self._ids[game], self._t[game],
+                                      is_terminated, is_truncated))
+            self._ids[game], self._t[game] = uuid.uuid4().hex, 0
         ongoing = []
-        for i, episode in enumerate(self._open):
-            if restarting[i] or not episode.actions:
+        for game in range(self.num_envs):
+            if first[game] >= step:  # restarting, or no action of the new game yet
                 continue
-            chunk = episode.episode(self)
+            chunk = columns.chunk(self, game, first[game], step, self._ids[game], self._t[game])
             ongoing.append(chunk)
-            self._ongoing_episodes_for_metrics[episode.id_].append(chunk)
-            self._open[i] = OpenEpisode(episode.observations[-1], episode.id_,
-                                        episode.t_started + len(episode.actions))
+            self._ongoing_episodes_for_metrics[chunk.id_].append(chunk)
+            self._t[game] += len(chunk)
         self._done_episodes_for_metrics.extend(done)
         self._log_env_steps(metric=self._metrics_num_env_steps_sampled, num_steps=steps)
         self._increase_sampled_metrics(steps, len(done))
         return done + ongoing
 
-    def _reset_open_episodes(self) -> None:
-        """Start every game (seeded on the first reset) and an open episode for each."""
+    def _reset_games(self) -> None:
+        """Start every game (seeded on the first reset) and a new episode for each."""
         self._ongoing_episodes_for_metrics.clear()
         observations, _ = self.env.reset(seed=self._seed if self._needs_initial_reset else None)
         self._needs_initial_reset = False
         self._obs = observations
         self._restarting = np.zeros(self.num_envs, dtype=np.bool_)
-        self._open = [OpenEpisode({key: value[i] for key, value in observations.items()})
-                      for i in range(self.num_envs)]
+        self._ids = [uuid.uuid4().hex for _ in range(self.num_envs)]
+        self._t = [0] * self.num_envs
+        self._columns = SampleColumns()
