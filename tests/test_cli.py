@@ -6,12 +6,15 @@ import io
 import json
 import re
 
+import gymnasium
 import pytest
 
 import tiny_york_env
-from tiny_york_env.cli import build_parser, ladder_rungs, main
+from tiny_york_env import cli
+from tiny_york_env.cli import build_parser, ladder_rungs, main, play_interactively
+from tiny_york_env.core.labels import count_noun
 from tiny_york_env.games.tiny_york import GameConfig, new_game, render_text
-from tiny_york_env.registry import get_game
+from tiny_york_env.registry import game_names, get_game
 
 ENOUGH_CHOICES = "1\n" * 3000  # always the first legal action, more than any game needs
 
@@ -57,8 +60,8 @@ def test_play_survives_bad_input_and_reaches_the_final_scoring():
     assert "'abc' is not a number: type a number from 1 to" in text
     assert "9999 is out of range: type a number from 1 to" in text
     assert "Nothing typed: type a number from 1 to" in text
-    assert "Final scoring:" in text and "Final scores: P0 you" in text
-    assert re.search(r"^(You win!|Winner: P\d .+\.)$", text, re.MULTILINE)
+    assert "Final scoring:" in text and "Final scores: seat 0 you" in text
+    assert re.search(r"^(You win!|Winner: seat \d .+\.)$", text, re.MULTILINE)
 
 
 def test_play_quits_on_q_and_ends_cleanly_at_end_of_input():
@@ -66,6 +69,44 @@ def test_play_quits_on_q_and_ends_cleanly_at_end_of_input():
     assert status == 0 and "You quit the game." in text and "Final scores" not in text
     status, text = run(["play", "--tom", "1", "--seed", "1", "--seat", "0"], "1\n")
     assert status == 0 and "Input ended: the game is abandoned." in text
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_play_without_opponents_plays_those_of_the_gymnasium_env(name):
+    """``play`` with no --vs, --tom or --bots plays the opponents gym.make(ID) gives the learning
+    seat (Tiny York's Tom 5, the other games' greedy bot): the same game as naming them."""
+    game = get_game(name)
+    automatic = list(game.automatic_of(gymnasium.make(game.env_id).unwrapped.config))
+    args = build_parser().parse_args(["play", "--game", name])
+    assert automatic and cli.play_automatic(game, args) == automatic
+    status, text = run(["play", "--game", name, "--seed", "1"], "q\n")
+    named = io.StringIO()
+    play_interactively(name, [], automatic, 1, 0, io.StringIO("q\n"), named)
+    assert status == 0 and text == named.getvalue() and "You quit the game." in text
+    assert all(game.automatic_label(spec) in text.splitlines()[0] for spec in automatic)
+
+
+def test_play_refuses_a_game_whose_env_names_no_opponent(monkeypatch, capsys):
+    monkeypatch.setattr(cli, "default_automatic", lambda game: ())
+    with pytest.raises(SystemExit) as exit_info:
+        run(["play", "--game", "construction_yard"])
+    assert exit_info.value.code == 2
+    assert "play needs at least one opponent: --bots and/or --vs NAME" in capsys.readouterr().err
+
+
+def test_counts_agree_with_their_nouns():
+    assert [count_noun(n, "decision") for n in (0, 1, 2)] == ["0 decisions", "1 decision", "2 decisions"]
+    assert count_noun(1, "money card") == "1 money card" and count_noun(3, "city", "cities") == "3 cities"
+
+
+def test_replay_names_seats_and_counts_one_decision_in_the_singular(tmp_path):
+    path = tmp_path / "one.jsonl"
+    status, text = run(["play", "--tom", "5", "--seed", "11", "--save", str(path)], "1\nq\n")
+    assert status == 0 and "you are seat 0; seat 1 Tom 5 (B4)" in text
+    status, text = run(["replay", str(path), "--check"])
+    assert "; 1 decision, every one legal; not finished" in text
+    status, text = run(["replay", str(path)], "n\nq\n")
+    assert "[1/1] you (seat 0): " in text
 
 
 def test_play_hides_other_hands_and_tom_supplies():
@@ -87,7 +128,6 @@ def test_play_hides_other_hands_and_tom_supplies():
     (["eval", "--agent", "random", "--games", "0"], "expected a positive whole number"),
     (["eval"], "one of the arguments --agent --vs --merge is required"),
     (["play", "--tom", "13"], "Tom level 13 is out of range"),
-    (["play"], "play needs at least one opponent"),
     (["play", "--tom", "1", "--seat", "3"], "--seat 3 is not an agent seat: choose 0-0"),
     (["eval", "--vs", "random", "random", "random", "--games", "4"], "multiple of the number"),
 ])

@@ -9,10 +9,12 @@ import sb3_contrib  # noqa: F401  (the shipped agents need the train extra, inst
 import tiny_york_env
 from tiny_york_env import demo
 from tiny_york_env.games.tiny_york import score_breakdown, winner
+from tiny_york_env.games.tiny_york.labels import NEUTRAL_NAME, seat_label
 from tiny_york_env.registry import game_names, get_game
 
 BOROUGH_LINE = re.compile(r"^  (?P<name>[A-Z][A-Za-z ]*?)\s+[A-EX]\s+value\s+(?P<value>\d+) \(.*\)\s+"
-                          r"(?P<counts>(?:[PT]\d:\d+ )+N:\d+)")
+                          r"(?P<counts>(?:seat \d: \d+, )+neutral: \d+)")
+SEAT_LABEL = re.compile(r"seat \d")
 PRESS_BONUS_SPACE, PRESS_BONUS_POINTS = 5, 3  # rulebook final scoring: "at least space 5 ... 3 points"
 GAMES = ("tiny_york", "construction_yard", "fifth_avenue")
 
@@ -99,19 +101,19 @@ def _printed_game(out):
     for line in lines:
         match = BOROUGH_LINE.match(line)
         if match:
-            counts = dict(part.split(":") for part in match["counts"].split())
+            counts = dict(part.split(": ") for part in match["counts"].split(", "))
             boroughs[match["name"]] = (int(match["value"]), {k: int(v) for k, v in counts.items()})
     press_line = next(line for line in lines if line.startswith("Press track (top of stack first): "))
     press = []
-    for group in press_line.split(": ", 1)[1].split("  "):
+    for group in press_line.split(": ", 1)[1].split("; "):
         space, labels = group.split(": ")
-        press += [(label, int(space)) for label in labels.split()]
+        press += [(label, int(space)) for label in labels.split(", ")]
     start = lines.index("Final scoring:")
-    labels = lines[start + 1].split()
+    labels = SEAT_LABEL.findall(lines[start + 1])
     table = {}
     for line in lines[start + 2:]:
         if line.startswith("Winner: "):
-            return boroughs, press, table, line.split()[1]
+            return boroughs, press, table, line.split(": ", 1)[1]
         parts = line.split()
         table[" ".join(parts[:-len(labels)])] = dict(zip(labels, map(int, parts[-len(labels):]), strict=True))
     raise AssertionError("no Winner line")
@@ -127,7 +129,7 @@ def test_demo_game_prints_the_finished_games_score_lines_and_winner(agents, seed
     state, decisions = demo.play_random_game(agents, seed)
     assert f"{decisions} decisions, seed {seed}" in out
     boroughs, press, table, printed_winner = _printed_game(out)
-    labels = [f"P{s}" for s in range(agents)]
+    labels = [seat_label(s) for s in range(agents)]
     breakdown = score_breakdown(state)
     assert set(table) == set(breakdown[0])
     for name, row in table.items():
@@ -140,7 +142,7 @@ def test_demo_game_prints_the_finished_games_score_lines_and_winner(agents, seed
         ranked = sorted(counts, key=lambda t: (-counts[t], rank_of[t]))
         want = dict.fromkeys(labels, 0)
         for token in ranked:
-            if token != "N" and counts[token] > 0:
+            if token != NEUTRAL_NAME and counts[token] > 0:
                 want[token] = value
             value = -(-value // 2)
         assert table[name] == want, name
@@ -149,4 +151,4 @@ def test_demo_game_prints_the_finished_games_score_lines_and_winner(agents, seed
                                     for label in labels}
     best = max(table["total"].values())
     assert printed_winner == next(label for label, _ in press if table["total"].get(label) == best)
-    assert printed_winner == f"P{winner(state)}"
+    assert printed_winner == seat_label(winner(state))

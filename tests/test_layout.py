@@ -159,7 +159,7 @@ def test_other_names_are_not_aliased():
 
 
 # The public env classes' signatures before they were generated from the records (names and
-# defaults in order; annotations aside)
+# defaults in order; annotations aside); the vector envs since take gym.make_vec's max_episode_steps
 SIGNATURES = {
     "TinyYorkEnv": "toms=(5,), opponents=(), seat=0, reward='win', render_mode=None, "
                    "illegal_action='terminate', illegal_reward=-1.0",
@@ -173,10 +173,11 @@ SIGNATURES = {
                               "render_mode=None, illegal_action='terminate', illegal_reward=-1.0, "
                               "num_threads=None",
     "TinyYorkVectorEnv": "num_envs, toms=(5,), reward='win', illegal_action='terminate', "
-                         "illegal_reward=-1.0, render_mode=None, opponents=(), seat=0, num_threads=None",
+                         "illegal_reward=-1.0, render_mode=None, opponents=(), seat=0, num_threads=None, "
+                         "max_episode_steps=None",
     "FifthAvenueVectorEnv": "num_envs, num_players=2, bots=('greedy',), reward='win', "
                             "illegal_action='terminate', illegal_reward=-1.0, render_mode=None, "
-                            "opponents=(), seat=0, num_threads=None",
+                            "opponents=(), seat=0, num_threads=None, max_episode_steps=None",
     "raw_env": "num_agents=2, toms=(), reward='win', render_mode=None, seed=None, illegal_action='raise', "
                "illegal_reward=-1.0",
     "ConstructionYardAECEnv": "num_players=3, bots=(), reward='win', render_mode=None, seed=None, "

@@ -144,7 +144,7 @@ def test_play_saves_and_replay_steps_through_the_game(tmp_path):
     shown = [line.split("]")[0] for line in text.splitlines() if line.startswith("[")]
     assert shown[:5] == ["[0/86", "[1/86", "[2/86", "[5/86", "[4/86"] and shown[-1] == "[86/86"
     assert "'what': Enter or n: next decision" in text
-    assert "P1 Tom 5 (B4): took start stack" in text  # Tom's moves from the engine's log
+    assert "seat 1 Tom 5 (B4): took start stack" in text  # Tom's moves from the engine's log
 
 
 def test_construction_yard_bots_moves_are_shown_in_play_and_replay(tmp_path):

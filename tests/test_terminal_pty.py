@@ -35,8 +35,8 @@ def test_a_whole_game_against_tom_5_at_a_terminal():
     decisions = 0
     tom_moves = []
     while True:
-        index = child.expect([PROMPT, r"Final scores: P0 you \d+, P1 Tom 5 \(B4\) \d+"])
-        tom_moves += [line for line in child.before.splitlines() if "P1 Tom 5 (B4): " in line]
+        index = child.expect([PROMPT, r"Final scores: seat 0 you \d+, seat 1 Tom 5 \(B4\) \d+"])
+        tom_moves += [line for line in child.before.splitlines() if "seat 1 Tom 5 (B4): " in line]
         if index == 1:
             break
         if decisions:  # the board before every decision (the first prompt follows the legend)

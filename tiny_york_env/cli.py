@@ -9,6 +9,7 @@
     tiny-york compare ppo ppo:agents/models/champion.zip --vs 12   # paired games until an SPRT decides
     tiny-york tournament --agents random greedy tomrules --games 20 [--size 2]
     tiny-york play --tom 5 [--tom B4] [--vs greedy] [--seed 1] [--seat 0]
+    tiny-york play [--game construction_yard]   # no opponent named: the Gymnasium env's (Tom 5, a greedy bot)
     tiny-york eval --game construction_yard --vs ppo greedy [--bots greedy] --games 120 --workers 2
     tiny-york eval --game fifth_avenue --agent ppo --levels greedy,random   # the ladder of its bots
     tiny-york tournament --game construction_yard --agents greedy random search:32 --games 20
@@ -41,8 +42,10 @@ import numpy as np
 
 from . import __version__
 from .agents.registry import agent_specs  # noqa: F401  (the CLI's name for it, kept)
-from .cli_types import agent_name, automatic_spec, non_negative, positive  # noqa: F401  (the CLI's names)
+from .cli_types import agent_name, automatic_spec, non_negative, positive, positive_float  # noqa: F401  (the CLI's names)
 from .contract import Game
+from .core.labels import count_noun
+from .envs.generated import default_automatic
 from .registry import DEFAULT_GAME, game_names, get_game
 from .saved_games import GameRecorder
 
@@ -181,7 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--tom", type=automatic_spec, action="append", default=[], metavar="TOM",
                       help="Tiny York: a Tom opponent (repeatable), level 1-12 or code like B4")
     play.add_argument("--vs", type=agent_name, action="extend", nargs="+", default=[], metavar="NAME",
-                      help="agent opponents")
+                      help="agent opponents; with no --vs, --tom or --bots you play the opponents "
+                           "gym.make(ID) gives the game's Gymnasium env (e.g. Tom 5, a greedy bot)")
     play.add_argument("--seed", type=non_negative, help="game seed (default: random, printed)")
     play.add_argument("--seat", type=non_negative, default=0, help="your seat among the agent seats")
     play.add_argument("--unsafe-unpickle", action="store_true", help=UNSAFE_UNPICKLE_HELP)
@@ -200,6 +204,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="address to bind; 127.0.0.1 serves this machine only (another "
                             "address opens the board, and its games, to the network)")
     serve.add_argument("--port", type=non_negative, default=SERVE_PORT, help="port to listen on")
+    serve.add_argument("--db", default=None, metavar="FILE",
+                       help="the SQLite file the games are kept in, created on first use (default: "
+                            "$XDG_DATA_HOME/tiny-york/board.sqlite3, ~/.local/share without it); "
+                            "':memory:' keeps none past the server")
+    serve.add_argument("--keep-finished-days", type=positive_float, default=KEEP_FINISHED_DAYS,
+                       help="days a finished game (and an opened saved game) is kept after its end")
+    serve.add_argument("--keep-idle-days", type=positive_float, default=KEEP_IDLE_DAYS,
+                       help="days a game nobody moves in is kept")
     return parser
 
 
@@ -210,8 +222,17 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> None:
     except ImportError as error:
         raise ValueError(f"the browser board needs the web extra: pip install "
                          f"'tiny-york-env[web]' ({error})") from error
-    print(f"Tiny York board on http://{args.host}:{args.port}/ (Ctrl-C stops it)", file=out, flush=True)
-    serve(args.host, args.port)
+    from tiny_york_env.web.app import default_database
+    from tiny_york_env.web.database import BoardDatabase, DatabaseError
+    database = args.db or default_database()
+    try:
+        BoardDatabase(database).close()  # a file it cannot use is refused before the server starts
+    except (DatabaseError, OSError) as error:
+        raise ValueError(f"--db: {error}") from None
+    print(f"Tiny York board on http://{args.host}:{args.port}/ (Ctrl-C stops it); games kept in "
+          f"{database}", file=out, flush=True)
+    serve(args.host, args.port, database=database, keep_finished_s=args.keep_finished_days * DAY_S,
+          keep_idle_s=args.keep_idle_days * DAY_S)
 
 
 # ---------------------------------------------------------------- eval and tournament
@@ -245,8 +266,10 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
             if given:
                 raise ValueError(f"{flag} is for the ladder (--agent)")
         if args.players is not None and args.players != len(args.vs) + len(automatic):
-            raise ValueError(f"--players {args.players}: the match has {len(args.vs)} agents (--vs) and "
-                             f"{len(automatic)} {game.automatic_kind} ({option})")
+            kind = game.automatic_kind  # a plural noun: "toms", "bots"
+            engine = count_noun(len(automatic), kind.removesuffix("s"), kind)
+            raise ValueError(f"--players {args.players}: the match has {count_noun(len(args.vs), 'agent')} "
+                             f"(--vs) and {engine} ({option})")
         if len(args.vs) < 2 and not automatic:
             raise ValueError(f"--vs needs 2 or more agents (or add {option}): "
                              "e.g. --vs random greedy")
@@ -298,8 +321,7 @@ def report(results: object, args: argparse.Namespace, out: IO[str]) -> None:
     if getattr(args, "ray", None) is not None:
         from tiny_york_env.training.ray_jobs import NODES_SEEN
         if NODES_SEEN:  # this command's games (none when every part was kept or merged)
-            print(f"played as Ray tasks on {len(NODES_SEEN)} node{'s' * (len(NODES_SEEN) != 1)}",
-                  file=out)
+            print(f"played as Ray tasks on {count_noun(len(NODES_SEEN), 'node')}", file=out)
     paths = write_results(results, args.out)
     print("wrote " + ", ".join(str(p) for p in paths), file=out)
 
@@ -362,6 +384,19 @@ def automatic_participants(game: Game, args: argparse.Namespace) -> list:
     return given[game.automatic_kind]
 
 
+def play_automatic(game: Game, args: argparse.Namespace) -> list:
+    """``play``'s automatic participants: those the command line names, else (no --vs either) the
+    game's single-agent Gymnasium env default ones; ValueError when that leaves no opponent."""
+    automatic = automatic_participants(game, args)
+    if automatic or args.vs:
+        return automatic
+    automatic = list(default_automatic(game))
+    if not automatic:
+        raise ValueError(f"play needs at least one opponent: {AUTOMATIC_OPTIONS[game.automatic_kind]} "
+                         f"and/or --vs NAME ({game.title}'s Gymnasium env names no default one)")
+    return automatic
+
+
 PLAY_KEYS = "Type the number of an option; q quits (you may save the game); Ctrl-C too."
 
 
@@ -398,11 +433,13 @@ def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "") -> in
 
 
 SERVE_HOST, SERVE_PORT = "127.0.0.1", 8000  # as web/app.py's DEFAULT_HOST/PORT (no web import here)
+KEEP_FINISHED_DAYS, KEEP_IDLE_DAYS = 7, 30  # as web/sessions.py's KEEP_FINISHED_S/KEEP_IDLE_S
+DAY_S = 24 * 3600
 
 
 def print_automatic_moves(game: Game, state: np.ndarray, names: Sequence[str], out: IO[str]) -> None:
     """One line per move the engine made for a Tom or bot since the last action:
-    'P2 Tom 5 (B4): bid 3 in the press round', 'seat 2 greedy bot: ...'."""
+    'seat 2 Tom 5 (B4): bid 3 in the press round', 'seat 2 greedy bot: ...'."""
     if game.automatic_moves is None:
         return
     for seat, words in game.automatic_moves(state):
@@ -525,7 +562,7 @@ def replay_game(path: str, stdin: IO[str], out: IO[str], check_only: bool = Fals
         ending = "ended: scores " + ", ".join(f"{saved.players[seat]} {score}"
                                               for seat, score in enumerate(saved.result["scores"]))
     print(f"{path}: {game.title}, seed {saved.seed}, {', '.join(saved.players)}; "
-          f"{len(saved.decisions)} decisions, every one legal; {ending}", file=out)
+          f"{count_noun(len(saved.decisions), 'decision')}, every one legal; {ending}", file=out)
     if check_only:
         return
     print(REPLAY_HELP, file=out)
@@ -533,7 +570,7 @@ def replay_game(path: str, stdin: IO[str], out: IO[str], check_only: bool = Fals
     while True:
         if at:
             seat, action = saved.decisions[at - 1]
-            print(f"\n[{at}/{len(saved.decisions)}] {saved.players[seat]} (seat {seat}): "
+            print(f"\n[{at}/{len(saved.decisions)}] {saved.players[seat]} ({game.seat_name(seat)}): "
                   f"{game.describe_action(action)}", file=out)
             print_automatic_moves(game, states[at], saved.players, out)
         else:
@@ -581,11 +618,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
             run_serve(args, out)
         else:
             game = get_game(args.game)
-            automatic = automatic_participants(game, args)
-            if not automatic and not args.vs:
-                raise ValueError(f"play needs at least one opponent: "
-                                 f"{AUTOMATIC_OPTIONS[game.automatic_kind]} "
-                                 "and/or --vs NAME")
+            automatic = play_automatic(game, args)
             play_interactively(args.game, args.vs, automatic, args.seed, args.seat, stdin, out,
                                args.unsafe_unpickle, args.save)
     except ValueError as error:

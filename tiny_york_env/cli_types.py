@@ -33,3 +33,14 @@ def non_negative(text: str) -> int:
     if not text.strip().isdigit():
         raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
     return int(text)
+
+
+def positive_float(text: str) -> float:
+    """A positive finite number (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (value > 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+    return value

@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from .core.labels import SEAT_WORD
+
 
 @dataclass(frozen=True)
 class GameKernels:
@@ -148,7 +150,8 @@ class Game:
     # the champion searches the shipped policy of the setup
     champion_policy: str | None = None
     board_defaults: tuple[Any, ...] = ()  # the automatic participants a new browser game starts with
-    seat_word: str = "seat "  # how texts name a seat before its number: "seat 2" (Tiny York: "P2")
+    # how texts name a seat before its number: "seat 2"; every built-in game keeps this one naming
+    seat_word: str = SEAT_WORD
     # a bound on the moves of one game for any config: every agent seat's decisions plus one
     # (OpenSpiel's max_game_length counts its deal); None when the game has not measured one
     max_decisions: int | None = None
@@ -168,7 +171,7 @@ class Game:
         return self.describe_action(action)
 
     def seat_name(self, seat: int) -> str:
-        """A seat as the game's texts name it: "seat 2", or Tiny York's "P2"."""
+        """A seat as the game's texts name it: "seat 2"."""
         return f"{self.seat_word}{seat}"
 
     def automatic_from(self, **given: Sequence[Any] | None) -> tuple[Any, ...]:

@@ -40,6 +40,7 @@ import numpy as np
 from tiny_york_env.agents.random_agent import RandomAgent
 
 from .cli import DefaultsHelpFormatter, agent_name, non_negative, positive
+from .core.labels import count_noun
 from .games.tiny_york import (
     GameConfig,
     apply_action,
@@ -259,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.game:
         state, decisions = play_random_game(args.agents, args.seed)
         print(render_text(state))
-        print(f"\n{decisions} decisions, seed {args.seed}")
+        print(f"\n{count_noun(decisions, 'decision')}, seed {args.seed}")
         return 0
     from tiny_york_env.training.evaluate import output_dir
 

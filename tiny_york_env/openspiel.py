@@ -421,7 +421,7 @@ class ContractObserver:
         states the player can tell apart, and the legal-action line makes equal strings offer
         equal actions."""
         if state.record is None:
-            return f"P{player} - waiting for the deal"
+            return f"{self.game.seat_name(player)} - waiting for the deal"
         tensor = self.game.encode(state.record, player)
         digest = hashlib.blake2b(tensor.tobytes(), digest_size=OBSERVATION_DIGEST_BYTES).hexdigest()
         lines = [self.game.render_text(state.record, player), f"Observation digest: {digest}"]

@@ -10,14 +10,17 @@ Automatic participants: Tiny York's Toms (levels 1-12); Construction Yard's bots
 "greedy") and Dirk in every two-player game; 5th Avenue's random bots and Alea in every
 two-player game.
 
-Games are built on first use (each imports its engine only then); ``register_game`` adds another
-one at run time, and games of other packages join on import: an installed package's entry points
-in the group ``tiny_york_env.games`` and the environment variable ``TINY_YORK_ENV_GAMES``
-("module:function,..."), each naming a function that returns a ``Game`` (docs/adding-a-game.md);
-one that fails to load is left out with a warning. Every game's Gymnasium id is registered with its env
-classes, which ``envs/`` generates from the record (``TinyYorkEnv``, ``TinyYorkVectorEnv``, ...:
-the id's name before ``-v``). ``game_of_state`` finds a record's game from its dtype, so functions
-that take a state (rewards, persistence) need no game argument.
+Registering the Gymnasium ids builds the built-in games' records (importing their engines, not
+compiling them); ``register_game`` adds another game at run time, and games of other packages
+join on import: an installed package's entry points in the group ``tiny_york_env.games`` and the
+environment variable ``TINY_YORK_ENV_GAMES`` ("module:function,..."), each naming a function that
+returns a ``Game`` (docs/adding-a-game.md); one that fails to load is left out with a warning.
+Every game's Gymnasium id is registered with its env classes, which ``envs/`` generates from the
+record (``TinyYorkEnv``, ``TinyYorkVectorEnv``, ...: the id's name before ``-v``), and with
+``max_episode_steps`` = the record's ``max_decisions``: a bound on the decisions of all agent
+seats together that no game reaches, so gym.make's ``TimeLimit`` never truncates a game.
+``game_of_state`` finds a record's game from its dtype, so functions that take a state (rewards,
+persistence) need no game argument.
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ class BuiltinGame(NamedTuple):
     builder: str
 
 
-# The built-in games, built on first use. A new game adds its line here (and its docs page).
+# The built-in games, built when their Gymnasium ids are registered (on import). A new game adds
+# its line here (and its docs page).
 BUILTIN_GAMES = {entry.name: entry for entry in (
     BuiltinGame("tiny_york", "TinyYork-v0", "tiny_york_env.games.tiny_york.contract:tiny_york_game"),
     BuiltinGame("construction_yard", "ConstructionYard-v0",
@@ -79,12 +83,18 @@ def game_of_class_prefix(prefix: str) -> str | None:
     return None
 
 
-def _register_env_id(env_id: str) -> None:
-    """Register ``env_id`` with Gymnasium: the single env and the native vector env generated for it."""
-    if env_id not in gymnasium.registry:
-        prefix = class_prefix(env_id)
-        gymnasium.register(id=env_id, entry_point=f"tiny_york_env.envs.single:{prefix}Env",
-                           vector_entry_point=f"tiny_york_env.envs.gym_vector:{prefix}VectorEnv")
+def _register_env_id(game: Game) -> None:
+    """Register ``game``'s Gymnasium id: the single env and the native vector env generated for it,
+    ``max_episode_steps`` its ``max_decisions`` (every agent seat's decisions plus one, so more than
+    the learning seat's: gym.make's TimeLimit never truncates a game; None: no TimeLimit)."""
+    registered = gymnasium.registry.get(game.env_id)
+    if registered is not None and registered.max_episode_steps == game.max_decisions:
+        return
+    gymnasium.registry.pop(game.env_id, None)  # a game registered again with another bound
+    prefix = class_prefix(game.env_id)
+    gymnasium.register(id=game.env_id, entry_point=f"tiny_york_env.envs.single:{prefix}Env",
+                       vector_entry_point=f"tiny_york_env.envs.gym_vector:{prefix}VectorEnv",
+                       max_episode_steps=game.max_decisions)
 
 
 def register_game(game: Game, *, replace: bool = False) -> None:
@@ -97,7 +107,7 @@ def register_game(game: Game, *, replace: bool = False) -> None:
     if other is not None and other != game.name:
         raise ValueError(f"the Gymnasium id {game.env_id!r} is {other!r}'s; give {game.name!r} its own")
     _games[game.name] = game
-    _register_env_id(game.env_id)
+    _register_env_id(game)
 
 
 def unregister_game(name: str) -> None:
@@ -155,8 +165,8 @@ def _reduce_game(game: Game) -> tuple:
 
 
 copyreg.pickle(Game, _reduce_game)
-for _entry in BUILTIN_GAMES.values():
-    _register_env_id(_entry.env_id)
+for _name in BUILTIN_GAMES:
+    _register_env_id(get_game(_name))
 
 
 def plugin_builders() -> list[str]:

@@ -57,7 +57,7 @@ from tiny_york_env.agents.base import choose_action, uses_state
 from tiny_york_env.agents.policies import check_policy_name, policy_agent, shipped_policy_path
 from tiny_york_env.agents.ppo_agent import POLICY_FILE
 from tiny_york_env.envs.aec import GameAECEnv
-from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
+from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind, not_reset_error
 from tiny_york_env.envs.single import LegalDiscrete, as_action, check_agent_seat, next_game_seed
 from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
 from tiny_york_env.training.evaluate import (
@@ -344,6 +344,8 @@ class SelfPlayEnv(gymnasium.Env):
 
     def action_masks(self):
         """bool[NUM_ACTIONS]: the learner's legal actions now (for MaskablePPO)."""
+        if self._learner is None:
+            raise not_reset_error("action_masks")
         return self._mask.copy()
 
     def _play_until_learner(self):

@@ -2,6 +2,7 @@
 the ecosystem checkers (Gymnasium, SB3, PettingZoo), seeding, purity, illegal actions, and the
 batched envs equal to single envs step for step."""
 
+import re
 import warnings
 
 import gymnasium
@@ -20,8 +21,10 @@ from tests.envs.test_checkers import (
 )
 from tiny_york_env import make_aec
 from tiny_york_env.contract import Game
+from tiny_york_env.core.rng import seed_rng
+from tiny_york_env.envs.batch import batch_kernels
 from tiny_york_env.envs.rewards import final_rewards
-from tiny_york_env.registry import game_names, game_of_state, get_game, register_game
+from tiny_york_env.registry import BUILTIN_GAMES, game_names, game_of_state, get_game, register_game
 
 GAMES = game_names()
 
@@ -44,6 +47,11 @@ AEC_SETUPS = {name: example_setup(get_game(name), True) for name in GAMES}
 ENV_KWARGS = {name: {k: v for k, v in example_setup(get_game(name), False).items() if k != "num_agents"}
               for name in GAMES}
 ILLEGAL_WARNING = "for the learning seat 0: the episode ends with reward"
+NOT_RESET = r"call reset\(\) before action_masks\(\): there is no game yet"
+RANDOM_GAMES = 100  # random games per example setup: a few hundred per game, all agents deciding
+RNG_WORDS = 4  # the compiled generator's state (core/rng.py)
+SHORT_SEAT = re.compile(r"\bP\d\b")  # "P1", which the texts no longer write for a seat
+ONE_OF_MANY = re.compile(r"(?<![\d.])1 (?:money )?(?:cards|points|decisions|skyscrapers|bots)\b")
 
 
 def first_legal(mask):
@@ -215,3 +223,93 @@ def test_gymnasium_vector_env_equals_sync_vector_env(name):
             warnings.simplefilter("ignore")
             obs_s, r_s, t_s, _, info_s = sync.step(actions)
         assert np.array_equal(obs_n, obs_s) and np.array_equal(r_n, r_s) and np.array_equal(t_n, t_s)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_masks_before_the_first_reset_are_the_envs_reset_error(name):
+    """``action_masks()`` of the single env, the native vector env and the SB3 VecEnv (its
+    ``env_method`` too), and the AEC env's ``observe``, refuse before the first reset with the
+    envs' one message instead of answering all False; after it they give the legal actions."""
+    from tiny_york_env.envs.vector import vec_env_class
+
+    game = get_game(name)
+    single = gymnasium.make(game.env_id, **ENV_KWARGS[name]).unwrapped
+    native = gymnasium.make_vec(game.env_id, num_envs=2, **ENV_KWARGS[name]).unwrapped
+    vec = vec_env_class(name)(2, **ENV_KWARGS[name])
+    for ask in (single.action_masks, native.action_masks, vec.action_masks,
+                lambda: vec.env_method("action_masks")):
+        with pytest.raises(ValueError, match=NOT_RESET):
+            ask()
+    aec = make_aec(name, **AEC_SETUPS[name]).unwrapped
+    with pytest.raises(ValueError, match=r"call reset\(\) before observe\(\): there is no game yet"):
+        aec.observe(aec.possible_agents[0])
+    single.reset(seed=1)
+    native.reset(seed=1)
+    vec.reset()
+    assert single.action_masks().any() and native.action_masks().any(axis=1).all()
+    assert vec.action_masks().any(axis=1).all()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_games_end_below_the_registered_episode_limit(name):
+    """The Gymnasium id's ``max_episode_steps`` is the record's ``max_decisions`` (the bound on
+    every agent seat's decisions together, plus OpenSpiel's deal), and a few hundred uniformly
+    random games of each example setup, every agent seat deciding, end below it: gym.make's
+    TimeLimit never truncates a game."""
+    game = get_game(name)
+    bound = game.max_decisions
+    assert bound is not None and gymnasium.spec(game.env_id).max_episode_steps == bound
+    kernels = batch_kernels(game)
+    words = np.zeros(RNG_WORDS, np.int64)
+    seed_rng(words, 0)
+    for setup in game.example_setups:
+        config = game.make_config(**setup)
+        states = np.concatenate([game.new_game(config, seed).reshape(1) for seed in range(RANDOM_GAMES)])
+        lengths = [kernels.play_random_kernel(states, i, words, bound) for i in range(RANDOM_GAMES)]
+        assert all(kernels.actor_at(states, i) < 0 for i in range(RANDOM_GAMES)), setup
+        assert max(lengths) < bound, setup
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gym_make_limits_episodes_without_truncating_a_game(name):
+    """gym.make wraps the env in a TimeLimit of ``max_decisions`` steps that whole episodes never
+    meet; the native vector env takes that limit from make_vec and refuses a shorter one, which
+    it could not apply (its games are never truncated)."""
+    game = get_game(name)
+    env = gymnasium.make(game.env_id, **ENV_KWARGS[name])
+    assert isinstance(env, gymnasium.wrappers.TimeLimit) and env.spec.max_episode_steps == game.max_decisions
+    rng = np.random.default_rng(0)
+    for seed in range(3):
+        _, info = env.reset(seed=seed)
+        steps, terminated, truncated = 0, False, False
+        while not (terminated or truncated):
+            _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            steps += 1
+        assert terminated and not truncated and steps < game.max_decisions
+    native = gymnasium.make_vec(game.env_id, num_envs=2, **ENV_KWARGS[name])
+    assert native.unwrapped.max_episode_steps == game.max_decisions
+    with pytest.raises(ValueError, match="max_episode_steps must be None or an int of at least"):
+        gymnasium.make_vec(game.env_id, num_envs=2, max_episode_steps=game.max_decisions - 1,
+                           **ENV_KWARGS[name])
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_GAMES))
+def test_texts_name_seats_seat_n_and_count_one_in_the_singular(name):
+    """Every built-in game's ``render_text`` (the whole table and a seat's view, from the start to
+    the final scoring) names seats "seat 2", never "P2", and never writes "1 cards" or "1 points"."""
+    game = get_game(name)
+    rng = np.random.default_rng(0)
+    seen_seat = False
+    for k, setup in enumerate(game.example_setups):
+        state = game.new_game(game.make_config(**setup), seed=k)
+        while True:
+            for text in (game.render_text(state), game.render_text(state, 0)):
+                assert not SHORT_SEAT.search(text), text
+                assert not ONE_OF_MANY.search(text), text
+                seen_seat = seen_seat or "seat 1" in text
+            if game.is_terminal(state):
+                break
+            for _ in range(int(rng.integers(1, 40))):  # a sample of the positions, the end always
+                if not game.is_terminal(state):
+                    game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+    assert seen_seat and game.seat_name(2) == "seat 2"

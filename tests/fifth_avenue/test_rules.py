@@ -275,7 +275,7 @@ def test_the_text_view_shows_only_the_seats_own_hand():
     from tiny_york_env.games.fifth_avenue.text import render_text
     states, _ = random_games(3)[0]
     mine = render_text(states[0:1].reshape(()), seat=1)
-    assert mine.count("hand: ") == 1 and "P1 (yellow)" in mine and "winner: " in mine
+    assert mine.count("hand: ") == 1 and "seat 1 (yellow)" in mine and "winner: seat " in mine
     assert render_text(states[0:1].reshape(())).count("hand: ") == 3  # a replay: every hand
 
 

@@ -78,7 +78,7 @@ def _used_3(reserve, top=SKYSCRAPERS, seed=0):
 def _reserve_line(text, seat):
     """The reserve part of ``seat``'s cards line in ``render_text`` (the line after its own)."""
     lines = text.splitlines()
-    k = next(i for i, x in enumerate(lines) if x.startswith(f"P{seat} "))
+    k = next(i for i, x in enumerate(lines) if x.startswith(f"seat {seat} "))
     return lines[k + 1].split("|")[1].strip()
 
 

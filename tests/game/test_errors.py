@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from tiny_york_env.core.labels import count_noun
 from tiny_york_env.games.tiny_york import (
     NUM_ACTIONS,
     STATE_DTYPE,
@@ -105,7 +106,7 @@ def test_config_rejects_more_than_4_participants(num_agents, toms):
         GameConfig(num_agents=num_agents, toms=toms)
     msg = _message(err)
     assert "participants" in msg and "2-4" in msg
-    assert f"{num_agents} agents" in msg and f"{len(toms)} toms" in msg
+    assert count_noun(num_agents, "agent") in msg and count_noun(len(toms), "tom") in msg
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

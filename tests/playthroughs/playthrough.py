@@ -9,7 +9,7 @@ File layout (``FORMAT_VERSION``)::
 
     header        "key: value" lines up to the first blank line (format, config, seeds, chooser)
     per round     "=== round N ===" and render_text of the state at its first decision
-    per decision  "--- #k P1: <pending decision>", a state line, a context line for some
+    per decision  "--- #k seat 1: <pending decision>", a state line, a context line for some
                   decisions, "legal: <ids> (count)" and "action: <id> = <describe_action>";
                   with Toms, a "toms:" line after the action when it changed anything of a
                   Tom's (his turns run inside the agents' actions; Toms never decide),

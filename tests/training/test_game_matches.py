@@ -161,7 +161,6 @@ def test_a_construction_yard_player_sees_only_their_own_hand():
 
 @pytest.mark.parametrize("argv, message", [
     (["--game", "construction_yard", "--tom", "5"], "--tom does not apply to Construction Yard"),
-    (["--game", "construction_yard"], "at least one opponent"),
     (["--bots", "greedy", "--tom", "5"], "--bots does not apply to Tiny York"),
     (["--game", "construction_yard", "--vs", "greedy", "--seat", "4"], "not an agent seat"),
 ])

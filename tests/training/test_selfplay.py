@@ -176,6 +176,16 @@ def test_env_reward_is_own_seat_in_every_seat():
         assert reward == pytest.approx((scores[seat] - best_other) / 50.0)
 
 
+def test_masks_and_steps_before_reset_say_to_reset_first():
+    env = SelfPlayEnv(baseline_pool(LastLegal()), players=2, first_seat=0)
+    with pytest.raises(ValueError, match=r"call reset\(\) before action_masks\(\)"):
+        env.action_masks()
+    with pytest.raises(ValueError, match=r"call reset\(\) before step\(\)"):
+        env.step(0)
+    env.reset(seed=1)
+    assert env.action_masks().any()
+
+
 def test_an_illegal_learner_action_raises_and_changes_nothing():
     env = SelfPlayEnv(baseline_pool(LastLegal()), players=2, first_seat=0)
     observation, info = env.reset(seed=5)

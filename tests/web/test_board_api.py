@@ -151,7 +151,7 @@ def test_a_watched_game_is_stepped_by_its_host_only(client):
                        headers={"X-Token": host}).json() == {"played": 3}
     shown = view(client, game_id, host).json()
     assert shown["watch"] and shown["moves"] == 3 and shown["legal"] == []
-    assert "P0 agent:" in shown["svg"] and "P1 agent:" in shown["svg"]  # every agent's hand
+    assert "seat 0 agent:" in shown["svg"] and "seat 1 agent:" in shown["svg"]  # every agent's hand
     while not view(client, game_id, host).json()["over"]:
         client.post(f"/api/games/{game_id}/step", json={"moves": 50}, headers={"X-Token": host})
     assert client.post(f"/api/games/{game_id}/step", json={"moves": 1},
@@ -194,14 +194,20 @@ def test_a_corrupted_or_huge_upload_is_refused(client):
         response.json()["error"]
 
 
-def test_many_games_at_once_and_the_oldest_go_beyond_capacity():
-    client = TestClient(create_app(SessionStore(capacity=3)))
+def test_games_beyond_what_memory_keeps_are_read_back_where_they_were():
+    store = SessionStore(capacity=3)
+    client = TestClient(create_app(store))
     games = [start(client, game="tiny_york", seats=["person"], automatic=[5], seed=s) for s in range(4)]
     assert len({g["id"] for g in games}) == 4
-    assert view(client, games[0]["id"], games[0]["seat_tokens"]["0"]).status_code == 404
-    for g in games[1:]:
+    first = games[0]["id"], games[0]["seat_tokens"]["0"]
+    before = view(client, *first).json()
+    assert act(client, *first, before["legal"][0]["action"]).status_code == 200
+    moved = view(client, *first).json()
+    for g in games[1:]:  # the first game leaves memory
         shown = view(client, g["id"], g["seat_tokens"]["0"])
         assert shown.status_code == 200
+    assert len(store) == 3 and first[0] not in store._items
+    assert view(client, *first).json() == moved  # read back from the database, as it was
     # a token of one game opens nothing in another
     assert view(client, games[1]["id"], games[2]["seat_tokens"]["0"]).status_code == 403
 

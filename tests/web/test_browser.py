@@ -169,3 +169,72 @@ def test_watch_two_bots_and_scrub_the_saved_game(server, browser):
     wait.until(lambda b: "decision 1 of" in b.find_element(By.ID, "where").text)
     browser.find_element(By.ID, "last").click()
     wait.until(lambda b: f"decision {made['total']} of" in b.find_element(By.ID, "where").text)
+
+
+def page_widths(browser):
+    """(the page's scrolling width, the window's inner width) in CSS pixels."""
+    return browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+
+
+def shown(browser, element_id):
+    """Whether the element takes room on the page (neither hidden nor display: none)."""
+    return browser.execute_script("const e = document.getElementById(arguments[0]);"
+                                  "return getComputedStyle(e).display !== 'none' && e.offsetHeight > 0",
+                                  element_id)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_setup_page_and_the_board_fit_a_phone_and_a_desktop(server, browser, width):
+    """The setup page shows only the setup; a game's page fits the window's width (no sideways
+    scrolling of the page) at a phone's 390 px and a desktop's 1280 px, the options under the
+    board on a phone, where the board keeps a readable size and pans inside its frame;
+    screenshots of both are kept as test artifacts."""
+    wait = WebDriverWait(browser, WAIT)
+    browser.set_window_size(width, 900)
+    try:
+        browser.get(server + "/")
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#game option"))
+        assert shown(browser, "setup") and not shown(browser, "table")  # no side panel without a game
+        assert not browser.find_element(By.ID, "options-title").is_displayed()
+        inner = page_widths(browser)[1]
+        assert page_widths(browser)[0] <= inner
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / f"web-setup-{width}px.png"))
+        browser.find_element(By.ID, "start").click()
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#options button.option"))
+        assert not shown(browser, "setup") and shown(browser, "table")
+        frame = browser.find_element(By.ID, "board").rect
+        drawing = browser.find_element(By.CSS_SELECTOR, "#board svg").rect
+        options = browser.find_element(By.ID, "options").rect
+        assert page_widths(browser)[0] <= inner  # nothing sticks out sideways
+        assert frame["x"] + frame["width"] <= inner and options["x"] + options["width"] <= inner
+        assert drawing["width"] >= min(720, 0.5 * inner)  # never shrunk past reading
+        if width < 760:  # a phone: the options under the board, not squeezed beside it
+            assert options["y"] >= frame["y"] + frame["height"] - 1
+        browser.save_screenshot(str(ARTIFACTS / f"web-board-{width}px.png"))
+        assert (ARTIFACTS / f"web-board-{width}px.png").stat().st_size > 10_000
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+def test_number_keys_choose_options(server, browser):
+    wait = WebDriverWait(browser, WAIT)
+    browser.get(server + "/")
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#game option"))
+    browser.find_element(By.CSS_SELECTOR, "#game option[value='construction_yard']").click()
+    automatic = browser.find_element(By.ID, "automatic")
+    automatic.clear()
+    automatic.send_keys("greedy")
+    browser.find_element(By.ID, "start").click()
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#options button.option"))
+    hint = browser.find_element(By.ID, "options-hint")
+    assert hint.is_displayed() and "Click an option, or type its number" in hint.text
+    first = browser.find_elements(By.CSS_SELECTOR, "#options button.option")
+    count = len(first)
+    assert first[0].text.startswith("1. ")
+    choice = min(count, 2)
+    expected = first[choice - 1].text.split(". ", 1)[1]
+    before = browser.find_element(By.ID, "log").text
+    browser.find_element(By.TAG_NAME, "body").send_keys(str(choice))
+    wait.until(lambda b: b.find_element(By.ID, "log").text != before)
+    assert f"you: {expected}" in browser.find_element(By.ID, "log").text

@@ -144,7 +144,7 @@ def test_game_over_names_the_winners():
         st = positions(players, SEEDS[0])["game over"]
         assert st["decision"] == DEC_GAME_OVER
         _, text = parsed(svg_of(st, None))
-        winners = ", ".join(f"P{s}" for s in api.winners(st))
+        winners = ", ".join(f"seat {s}" for s in api.winners(st))
         assert f"game over - winner: {winners}" in text and " - won" in text
         assert "To move" not in text
 
@@ -170,12 +170,12 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others():
     assert titles(mine, "orange 4") == 3 and titles(mine, "violet 6") == 0 and titles(mine, "black 5") == 0
     assert titles(theirs, "orange 4") == 0 and titles(theirs, "violet 6") == 2
     assert titles(theirs, "black 5") == 1
-    assert "P1's hand" not in mine_text and "P0's hand" not in theirs_text
+    assert "seat 1's hand" not in mine_text and "seat 0's hand" not in theirs_text
     for text in (mine_text, theirs_text):  # the table: coloured + black per player
         assert "3 + 0" in text and "2 + 1" in text and "0 + 0" in text
     everyone = svg_of(st, None)  # a replay or a watched game: every hand
     _, text = parsed(everyone)
-    assert "P0's hand" in text and "P1's hand" in text and "P2's hand" in text and "Your hand" not in text
+    assert all(f"seat {seat}'s hand" in text for seat in range(3)) and "Your hand" not in text
     assert titles(everyone, "orange 4") == 3 and titles(everyone, "violet 6") == 2
 
 
@@ -243,7 +243,7 @@ def test_the_board_serves_each_seat_its_own_view():
         shown = client.get(f"/api/games/{made['id']}", headers={"X-Token": token}).json()
         _, text = parsed(shown["svg"])
         other = 1 - int(seat)
-        assert shown["seat"] == int(seat) and "Your hand" in text and f"P{other}'s hand" not in text
+        assert shown["seat"] == int(seat) and "Your hand" in text and f"seat {other}'s hand" not in text
         assert all(name in text for name in F.DISTRICT_NAMES) and "Alea" in text
     mover = tokens[str(client.get(f"/api/games/{made['id']}", headers={"X-Token": tokens["0"]})
                        .json()["to_move"])]
@@ -261,7 +261,7 @@ def test_a_watched_game_shows_every_hand_to_the_end():
     for _ in range(MAX_DECISIONS):
         shown = client.get(f"/api/games/{made['id']}", headers=host).json()
         _, text = parsed(shown["svg"])
-        assert all(f"P{s}'s hand" in text for s in range(3)) and "Your hand" not in text
+        assert all(f"seat {s}'s hand" in text for s in range(3)) and "Your hand" not in text
         if shown["over"]:
             break
         client.post(f"/api/games/{made['id']}/step", json={"moves": 100}, headers=host)

@@ -14,6 +14,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from .labels import count_noun
+
 AGENT_KIND = 0  # a seat decided from outside in ``bot_kinds()``; bot i of BOT_KINDS is i + 1
 
 
@@ -46,7 +48,7 @@ class BotSeatsConfig:
                 raise ValueError(f"unknown bot {bot!r}; a bot is one of {self.BOT_KINDS}")
         if len(bots) >= self.num_players:
             raise ValueError(f"{len(bots)} bots leave no agent seat among {self.num_players} players; "
-                             f"give at most {self.num_players - 1} bots")
+                             f"give at most {count_noun(self.num_players - 1, 'bot')}")
         object.__setattr__(self, "bots", bots)
 
     @property

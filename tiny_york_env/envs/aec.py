@@ -83,6 +83,7 @@ from .rewards import (
     check_render_mode,
     check_reward_kind,
     final_rewards,
+    not_reset_error,
 )
 
 AGENT_PREFIX = "player_"
@@ -298,7 +299,7 @@ class GameAECEnv(AECEnv):
     def _refuse(self, verb):
         """The ValueError for ``verb`` before the first reset or after every agent's dead step."""
         if self._state is None:
-            raise ValueError(f"call reset() before {verb}(): there is no game yet")
+            raise not_reset_error(verb)
         raise ValueError(f"{verb}(): the game is over and every agent has stepped None "
                          "(PettingZoo's dead steps); call reset() to play again")
 
@@ -392,7 +393,7 @@ class GameAECEnv(AECEnv):
                                   f"one of {tuple(self.metadata['render_modes'])} to the env")
             return None
         if self._state is None:
-            raise ValueError("render() needs a game: call reset() first")
+            raise not_reset_error("render")
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(self._state)
         text = self.game.render_text(self._state)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..contract import Game
+from ..core.labels import count_noun
 from ..registry import class_prefix, game_of_class_prefix, get_game
 
 REPLACED_PARAMETERS = ("setup", "game", "config")  # the base class's parameters a game fixes
@@ -35,10 +36,17 @@ def setup_config(game: Game, num_agents: int | None, setup: Mapping[str, Any]) -
         keywords["num_agents"] = num_agents
     config = game.make_config(**keywords)
     if num_agents is not None and game.num_agents(config) != num_agents:
-        raise ValueError(f"{game.title} with {dict(setup)} has {game.num_agents(config)} agent seats, but "
-                         f"this env needs {num_agents} (the learning seat and one per opponent): leave "
-                         f"{num_agents} seats to agents, the rest to {game.automatic_kind}")
+        raise ValueError(f"{game.title} with {dict(setup)} has "
+                         f"{count_noun(game.num_agents(config), 'agent seat')}, but this env needs "
+                         f"{num_agents} (the learning seat and one per opponent): leave "
+                         f"{count_noun(num_agents, 'seat')} to agents, the rest to {game.automatic_kind}")
     return config
+
+
+def default_automatic(game: Game) -> tuple[Any, ...]:
+    """The automatic participants of the single-agent envs' default setup (``Game.env_defaults``,
+    one agent seat: Tiny York's Tom 5, the other games' greedy bot), as ``seat_config`` takes them."""
+    return game.automatic_of(setup_config(game, 1, game.env_defaults))
 
 
 def normal_setup(config: Any, setup: Mapping[str, Any]) -> dict[str, Any]:

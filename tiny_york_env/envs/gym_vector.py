@@ -9,11 +9,14 @@
 | action space | ``single_action_space = Discrete(NUM_ACTIONS)``; ``action_space`` is its batch, |
 | | ``MultiDiscrete([264] * B)``, whose ``sample()`` draws a legal action for every game |
 | action mask | ``infos["action_mask"]`` (always there), ``action_masks()``: bool[B, NUM_ACTIONS]; |
-| | all False for a game that has just ended (its next action is ignored) |
+| | all False for a game that has just ended (its next action is ignored); ``ValueError`` |
+| | before the first ``reset()`` |
 | observation space | ``single_observation_space = observation.observation_space()``; batched by Gymnasium |
 | rewards | float64[B]: 0 until a game ends, then ``final_rewards(state, reward)[0]`` |
 | episode end | ``terminations[i]`` at the final scoring; never truncated; ``AutoresetMode.NEXT_STEP``: |
 | | the next ``step`` ignores that game's action and returns its new game, reward 0 |
+| episode limit | ``max_episode_steps`` (``make_vec`` passes the id's, the game's ``max_decisions``): None |
+| | or at least ``max_decisions``, which no game reaches; a smaller one is a ``ValueError`` |
 | end infos | ``final_scores`` (int64[B, players]) and ``winner`` (int64[B]) with their ``_key`` masks |
 | illegal action | ``"terminate"`` (default): that game is terminated with reward ``illegal_reward``, |
 | | ``infos["illegal_action"]``, its observation and state as they were; a warning at the |
@@ -70,11 +73,13 @@ from .rewards import (
     check_reward_kind,
     final_info,
     final_rewards,
+    not_reset_error,
     warn_first_illegal,
 )
 from .single import check_reset_options, next_seed
 
 RESET_OPTIONS = ("reset_mask",)
+SYNC_HINT = "gym.make_vec(..., vectorization_mode='sync') over the single env"
 INTEGER_KINDS = "iu"  # numpy dtype kinds of signed and unsigned integers
 RENDER_FPS = 4
 
@@ -103,6 +108,22 @@ class LegalMultiDiscrete(spaces.MultiDiscrete):
         return (ids[picks] - np.arange(len(counts)) * legal.shape[1]).astype(self.dtype)
 
 
+def check_episode_limit(game: Game, max_episode_steps: int | None) -> int | None:
+    """``max_episode_steps`` as an int (or None); ValueError unless it is None or at least the
+    game's ``max_decisions``: the compiled games are never truncated, so only a limit that no game
+    reaches (such as the one gym.make_vec passes from the registered id) is kept."""
+    if max_episode_steps is None:
+        return None
+    bound = game.max_decisions
+    if (bound is None or isinstance(max_episode_steps, (bool, np.bool_))
+            or not isinstance(max_episode_steps, (int, np.integer)) or max_episode_steps < bound):
+        least = ("None" if bound is None
+                 else f"None or an int of at least {bound} ({game.title}'s max_decisions)")
+        raise ValueError(f"max_episode_steps must be {least}: the compiled vector env never truncates "
+                         f"a game; got {max_episode_steps!r}. For a shorter TimeLimit use {SYNC_HINT}")
+    return int(max_episode_steps)
+
+
 class GameVectorEnv(VectorEnv):
     """``num_envs`` games of ``game`` with one learning agent (seat 0) each against the engine's
     automatic participants, a native Gymnasium vector env (module doc)."""
@@ -113,18 +134,18 @@ class GameVectorEnv(VectorEnv):
     def __init__(self, num_envs: int, *, game: str | Game, config: Any, reward: str = "win",
                  illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
                  render_mode: str | None = None, opponents: Sequence = (), seat: int = 0,
-                 num_threads: int | None = None) -> None:
+                 num_threads: int | None = None, max_episode_steps: int | None = None) -> None:
         """``config``: the game's config with exactly one agent seat; the rest as the module says;
         ``num_threads``: the threads the games are stepped on (None: all of numba's)."""
         check_int("num_envs", num_envs, 1)
         self.game = game = get_game(game)
         if not isinstance(opponents, (list, tuple)) or opponents or seat != 0:
             raise ValueError("the compiled vector env plays one learning seat (0) against the engine's "
-                             "automatic participants only; for opponents or another seat use "
-                             "gym.make_vec(..., vectorization_mode='sync') over the single env")
+                             f"automatic participants only; for opponents or another seat use {SYNC_HINT}")
         if not isinstance(config, game.config_type) or game.num_agents(config) != 1:
             raise ValueError(f"config must be a {game.config_type.__name__} with one agent seat (the "
                              f"learning one; the engine plays the others), got {config!r}")
+        self.max_episode_steps = check_episode_limit(game, max_episode_steps)
         self.num_envs = int(num_envs)
         self.config = config
         self.reward_kind = check_reward_kind(reward)
@@ -234,7 +255,7 @@ class GameVectorEnv(VectorEnv):
         """Play one action per game (ignored for a game that ended at the previous step, which
         restarts instead); observations, rewards, terminations, truncations and infos."""
         if self._game_seeds[0] < 0:
-            raise ValueError("call reset() before step()")
+            raise not_reset_error("step")
         actions = self._check_actions(actions)
         # A fresh array each step (every row is written): what the caller holds never changes.
         obs = np.empty((self.num_envs, self.game.obs_size), dtype=np.float32)
@@ -297,7 +318,10 @@ class GameVectorEnv(VectorEnv):
             warn_first_illegal(self, illegal[0], int(actions[illegal[0]]), "infos['illegal_action']")
 
     def action_masks(self) -> NDArray[np.bool_]:
-        """bool[B, NUM_ACTIONS]: each game's legal actions now (all False for one that just ended)."""
+        """bool[B, NUM_ACTIONS]: each game's legal actions now (all False for one that just ended);
+        ValueError before the first reset."""
+        if self._game_seeds[0] < 0:
+            raise not_reset_error("action_masks")
         return self._masks.copy()
 
     def game_state(self, i: int) -> np.ndarray:

@@ -1,5 +1,6 @@
-"""End-of-game rewards shared by every env: ``"win"``, ``"rank"`` and ``"score"``; and the
-illegal-action options every env takes (``illegal_action``, ``illegal_reward``).
+"""End-of-game rewards shared by every env: ``"win"``, ``"rank"`` and ``"score"``; the
+illegal-action options every env takes (``illegal_action``, ``illegal_reward``); and the error of
+a call that needs a game before the first ``reset()``.
 
 All rewards are zero until the game ends. Over all participants (Toms and bots included; not
 Construction Yard's Dirk, who is not a player) "win" and "rank" sum to zero; agents receive their
@@ -31,6 +32,12 @@ REWARD_KINDS = ("win", "rank", "score")
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 DEFAULT_ILLEGAL_REWARD = -1.0  # PettingZoo classic's TerminateIllegalWrapper penalty
 
+
+
+def not_reset_error(verb: str) -> ValueError:
+    """The ValueError of every env for ``verb`` (step, action_masks, observe, ...) called before its
+    first ``reset()``."""
+    return ValueError(f"call reset() before {verb}(): there is no game yet")
 
 
 def warn_first_illegal(env, i, action, infos_key):

@@ -6,10 +6,12 @@
 | | ``illegal_action="terminate", illegal_reward=-1.0)``; ``gym.make`` takes the same kwargs |
 | agents | one learning seat; ``opponents`` play the other agent seats, the engine the Toms |
 | action space | ``Discrete(NUM_ACTIONS)`` (264); ``action_space.sample()`` draws a legal action |
-| action mask | ``info["action_mask"]``, ``action_masks()``: bool[NUM_ACTIONS]; all False at the end |
+| action mask | ``info["action_mask"]``, ``action_masks()``: bool[NUM_ACTIONS]; all False at the end; |
+| | ``action_masks()`` before the first ``reset()`` is a ``ValueError`` (no game yet) |
 | observation space | ``Box(0, OBSERVATION_HIGH, (OBS_SIZE,), float32)``: the learning seat's view |
 | rewards | 0 until the end, then ``final_rewards(state, reward)[seat]``: "win", "rank", "score" |
-| episode end | ``terminated`` at the final scoring; never truncated |
+| episode end | ``terminated`` at the final scoring; never truncated: ``gym.make``'s ``TimeLimit`` |
+| | (``spec.max_episode_steps``, the game's ``max_decisions``, 1024) lies beyond any game |
 | illegal action | ``illegal_action=``: "terminate" (default; a Gymnasium env must accept every |
 | | element of its action space, so ``check_env`` and unmasked PPO work): the episode ends, |
 | | ``(obs, illegal_reward, True, False, info)`` with ``info["illegal_action"]``, a |
@@ -59,6 +61,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..contract import Game
+from ..core.labels import count_noun
 from ..core.seeds import SEED_LIMIT, SEED_STRIDE, check_seed, next_seed  # noqa: F401  (SEED_STRIDE re-exported)
 from ..registry import BUILTIN_GAMES, DEFAULT_GAME, get_game
 from .generated import game_class_name, make_game_class, normal_setup, render_modes, setup_config
@@ -71,6 +74,7 @@ from .rewards import (
     check_reward_kind,
     final_info,
     final_rewards,
+    not_reset_error,
 )
 
 ENV_ID = BUILTIN_GAMES[DEFAULT_GAME].env_id  # the default game's Gymnasium id, "TinyYork-v0"
@@ -180,8 +184,8 @@ class GameEnv(gymnasium.Env):
         """The checked (config, seat, setup) for the setup keywords and ``seat``; ValueError
         (from the game's config or here) when they are not a valid setup. Changes nothing."""
         config = self.make_config(1 + len(self.opponents), setup)
-        return config, check_agent_seat(seat, self.game.num_agents(config),
-                                        f" (1 learning seat + {len(self.opponents)} opponents)"), setup
+        detail = f" (1 learning seat + {count_noun(len(self.opponents), 'opponent')})"
+        return config, check_agent_seat(seat, self.game.num_agents(config), detail), setup
 
     def _configure(self, config, seat, setup):
         """Use the checked setup (from ``_setup``), as the config keeps it (Tom codes normalised)."""
@@ -227,7 +231,7 @@ class GameEnv(gymnasium.Env):
         """Play the learning seat's ``action``, then the opponents until its next turn or the end;
         an illegal action raises or ends the episode (``illegal_action``)."""
         if self._state is None:
-            raise ValueError("call reset() before step()")
+            raise not_reset_error("step")
         if self._illegal is not None:
             raise ValueError(f"step(): the episode ended on the illegal action {self._illegal} "
                              "(illegal_action='terminate'); call reset() to play again")
@@ -263,7 +267,10 @@ class GameEnv(gymnasium.Env):
         return self._observe(), self.illegal_reward, True, False, info
 
     def action_masks(self) -> np.ndarray:
-        """bool[num_actions]: the learning seat's legal actions now (for MaskablePPO)."""
+        """bool[num_actions]: the learning seat's legal actions now (for MaskablePPO); ValueError
+        before the first reset (there is no game to ask)."""
+        if self._state is None:
+            raise not_reset_error("action_masks")
         return self._mask.copy()
 
     def _play_opponents(self):

@@ -6,7 +6,8 @@
 | | ``illegal_action="terminate", illegal_reward=-1.0)``, an SB3 ``VecEnv`` |
 | agents | per game one learning agent (seat 0) against 1-3 Toms; no Python opponents |
 | action space | ``Discrete(NUM_ACTIONS)``; ``step`` takes int[num_envs] |
-| action mask | ``action_masks()``: bool[num_envs, NUM_ACTIONS]; also ``env_method("action_masks")`` |
+| action mask | ``action_masks()``: bool[num_envs, NUM_ACTIONS]; also ``env_method("action_masks")``; |
+| | ``ValueError`` before the first ``reset()`` |
 | observation space | as ``TinyYorkEnv``: ``Box(0, OBSERVATION_HIGH, (OBS_SIZE,), float32)`` |
 | rewards | 0 until a game ends, then ``final_rewards(state, reward)[0]`` |
 | episode end | ``done``, and the game restarts at once; ``infos[i]["terminal_observation"]`` |
@@ -65,6 +66,7 @@ from .rewards import (
     check_reward_kind,
     final_info,
     final_rewards,
+    not_reset_error,
     warn_first_illegal,
 )
 from .single import next_seed
@@ -174,7 +176,7 @@ class GameVecEnv(VecEnv):
         if self._actions is None:
             raise ValueError("call reset() and step_async(actions) before step_wait()")
         if self._game_seeds[0] < 0:
-            raise ValueError("call reset() before step()")
+            raise not_reset_error("step")
         actions, self._actions = self._actions, None
         obs = np.empty((self.num_envs, self.game.obs_size), dtype=np.float32)
         n = self._kernels.step_kernel(self._states, self._raw, actions, self._game_seeds, self._params,
@@ -208,7 +210,10 @@ class GameVecEnv(VecEnv):
         raise ValueError(f"env {i}: action {action} was refused by the engine")
 
     def action_masks(self) -> np.ndarray:
-        """bool[num_envs, NUM_ACTIONS]: each game's legal actions now (for MaskablePPO)."""
+        """bool[num_envs, NUM_ACTIONS]: each game's legal actions now (for MaskablePPO); ValueError
+        before the first reset."""
+        if self._game_seeds[0] < 0:
+            raise not_reset_error("action_masks")
         return self._masks.copy()
 
     def game_state(self, i: int) -> np.ndarray:
@@ -257,7 +262,7 @@ class GameVecEnv(VecEnv):
         """Per game ``action_masks()`` (bool[NUM_ACTIONS] rows) and ``render()``."""
         idx = list(self._get_indices(indices))
         if method_name == "action_masks":
-            masks = self._masks.copy()
+            masks = self.action_masks()  # ValueError before the first reset
             return [masks[i] for i in idx]
         if method_name == "render":
             return [self._render_game(i) for i in idx]

@@ -5,7 +5,8 @@ browser holding that seat's token) or a *policy* (random, greedy, ppo, search, .
 own participants (Tiny York's Toms, Construction Yard's bots) play inside ``apply_action``. Each
 person seat has its own secret token, so one browser cannot act for another's seat; a game of
 policies only ("watch") has a host token that steps it. A ``ReplaySession`` holds the states of a
-saved game for scrubbing. ``SessionStore`` keeps many of each, by unguessable ids.
+saved game for scrubbing. ``SessionStore`` keeps many of each, by unguessable ids, in the board's
+database (``database.py``): a restarted server takes up every game where it was.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import hmac
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,17 +23,22 @@ from typing import Any
 import numpy as np
 
 from ..contract import Game
+from ..core.seeds import SEED_LIMIT
 from ..registry import DEFAULT_GAME, game_names, get_game
 from ..saved_games import GameRecorder, parse_saved_game, replay_states
+from .database import BoardDatabase, token_digest
 from .views import board_view, option_text
 
 PERSON = "person"
 TOKEN_BYTES = 16
-MAX_SESSIONS = 256  # games and replays kept; the least recently used is dropped beyond this
+MAX_SESSIONS = 256  # games and replays kept in memory too; the least recently used is read back
+MAX_TOKEN_CHARS = 64  # ids and tokens are 22 characters; longer is none of ours
+KEEP_FINISHED_S = 7 * 24 * 3600  # a finished game (and a replay) is kept a week after its end
+KEEP_IDLE_S = 30 * 24 * 3600  # a game nobody moves in for 30 days is abandoned
+PURGE_EVERY_S = 3600  # what is kept too long is removed at most hourly, when a game starts
 MAX_LOG_LINES = 400
 MAX_AGENT_SEATS = 6
 MAX_AUTOMATIC = 5
-SEED_BOUND = 2 ** 31
 
 
 class SessionError(ValueError):
@@ -47,11 +54,6 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-def same_token(given: str | None, expected: str) -> bool:
-    """Constant-time comparison, so a wrong token's timing says nothing about the right one."""
-    return isinstance(given, str) and hmac.compare_digest(given.encode(), expected.encode())
-
-
 def make_config(game: Game, num_agents: int, automatic: list[Any]) -> Any:
     """The game's config for ``num_agents`` agent seats and its engine-played participants."""
     return game.seat_config(num_agents, tuple(automatic))
@@ -65,24 +67,66 @@ def seat_policy(game: Game, name: str, seed: int, config: Any) -> Callable[[np.n
 
 @dataclass
 class GameSession:
-    """One game in play; every method takes the session's lock."""
+    """One game in play; every method takes the session's lock. Seats' and the host's tokens are
+    kept as SHA-256 digests; ``on_change`` (the store's write) runs under the lock after every
+    change, before the request that made it is answered."""
 
     game: Game
     config: Any
-    seed: int
-    names: list[str]  # one per participant seat
-    persons: dict[int, str]  # seat -> token
-    policies: dict[int, Callable[[np.ndarray], int]]
-    host_token: str
+    setup: dict[str, Any]  # game, seats, automatic, seed, names, policy_seeds: how to rebuild it
+    persons: dict[int, str]  # seat -> its token's digest
+    host_digest: str
     state: np.ndarray = field(init=False)
     log: list[str] = field(default_factory=list)
     moves: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    on_change: Callable[[GameSession], None] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
+        self.seed = int(self.setup["seed"])
+        self.names = list(self.setup["names"])
         self.state = self.game.new_game(self.config, self.seed)
         self.recorder = GameRecorder(self.game, self.config, self.seed, self.names)
-        self._log_automatic()
+        self.policies = self._make_policies(0)
+
+    def _make_policies(self, moves: int) -> dict[int, Callable[[np.ndarray], int]]:
+        """The policy seats' players, seeded from their seeds (and ``moves``, after a restart)."""
+        policies = {}
+        for seat, who in enumerate(self.setup["seats"]):
+            if who != PERSON:
+                seed = int(self.setup["policy_seeds"][str(seat)])
+                if moves:  # a fresh stream from here on, the same whenever the game is restored
+                    seed = int(np.random.SeedSequence([seed, moves]).generate_state(1)[0])
+                policies[seat] = seat_policy(self.game, who, seed, self.config)
+        return policies
+
+    @classmethod
+    def restore(cls, game: Game, row: dict[str, Any]) -> GameSession:
+        """The game a database row holds (``row()``), at the position it was written at."""
+        setup = row["setup"]
+        config = make_config(game, len(setup["seats"]), setup["automatic"])
+        persons = {int(seat): digest for seat, digest in row["person_digests"].items()}
+        session = cls(game, config, setup, persons, row["host_digest"])
+        saved = parse_saved_game(row["saved"], "the board's database")
+        for state in replay_states(saved):  # every decision checked legal as it is replayed
+            session.state = state
+        for seat, action in saved.decisions:
+            session.recorder.record(seat, action)
+        if session.game.is_terminal(session.state):
+            session.recorder.finish(session.state)
+        session.log, session.moves = list(row["log"]), int(row["moves"])
+        session.policies = session._make_policies(session.moves)
+        return session
+
+    def row(self) -> dict[str, Any]:
+        """What the database keeps of this game (``restore`` brings it back)."""
+        return {"setup": self.setup, "person_digests": {str(seat): d for seat, d in self.persons.items()},
+                "host_digest": self.host_digest, "saved": "\n".join(self.recorder.saved.lines()) + "\n",
+                "log": self.log, "moves": self.moves, "over": bool(self.game.is_terminal(self.state))}
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change(self)
 
     # --- playing ------------------------------------------------------------------------------
     def _log(self, line: str) -> None:
@@ -119,21 +163,38 @@ class GameSession:
 
     def seat_of(self, token: str | None) -> int | None:
         """The person seat ``token`` opens, or None."""
+        if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
+            return None
+        digest = token_digest(token)
         for seat, expected in self.persons.items():
-            if same_token(token, expected):
+            if hmac.compare_digest(digest, expected):
                 return seat
         return None
 
-    def act(self, token: str | None, action: Any) -> None:
-        """The person holding ``token`` plays ``action`` (then the policies move on)."""
+    def is_host(self, token: str | None) -> bool:
+        """Whether ``token`` is the game's host token."""
+        return (isinstance(token, str) and len(token) <= MAX_TOKEN_CHARS
+                and hmac.compare_digest(token_digest(token), self.host_digest))
+
+    def act(self, token: str | None, action: Any, seen_moves: Any = None) -> None:
+        """The person holding ``token`` plays ``action`` (then the policies move on). With
+        ``seen_moves`` (the ``moves`` of the view the choice was made on), a request made on a
+        position the game has since left is refused (409), so a repeated request is never played
+        twice."""
         with self.lock:
             seat = self.seat_of(token)
             if seat is None:
                 raise SessionError("this token opens no seat of this game", 403)
             if isinstance(action, bool) or not isinstance(action, int):
-                raise SessionError(f"action must be an integer action id, got {action!r}")
+                raise SessionError(f"action must be an integer action id, got {str(action)[:40]!r}")
+            if seen_moves is not None and (isinstance(seen_moves, bool) or not isinstance(seen_moves, int)):
+                raise SessionError(f"moves must be the integer moves of the view acted on, got "
+                                   f"{str(seen_moves)[:40]!r}")
             if self.game.is_terminal(self.state):
                 raise SessionError("the game is over", 409)
+            if seen_moves is not None and seen_moves != self.moves:
+                raise SessionError(f"the game has moved on: {self.moves} moves played, the request was "
+                                   f"made after {seen_moves}; look at the table again", 409)
             to_move = self.game.current_player(self.state)
             if to_move != seat:
                 raise SessionError(f"it is {self.names[to_move]}'s turn, not yours", 409)
@@ -142,19 +203,26 @@ class GameSession:
                 raise SessionError(f"action {action} is not legal here; legal: {legal.tolist()}")
             self._play(seat, action)
             self._run_policies(None)  # the policies answer at once, up to the next person
+            self._changed()
 
     def step(self, token: str | None, moves: int) -> int:
         """The host steps a watched game by up to ``moves`` policy moves; how many were played."""
         with self.lock:
-            if not same_token(token, self.host_token):
+            if not self.is_host(token):
                 raise SessionError("only the game's host token steps it", 403)
-            return self._run_policies(max(1, min(int(moves), MAX_LOG_LINES)))
+            played = self._run_policies(max(1, min(int(moves), MAX_LOG_LINES)))
+            if played:
+                self._changed()
+            return played
 
     def start(self) -> None:
-        """Before the first view: policies that move before any person do so at once."""
+        """Before the first view: the engine's opening moves are logged, policies that move
+        before any person do so at once, and the game is written."""
         with self.lock:
+            self._log_automatic()
             if self.persons:
                 self._run_policies(None)
+            self._changed()
 
     # --- looking ------------------------------------------------------------------------------
     def view(self, token: str | None) -> dict[str, Any]:
@@ -162,7 +230,7 @@ class GameSession:
         for a watched game; a game with persons shows nothing without a seat's token."""
         with self.lock:
             seat = self.seat_of(token)
-            if seat is None and not (self.persons == {} and same_token(token, self.host_token)):
+            if seat is None and not (self.persons == {} and self.is_host(token)):
                 raise SessionError("this game needs the token of one of its seats", 403)
             over = self.game.is_terminal(self.state)
             to_move = None if over else int(self.game.current_player(self.state))
@@ -209,35 +277,83 @@ class ReplaySession:
 
 
 class SessionStore:
-    """Games and replays by id (thread-safe); the least recently used goes beyond ``capacity``."""
+    """Games and replays by id (thread-safe), kept in a ``BoardDatabase`` (an in-memory one
+    unless given) and the ``capacity`` most recently used also in memory; a game is written to
+    the database before the request that changed it is answered, so none is lost when the server
+    stops or more games are played than memory keeps. Finished games and replays are removed
+    ``keep_finished_s`` after their last change, games nobody moves in after ``keep_idle_s``."""
 
-    def __init__(self, capacity: int = MAX_SESSIONS) -> None:
+    def __init__(self, capacity: int = MAX_SESSIONS, database: BoardDatabase | None = None,
+                 keep_finished_s: float = KEEP_FINISHED_S, keep_idle_s: float = KEEP_IDLE_S) -> None:
+        """A store over ``database``; it forgets what has been kept longer than it keeps things."""
         self.capacity = capacity
+        self.database = database if database is not None else BoardDatabase()
+        self.keep_finished_s, self.keep_idle_s = keep_finished_s, keep_idle_s
         self._items: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
+        self._purged_at = 0.0
+        self.purge()
 
-    def _add(self, item: Any) -> str:
+    def purge(self) -> list[str]:
+        """Remove what has been kept longer than the store keeps things; the ids removed."""
+        self._purged_at = time.monotonic()
+        removed = self.database.purge(self.keep_finished_s, self.keep_idle_s)
         with self._lock:
-            key = new_token()
-            self._items[key] = item
-            while len(self._items) > self.capacity:
-                self._items.popitem(last=False)
-            return key
+            for key in removed:
+                self._items.pop(key, None)
+        return removed
+
+    def _remember(self, key: str, item: Any) -> None:
+        """Keep ``item`` in memory, dropping the least recently used beyond the capacity (never
+        a game in the middle of a move: it would be read back from the database while it moves)."""
+        self._items[key] = item
+        self._items.move_to_end(key)
+        for old in list(self._items)[:max(0, len(self._items) - self.capacity)]:
+            if not (isinstance(self._items[old], GameSession) and self._items[old].lock.locked()):
+                del self._items[old]
+
+    def _writer(self, key: str) -> Callable[[GameSession], None]:
+        return lambda session: self.database.save_game(key, session.row())
 
     def get(self, key: str, kind: type) -> Any:
-        """The session ``key`` of type ``kind``; SessionError 404 otherwise."""
+        """The session ``key`` of type ``kind`` (read back from the database if not in memory);
+        SessionError 404 otherwise."""
+        what = "game" if kind is GameSession else "replay"
+        if not isinstance(key, str) or not 0 < len(key) <= MAX_TOKEN_CHARS:
+            raise SessionError(f"no such {what}: {str(key)[:MAX_TOKEN_CHARS]!r}", 404)
         with self._lock:
             item = self._items.get(key)
+            if item is None:
+                item = self._load(key, kind)
             if not isinstance(item, kind):
-                raise SessionError(f"no such {'game' if kind is GameSession else 'replay'}: {key!r}", 404)
-            self._items.move_to_end(key)
+                raise SessionError(f"no such {what}: {key!r}", 404)
+            self._remember(key, item)
             return item
+
+    def _load(self, key: str, kind: type) -> Any:
+        """Session ``key`` read back from the database, or None (called under the store's lock,
+        so that a game is never brought back twice)."""
+        if kind is GameSession:
+            row = self.database.load_game(key)
+            if row is None:
+                return None
+            try:
+                session = GameSession.restore(get_game(row["setup"]["game"]), row)
+            except (KeyError, TypeError, ValueError) as error:
+                raise SessionError(f"game {key!r} cannot be brought back from the database: {error}",
+                                   500) from error
+            session.on_change = self._writer(key)
+            return session
+        text = self.database.load_replay(key)
+        return None if text is None else self._replay(text, "the board's database")
 
     def __len__(self) -> int:
         return len(self._items)
 
     def new_game(self, request: dict[str, Any]) -> dict[str, Any]:
         """Start a game from a request (``check_game_request``); its id and the tokens."""
+        if time.monotonic() - self._purged_at > PURGE_EVERY_S:
+            self.purge()
         game_name, seats, automatic, seed = check_game_request(request)
         game = get_game(game_name)
         try:
@@ -246,29 +362,41 @@ class SessionStore:
             raise SessionError(f"bad setup: {error}") from error
         seed_sequence = np.random.SeedSequence(seed)
         seeds = [int(s.generate_state(1)[0]) for s in seed_sequence.spawn(len(seats))]
-        persons = {seat: new_token() for seat, who in enumerate(seats) if who == PERSON}
-        try:
-            policies = {seat: seat_policy(game, who, seeds[seat], config)
-                        for seat, who in enumerate(seats) if who != PERSON}
-        except (TypeError, ValueError, OSError) as error:
-            raise SessionError(f"bad player: {error}") from error
-        names = [("you" if len(persons) == 1 else f"person {seat}") if who == PERSON
+        tokens = {seat: new_token() for seat, who in enumerate(seats) if who == PERSON}
+        names = [("you" if len(tokens) == 1 else f"person {seat}") if who == PERSON
                  else who if seats.count(who) == 1 else f"{who} {seat}"
                  for seat, who in enumerate(seats)]
         names += [game.automatic_label(spec) for spec in automatic]
-        session = GameSession(game, config, seed, names, persons, policies, new_token())
-        session.start()
-        key = self._add(session)
-        return {"id": key, "seed": seed, "host_token": session.host_token,
-                "seat_tokens": {str(seat): token for seat, token in persons.items()}}
+        setup = {"game": game_name, "seats": seats, "automatic": automatic, "seed": seed, "names": names,
+                 "policy_seeds": {str(seat): seeds[seat] for seat, who in enumerate(seats) if who != PERSON}}
+        host_token = new_token()
+        try:
+            session = GameSession(game, config, setup, {seat: token_digest(t) for seat, t in tokens.items()},
+                                  token_digest(host_token))
+        except (TypeError, ValueError, OSError) as error:
+            raise SessionError(f"bad player: {error}") from error
+        key = new_token()
+        session.on_change = self._writer(key)
+        session.start()  # written here
+        with self._lock:
+            self._remember(key, session)
+        return {"id": key, "seed": seed, "host_token": host_token,
+                "seat_tokens": {str(seat): token for seat, token in tokens.items()}}
+
+    @staticmethod
+    def _replay(text: str, source: str) -> ReplaySession:
+        saved = parse_saved_game(text, source)
+        game = get_game(saved.game)
+        return ReplaySession(game, list(saved.players), list(saved.decisions), list(replay_states(saved)))
 
     def new_replay(self, text: str, source: str = "the uploaded file") -> dict[str, Any]:
         """Open a saved game's text for scrubbing; its id and length."""
-        saved = parse_saved_game(text, source)
-        game = get_game(saved.game)
-        replay = ReplaySession(game, list(saved.players), list(saved.decisions),
-                               list(replay_states(saved)))
-        return {"id": self._add(replay), "total": len(replay.decisions)}
+        replay = self._replay(text, source)
+        key = new_token()
+        self.database.save_replay(key, text)
+        with self._lock:
+            self._remember(key, replay)
+        return {"id": key, "total": len(replay.decisions)}
 
 
 def check_game_request(request: Any) -> tuple[str, list[str], list[Any], int]:
@@ -296,9 +424,11 @@ def check_game_request(request: Any) -> tuple[str, list[str], list[Any], int]:
             or not all(isinstance(a, (str, int)) and not isinstance(a, bool) for a in automatic):
         raise SessionError(f"automatic must be a list of at most {MAX_AUTOMATIC} names or levels")
     seed = request.get("seed")
+    if isinstance(seed, str) and seed.isdigit() and len(seed) <= len(str(SEED_LIMIT)):
+        seed = int(seed)  # the page sends it as text: JavaScript's numbers stop at 2**53
     if seed is None:
-        seed = secrets.randbelow(SEED_BOUND)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_BOUND:
-        raise SessionError(f"seed must be an integer 0-{SEED_BOUND - 1}")
+        seed = secrets.randbelow(SEED_LIMIT)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise SessionError(f"seed must be an integer 0-{SEED_LIMIT - 1} (or its digits as a string)")
     return game_name, seats, automatic, seed
 

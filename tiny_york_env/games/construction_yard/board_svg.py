@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.labels import count_noun
 from ...core.svg import Svg, hex_colour
 
 CURRENCY_RGB = ((40, 95, 200), (60, 160, 70), (230, 190, 30), (200, 45, 45))  # blue green yellow red
@@ -58,7 +59,7 @@ def construction_yard_svg(state: np.ndarray, seat: int | None) -> str:
         if row != DIRK_ROW and row == rec["actor"] and rec["decision"] != DEC_GAME_OVER:
             svg.rect(6, y - 17, 888, 24, (255, 240, 170), stroke="none")
         label = "Dirk" if row == DIRK_ROW else f"seat {row}" + (" (you)" if row == seat else "")
-        cards = "" if row == DIRK_ROW else f", {int(hand_size(rec, row))} cards"
+        cards = "" if row == DIRK_ROW else f", {count_noun(int(hand_size(rec, row)), 'card')}"
         svg.text(10, y, label + cards, size=13)
         for t in range(NUM_TYPES):
             svg.text(270 + t * 95, y, str(int(rec["buildings"][row, t])), size=13)

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from ...core.labels import count_noun
 from ...core.picture import INK, Canvas, default_font, picture_command, play_randomly_until, write_png
 from . import GameConfig, apply_action, is_terminal, legal_mask, new_game
 from . import data as D
@@ -236,10 +237,10 @@ class _Table(Canvas):
         """Deck sizes, scorings and the next scoring card, the discard pile, a payment or pending building."""
         rec = self.rec
         removed = int(rec["removed"])
-        line = (f"Money deck {int(rec['money_count'])} cards, discard pile {int(rec['discard_count'])}, "
-                f"building deck {int(rec['building_count'])}")
+        line = (f"Money deck {count_noun(int(rec['money_count']), 'card')}, "
+                f"discard pile {int(rec['discard_count'])}, building deck {int(rec['building_count'])}")
         if removed:
-            line += f"; {removed} building{'' if removed == 1 else 's'} left the game"
+            line += f"; {count_noun(removed, 'building')} left the game"
         self.text((MARGIN, y), line, font=self.small)
         y += LINE_H
         self.text((MARGIN, y), f"Scorings done: {_letters(rec['scorings_done'])}; " + self.next_line(),
@@ -329,7 +330,7 @@ class _Table(Canvas):
             else:
                 self.text((MARGIN, y), self.seat_label(row))
                 # the hand's size only, never its cards
-                self.text((HAND_X, y), f"{int(rec['hand'][row].sum())} cards")
+                self.text((HAND_X, y), count_noun(int(rec["hand"][row].sum()), "card"))
             for t in range(D.NUM_TYPES):
                 count = int(rec["buildings"][row, t])
                 self.text((TYPES_X + t * TYPE_STEP, y), str(count), fill=INK if count else FAINT)

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ...core.labels import count_noun, seat_name
 from .api import as_batch, dirk_score
 from .cards import building_price, building_type, currency_total, hand_size, money_currency, money_value
 from .data import (
@@ -38,7 +39,7 @@ def render_text(state: np.ndarray, seat: int | None = None) -> str:
     n = int(rec["num_players"])
     lines = [f"Construction Yard, {n} players, turn {int(rec['turn']) + 1}"
              f" - {DECISION_NAMES[int(rec['decision'])]}"
-             + ("" if rec["decision"] == len(DECISION_NAMES) - 1 else f" (seat {int(rec['actor'])})")]
+             + ("" if rec["decision"] == len(DECISION_NAMES) - 1 else f" ({seat_name(rec['actor'])})")]
     lines.append("money display:    " + " | ".join(_money(int(c)) for c in rec["money_display"]))
     lines.append("building display: " + " | ".join(_building(k, int(rec["building_display"][k]))
                                                    for k in range(DISPLAY_SLOTS)))
@@ -47,7 +48,8 @@ def render_text(state: np.ndarray, seat: int | None = None) -> str:
                  + ("".join("ABC"[k] for k in range(3) if rec["scorings_done"][k]) or "none"))
     for s in range(n):
         points = int(rec["score_lines"][s].sum())
-        line = f"seat {s}: {points} points, {int(hand_size(rec, s))} money cards; {_row(rec, s)}"
+        line = (f"{seat_name(s)}: {count_noun(points, 'point')}, "
+                f"{count_noun(int(hand_size(rec, s)), 'money card')}; {_row(rec, s)}")
         if seat == s:
             hand = "; ".join(
                 f"{CURRENCY_NAMES[c]} " + " ".join(str(v + 1) for v in range(NUM_VALUES)
@@ -56,5 +58,5 @@ def render_text(state: np.ndarray, seat: int | None = None) -> str:
             line += f"\n  hand: {hand}"
         lines.append(line)
     if rec["has_dirk"]:
-        lines.append(f"Dirk: {dirk_score(state)} points; {_row(rec, DIRK_ROW)}")
+        lines.append(f"Dirk: {count_noun(dirk_score(state), 'point')}; {_row(rec, DIRK_ROW)}")
     return "\n".join(lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.labels import count_noun, seat_name
 from ...core.svg import RGB, Svg
 
 FA_CARD_RGB = {"orange": (235, 130, 35), "green": (60, 150, 70), "gray": (135, 135, 135),
@@ -76,7 +77,7 @@ FA_LEGEND_LINES = (
 )
 # The panel: players, the turn, cards, the supply row, the auction
 FA_PANEL_X = 640
-FA_TABLE_X = FA_PANEL_X + 118
+FA_TABLE_X = FA_PANEL_X + 150  # past "seat 1 yellow (you)"
 FA_TABLE_COL = 56
 FA_SEAT_SQUARE = 12
 FA_CARD_W, FA_CARD_H = 34, 46  # a face-up stack's top card
@@ -90,7 +91,7 @@ FA_CHIP_W, FA_CHIP_H = 20, 26  # a card in a hand or a bid
 FA_CHIP_STEP = 23
 FA_CHIP_VALUE_Y = 17
 FA_COLOUR_GAP = 8  # between the colours of a hand
-FA_BID_X = FA_PANEL_X + 50
+FA_BID_X = FA_PANEL_X + 66  # past "seat 1"
 FA_HAND_X = 28
 
 
@@ -136,8 +137,8 @@ class _FifthAvenueBoard:
         return FA_PLAYER_RGB.get(self.colour_name(row), FA_UNKNOWN_RGB)
 
     def row_name(self, row: int) -> str:
-        """'P0', 'Alea', as the text view names them."""
-        return "Alea" if row == self.fields.ALEA_ROW else f"P{row}"
+        """'seat 0', 'Alea', as the text view names them."""
+        return "Alea" if row == self.fields.ALEA_ROW else seat_name(row)
 
     def card_name(self, colour: int) -> str:
         """A card colour's name; the hand's extra colour is black."""
@@ -289,7 +290,8 @@ class _FifthAvenueBoard:
         words = [f"{colour} plot"] + [self.business_name(b) for b in businesses]
         if owner != self.fields.NO_PLAYER:
             count = int(rec["plot_skyscrapers"][plot])
-            words.append(f"{self.row_name(owner)} ({self.colour_name(owner)}): {count} skyscrapers")
+            words.append(f"{self.row_name(owner)} ({self.colour_name(owner)}): "
+                         f"{count_noun(count, 'skyscraper')}")
         title = ", ".join(words)
         svg.rect(x, y, FA_PLOT_W, FA_PLOT_H, _fa_tint(rgb), stroke=rgb, stroke_width=FA_PLOT_STROKE,
                  rx=FA_PLOT_PAD, title=title)
@@ -533,8 +535,8 @@ class _FifthAvenueBoard:
             cards = int(rec["hand"][s].sum())
             self.seat_square(s, FA_MARGIN, y)
             who = "Your hand" if s == self.seat else f"{self.row_name(s)}'s hand"
-            svg.text(FA_HAND_X, y, f"{who} ({self.colour_name(s)}): {cards} cards", size=FA_TEXT_SIZE,
-                     weight="bold")
+            svg.text(FA_HAND_X, y, f"{who} ({self.colour_name(s)}): {count_noun(cards, 'card')}",
+                     size=FA_TEXT_SIZE, weight="bold")
             y += FA_PLOT_PAD
             x = FA_HAND_X
             for colour in range(f.NUM_HAND_COLOURS):

@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from ...core.labels import seat_name
 from ...core.picture import INK, Canvas, default_font, picture_command, play_randomly_until, write_png
 from . import GameConfig, apply_action, is_terminal, legal_mask, new_game
 from . import data as D
@@ -132,9 +133,9 @@ LINE_H = 15
 SECTION_GAP = 8
 SEAT_SQUARE = 11
 NAME_GAP = 4
-TABLE_X = PANEL_X + 84
+TABLE_X = PANEL_X + 106  # past "seat 1 yellow"
 TABLE_COLUMNS = (0, 36, 80, 128)  # VP, supply, general, hand: from TABLE_X
-TABLE_HEADS = ("VP", "supply", "general", "hand: coloured + black")
+TABLE_HEADS = ("VP", "supply", "general", "hand: colour + black")
 TURN_ACTIONS = 3  # "each player's turn consists of three actions"
 OPTION_LETTERS = "ABCD"
 CARD_W, CARD_H = 28, 34  # a face-up stack's top card
@@ -149,7 +150,7 @@ CHIP_W, CHIP_H = 14, 18  # a card bid on the table
 CHIP_STEP = 16
 CHIP_VALUE_INSET = (3, 3)
 BID_ROW_H = 22
-BID_CHIPS_X = PANEL_X + 42
+BID_CHIPS_X = PANEL_X + 60  # past "seat 1"
 BID_TEXT_W = 110  # room kept right of the chips for the total and the bidder's state
 FOOTNOTE = "Public table only: hands and stacks are counted, never shown."
 
@@ -230,8 +231,8 @@ class _Table(Canvas):
 
     @staticmethod
     def row_name(row: int) -> str:
-        """'P0', 'Alea', as the text view names them."""
-        return "Alea" if row == F.ALEA_ROW else f"P{row}"
+        """'seat 0', 'Alea', as the text view names them."""
+        return "Alea" if row == F.ALEA_ROW else seat_name(row)
 
     def square(self, x: float, y: float, size: int, rgb: RGB) -> None:
         """A filled square outlined in ink."""

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ...core.labels import seat_name
 from .data import (
     CARD_COLOURS,
     CARD_VALUES,
@@ -25,13 +26,14 @@ def _record(state):
 
 
 def _owner(rec, row):
+    """'seat 1', or 'Alea'."""
     if row == ALEA_ROW:
         return "Alea"
-    return f"P{row}"
+    return seat_name(row)
 
 
 def _plot(rec, p):
-    """'orange: P1 x2' or 'gray: B J' or 'brown: -'."""
+    """'orange: seat 1 x2' or 'gray: B J' or 'brown: -'."""
     parts = [BUSINESS_LETTERS[t] for t in rec["plot_business"][p] if t != NO_BUSINESS]
     owner = rec["plot_owner"][p]
     if owner != NO_PLAYER:
@@ -68,7 +70,7 @@ def render_text(state: np.ndarray, seat: int | None = None) -> str:
     over = rec["decision"] == DEC_GAME_OVER
     lines = [f"5th Avenue, {n} players" + (" and Alea" if rec["has_alea"] else "")
              + f", turn {int(rec['turn']) + 1} - "
-             + ("game over" if over else f"{DECISION_NAMES[rec['decision']]} (P{int(rec['actor'])})")]
+             + ("game over" if over else f"{DECISION_NAMES[rec['decision']]} ({seat_name(rec['actor'])})")]
     for d in range(NUM_DISTRICTS):
         if rec["stopped"][d]:
             lines.append(f"  {PLACE_NAMES[d]:<17} building stop")
@@ -89,7 +91,7 @@ def render_text(state: np.ndarray, seat: int | None = None) -> str:
     park = " ".join(BUSINESS_LETTERS[t] for t in rec["park_business"][:rec["park_business_count"]])
     lines.append(f"supply row: {' '.join(row)}  (B boutique, J jeweler, G gallery, P perfume shop)")
     lines.append(f"Central Park: businesses {park or '-'}; skyscrapers "
-                 + (", ".join(f"{_owner(rec, r)} {int(rec['park_skyscrapers'][r])}"
+                 + (", ".join(f"{_owner(rec, r)} x{int(rec['park_skyscrapers'][r])}"
                               for r in range(n) if rec["park_skyscrapers"][r]) or "-"))
     tops = ", ".join(_top(rec, c) for c in range(NUM_CARD_COLOURS))
     black = int(rec["black_count"] + rec["black_returned_count"])
@@ -97,8 +99,9 @@ def render_text(state: np.ndarray, seat: int | None = None) -> str:
     for s in range(n):
         coloured = int(rec["hand"][s, :BLACK].sum())
         black = int(rec["hand"][s, BLACK].sum())
-        line = (f"P{s} ({PLAYER_COLOURS[s]}): {int(rec['score'][s])} VP, supply {int(rec['supply'][s])}, "
-                f"general {int(rec['general'][s])}, hand {coloured} coloured + {black} black")
+        line = (f"{seat_name(s)} ({PLAYER_COLOURS[s]}): {int(rec['score'][s])} VP, "
+                f"supply {int(rec['supply'][s])}, general {int(rec['general'][s])}, "
+                f"hand {coloured} coloured + {black} black")
         if seat is None or seat == s:
             line += f"\n    hand: {_hand(rec, s)}"
         lines.append(line)
@@ -106,6 +109,6 @@ def render_text(state: np.ndarray, seat: int | None = None) -> str:
         colour = PLAYER_COLOURS[int(rec["alea_colour"])]
         lines.append(f"Alea ({colour}): general {int(rec['general'][ALEA_ROW])}")
     if over:
-        winners = [f"P{s}" for s in range(n) if rec["winner_mask"] >> s & 1]
+        winners = [seat_name(s) for s in range(n) if rec["winner_mask"] >> s & 1]
         lines.append("winner: " + ", ".join(winners))
     return "\n".join(lines)

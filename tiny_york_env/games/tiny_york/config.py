@@ -8,6 +8,7 @@ from string import digits
 
 import numpy as np
 
+from ...core.labels import count_noun
 from .components import MAX_SEATS, MIN_PARTICIPANTS, TOM_LEVEL_CODES, TOM_MAX_DRAW, TOM_MIN_DRAW, TOM_MODES
 
 MIN_AGENTS = 1
@@ -89,7 +90,8 @@ class GameConfig:
         participants = self.num_agents + len(self.toms)
         if not MIN_PARTICIPANTS <= participants <= MAX_SEATS:
             raise ValueError(f"a game has {MIN_PARTICIPANTS}-{MAX_SEATS} participants (agents + "
-                             f"Toms, R1); got {self.num_agents} agents and {len(self.toms)} Toms")
+                             f"Toms, R1); got {count_noun(self.num_agents, 'agent')} and "
+                             f"{count_noun(len(self.toms), 'Tom')}")
 
     @property
     def tom_levels(self) -> tuple[int, ...]:

@@ -91,7 +91,7 @@ def tiny_york_game() -> Game:
             {"num_agents": 2, "toms": ()}, {"num_agents": 1, "toms": (5,)},
             {"num_agents": 3, "toms": ("C9",)}, {"num_agents": 1, "toms": (12, 3)},
             {"num_agents": 4, "toms": ()}),
-        legend=LEGEND, seat_word="P", board_defaults=(5,),
+        legend=LEGEND, board_defaults=(5,),
         default_policy="ppo.zip", champion_policy="champion.zip",  # agents/models (docs/champion.md)
         # Longest games measured (docs/openspiel.md): 503 agent decisions in 16,000 uniformly random
         # games (2,000 for each of 8 setups, 1-4 agents, with and without Toms), 532 in 3,000 games of

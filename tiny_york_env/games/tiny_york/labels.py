@@ -1,5 +1,6 @@
-"""Short human labels for components, shared by ``describe_action`` and ``render_text``."""
+"""Short human labels for components, shared by ``describe_action``, ``render_text`` and the pictures."""
 
+from ...core.labels import seat_name
 from .components import (
     CARD_NAMES,
     CHARACTER_FREE,
@@ -13,13 +14,20 @@ from .components import (
     TILE_VALUE,
 )
 
-NEUTRAL_LABEL = "N"
+NEUTRAL_LABEL = "N"  # the pictures' short label of the neutral player
+NEUTRAL_NAME = "neutral"  # the texts' name of the neutral player
 VOWELS = "aeiou"
 
 
 def seat_label(seat):
-    """'P0'..'P3' for seats, 'N' for the neutral player."""
-    return NEUTRAL_LABEL if seat == NEUTRAL else f"P{seat}"
+    """'seat 0'..'seat 3' for seats, 'neutral' for the neutral player: every text's names."""
+    return NEUTRAL_NAME if seat == NEUTRAL else seat_name(seat)
+
+
+def short_seat_label(seat):
+    """'seat 0'..'seat 3' for seats (as every text names them), 'N' for the neutral player: the
+    pictures' labels, where room is short."""
+    return NEUTRAL_LABEL if seat == NEUTRAL else seat_name(seat)
 
 
 def a_card(card_type):

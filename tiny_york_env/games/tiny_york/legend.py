@@ -2,12 +2,13 @@
 show it beside the table)."""
 
 LEGEND = """How to read the board (render_text):
-  P0..P3      the seats; N the neutral player (its skyscrapers: N:2)
+  seat 0..3   the seats; neutral the neutral player
   Boroughs    name, sequence letter, value (base + prestige tiles placed there), then each seat's
-              skyscrapers there (P0:1 P1:0 N:2); "<- Mayor" marks the Mayor's borough
+              skyscrapers there (seat 0: 1, seat 1: 0, neutral: 2); "<- Mayor" marks the Mayor's
+              borough
   #12(v1,II)  character 12, tile value 1, used in phase II; * a free character; [used] used
               this round ([used $] paid with a dollar)
-  Press track spaces, highest first; stacked tokens top first
+  Press track spaces, highest first (separated by ";"); stacked tokens top first
   hand / reserve / played   your cards by type; others' hands and reserves show only their
               sizes, Toms' supplies only their sizes (R25)
   Elevator    value rows of character tiles: column:tile"""

@@ -49,7 +49,7 @@ from .components import (
     VESSEL_KIND_COLOUR,
     VESSEL_KIND_NAMES,
 )
-from .labels import seat_label
+from .labels import short_seat_label
 from .state import DEC_GAME_OVER, DECISION_NAMES, EMPTY, LOC_OWNED, STAGE_NAMES, STATE_DTYPE, VESSEL_ON_BOARD
 from .text import BIDDING_STAGE_NAMES
 
@@ -76,7 +76,7 @@ BOX_W, BOX_H = 152, 112
 # Top-left corners in the map, in BOROUGH_NAMES order, with gaps wide enough to show the vessels.
 BOROUGH_XY = ((190, 125), (300, 405), (370, 235), (370, 10), (15, 405), (10, 205))
 PANEL_X = MAP_X + MAP_W + 12
-TABLE_X, TABLE_COL = PANEL_X + 108, 38  # participants table: name, then number columns
+TABLE_X, TABLE_COL = PANEL_X + 126, 38  # participants table: name ("seat 0 agent (you)"), numbers
 ROW_H = 18
 SWATCH = 12
 PRESS_CELL = 20
@@ -104,12 +104,13 @@ def _seat_rgb(token):
 
 
 def _seat_name(rec, seat):
-    """'P0 agent' or 'P1 Tom 5 (B4)'."""
+    """'seat 0 agent' or 'seat 1 Tom 5 (B4)'."""
     if not rec["is_tom"][seat]:
-        return f"{seat_label(seat)} agent"
+        return f"{short_seat_label(seat)} agent"
     code = f"{TOM_MODES[rec['tom_mode'][seat]]}{int(rec['tom_draw'][seat])}"
     level = int(rec["tom_level"][seat])
-    return f"{seat_label(seat)} Tom {level} ({code})" if level else f"{seat_label(seat)} Tom ({code})"
+    label = short_seat_label(seat)
+    return f"{label} Tom {level} ({code})" if level else f"{label} Tom ({code})"
 
 
 class _Canvas(Canvas):
@@ -132,7 +133,7 @@ class _Canvas(Canvas):
 def _header(c, rec):
     rnd = int(rec["round"])
     if rec["decision"] == DEC_GAME_OVER:
-        title = f"Tiny York - game over, winner {seat_label(int(rec['winner']))}"
+        title = f"Tiny York - game over, winner {short_seat_label(int(rec['winner']))}"
         turn = "Final scores in the table (total of the rulebook's final scoring)."
     else:
         stage = STAGE_NAMES[int(rec["stage"])]
@@ -293,7 +294,7 @@ def _reserves(c, rec, y):
         c.swatch(PANEL_X, y + 1, SEAT_RGB[seat])
         size = int(rec["reserve_size"][seat])
         c.text((PANEL_X + SWATCH + 5, y),
-               f"{seat_label(seat)}: reserve {size}, face up: {_faceup_words(rec, seat)}",
+               f"{short_seat_label(seat)}: reserve {size}, face up: {_faceup_words(rec, seat)}",
                font=c.small)
         y += ROW_H
     return y

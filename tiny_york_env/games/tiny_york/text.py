@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ...core.labels import count_noun
 from .components import (
     BOROUGH_NAMES,
     CARD_NAMES,
@@ -38,6 +39,7 @@ from .state import (
 )
 
 ROUND_TYPES = 6
+SCORE_COLUMN = 8  # the final scoring's columns: "seat 3" and a gap
 # Stages during which the header names the bidding round.
 BIDDING_STAGE_NAMES = tuple(STAGE_NAMES[s] for s in (STAGE_BID_START, STAGE_DECLARE_BID_LAST,
                                                       STAGE_BIDDING, STAGE_EVALUATE))
@@ -61,8 +63,8 @@ def _press_lines(rec):
     by_space = {}
     for t in tokens:
         by_space.setdefault(int(rec["press_space"][t]), []).append(seat_label(t))
-    return "Press track (top of stack first): " + "  ".join(
-        f"{space}: {' '.join(labels)}" for space, labels in by_space.items())
+    return "Press track (top of stack first): " + "; ".join(
+        f"{space}: {', '.join(labels)}" for space, labels in by_space.items())
 
 
 def _board_lines(rec):
@@ -71,12 +73,12 @@ def _board_lines(rec):
     for b in range(NUM_BOROUGHS):
         value = int(rec["borough_base"][b] + rec["borough_prestige"][b])
         placed = [prestige_label(t) for t in range(NUM_PRESTIGE_TILES) if rec["prestige_loc"][t] == b]
-        sky = " ".join(f"{seat_label(s)}:{int(rec['skyscrapers'][b, s])}" for s in range(n))
+        sky = ", ".join(f"{seat_label(s)}: {int(rec['skyscrapers'][b, s])}" for s in [*range(n), NEUTRAL])
         mayor = "  <- Mayor" if rec["mayor"] == b else ""
         lines.append(f"  {BOROUGH_NAMES[b]:<14}{SEQUENCE_LETTERS[rec['borough_sequence'][b]]}  "
                      f"value {value:>2} (base {int(rec['borough_base'][b])}"
                      f"{' + ' + ', '.join(placed) if placed else ''})  "
-                     f"{sky} N:{int(rec['skyscrapers'][b, NEUTRAL])}{mayor}")
+                     f"{sky}{mayor}")
     return lines
 
 
@@ -87,7 +89,7 @@ def _private_cards(rec, seat, viewer):
     shown = f"; face up: {_cards(faceup)}" if faceup.sum() > 0 else ""
     if viewer is None or viewer == seat:
         return _cards(rec["hand"][seat]), _cards(rec["reserve"][seat]) + shown
-    return f"{int(rec['hand'][seat].sum())} cards", "hidden" + shown
+    return count_noun(int(rec["hand"][seat].sum()), "card"), "hidden" + shown
 
 
 def _seat_lines(rec, seat, viewer=None):
@@ -115,7 +117,7 @@ def _seat_lines(rec, seat, viewer=None):
 def _tom_lines(rec, seat, viewer=None):
     """Tom: level and code, supply size (its contents are his alone), dollars, characters."""
     size = int(rec["hand"][seat].sum())
-    supply = f"{size} cards" if viewer is not None else f"{size} cards ({_cards(rec['hand'][seat])})"
+    supply = count_noun(size, "card") + ("" if viewer is not None else f" ({_cards(rec['hand'][seat])})")
     code = f"{TOM_MODES[rec['tom_mode'][seat]]}{int(rec['tom_draw'][seat])}"
     level = int(rec["tom_level"][seat])
     name = f"Tom {level} ({code})" if level else f"Tom ({code})"
@@ -162,12 +164,13 @@ def _score_lines(rec):
     names = score_line_names()
     n = int(rec["num_seats"])
     width = max(len(x) for x in names)
-    lines = ["Final scoring:", " " * (width + 2) + "".join(f"{seat_label(s):>6}" for s in range(n))]
+    heads = "".join(f"{seat_label(s):>{SCORE_COLUMN}}" for s in range(n))
+    lines = ["Final scoring:", " " * (width + 2) + heads]
     for k in range(NUM_SCORE_LINES):
         lines.append(f"  {names[k]:<{width}}" + "".join(
-            f"{int(rec['score_lines'][s, k]):>6}" for s in range(n)))
+            f"{int(rec['score_lines'][s, k]):>{SCORE_COLUMN}}" for s in range(n)))
     totals = rec["score_lines"][:n].sum(axis=1)
-    lines.append(f"  {'total':<{width}}" + "".join(f"{int(t):>6}" for t in totals))
+    lines.append(f"  {'total':<{width}}" + "".join(f"{int(t):>{SCORE_COLUMN}}" for t in totals))
     lines.append(f"Winner: {seat_label(int(rec['winner']))}")
     return lines
 

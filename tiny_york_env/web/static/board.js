@@ -66,7 +66,8 @@ async function startGame(event) {
   showError("setup-error", null);
   const automatic = splitList($("automatic").value).map((a) => (/^\d+$/.test(a) ? Number(a) : a));
   const request = { game: $("game").value, seats: splitList($("seats").value), automatic };
-  if ($("seed").value.trim()) request.seed = Number($("seed").value.trim());
+  // as text: seeds go up to 2**63 - 1, past what a JavaScript number holds exactly
+  if ($("seed").value.trim()) request.seed = $("seed").value.trim();
   try {
     const made = await post("/api/games", request);
     const seats = Object.entries(made.seat_tokens);
@@ -117,6 +118,7 @@ function renderGame(view) {
   const options = $("options");
   options.replaceChildren();
   $("options-title").hidden = view.watch;
+  $("options-hint").hidden = !view.legal.length;  // only when there is something to choose
   if (view.over) {
     const winners = view.winners.map((s) => view.names[s]).join(", ");
     $("options-title").textContent = "Game over";
@@ -124,11 +126,11 @@ function renderGame(view) {
       + ". Winner: " + winners + ".";
   } else if (view.legal.length) {
     $("options-title").textContent = "Your options";
-    for (const option of view.legal) {
+    for (const [index, option] of view.legal.entries()) {
       const button = document.createElement("button");
       button.className = "option";
       button.dataset.action = option.action;
-      button.textContent = option.text;
+      button.textContent = `${index + 1}. ${option.text}`;
       button.addEventListener("click", () => act(option.action));
       options.appendChild(button);
     }
@@ -153,7 +155,8 @@ async function act(action) {
   showError("table-error", null);
   for (const button of document.querySelectorAll("#options button")) button.disabled = true;
   try {
-    renderGame(await post(`/api/games/${current.id}/action`, { action }, current.token));
+    // the moves of the view acted on: a repeated click after the game moved on is refused
+    renderGame(await post(`/api/games/${current.id}/action`, { action, moves: lastMoves }, current.token));
   } catch (error) {
     showError("table-error", error);
     refresh();
@@ -291,7 +294,35 @@ function route() {
   refresh();
 }
 
+// --- keys: the number of an option plays it (digits typed within KEY_WAIT_MS make one number) -
+const KEY_WAIT_MS = 700;
+let typed = "";
+let typedTimer = null;
+
+function chooseTyped() {
+  clearTimeout(typedTimer);
+  const buttons = [...document.querySelectorAll("#options button.option:not([disabled])")];
+  const chosen = buttons[Number(typed) - 1];
+  typed = "";
+  if (chosen) chosen.click();
+}
+
+function onKey(event) {
+  if ($("table").hidden || event.target.closest("input, select, textarea")) return;
+  if (event.ctrlKey || event.altKey || event.metaKey) return;
+  const count = document.querySelectorAll("#options button.option:not([disabled])").length;
+  if (/^[0-9]$/.test(event.key) && count) {
+    typed += event.key;
+    clearTimeout(typedTimer);
+    // play at once when no longer number could be an option, else wait for another digit
+    if (Number(typed) * 10 > count) chooseTyped(); else typedTimer = setTimeout(chooseTyped, KEY_WAIT_MS);
+  } else if (event.key === "Enter" && typed) {
+    chooseTyped();
+  }
+}
+
 window.addEventListener("hashchange", route);
+document.addEventListener("keydown", onKey);
 $("new-game").addEventListener("submit", startGame);
 $("saved-file").addEventListener("change", openSaved);
 loadInfo().then(route, (error) => showError("setup-error", error));
