@@ -146,6 +146,43 @@ def test_racing_actions_on_one_game_are_applied_once():
             seat != 0 for seat, _ in session.recorder.saved.decisions) == 1  # one person decision
 
 
+def test_a_game_dropped_from_memory_while_held_stays_one_object():
+    """Read back while a request still holds it, a game would be two games, each taking a move."""
+    store = SessionStore(capacity=1)
+    first = store.new_game({"game": "construction_yard", "seats": ["person"], "automatic": ["greedy"],
+                            "seed": 1})
+    held = store.get(first["id"], GameSession)
+    store.new_game({"game": "construction_yard", "seats": ["person"], "automatic": ["greedy"], "seed": 2})
+    assert first["id"] not in store._items  # dropped from what memory keeps
+    assert store.get(first["id"], GameSession) is held
+    view = held.view(first["seat_tokens"]["0"])
+    held.act(first["seat_tokens"]["0"], view["legal"][0]["action"], view["moves"])
+    with pytest.raises(SessionError, match="moved on"):
+        store.get(first["id"], GameSession).act(first["seat_tokens"]["0"], view["legal"][-1]["action"],
+                                                view["moves"])
+
+
+def test_a_move_whose_write_fails_is_taken_back():
+    """What the database does not have, the game does not show: a failed write (a full disk)
+    leaves the game where it was, and the same request is played once the write works."""
+    store = SessionStore()
+    made = store.new_game({"game": "fifth_avenue", "seats": ["person"], "automatic": ["greedy"], "seed": 3})
+    session, seat_token = store.get(made["id"], GameSession), made["seat_tokens"]["0"]
+    before = session.view(seat_token)
+    writes = store.database.save_game
+
+    def full_disk(*args):
+        raise OSError("no space left on device")
+    store.database.save_game = full_disk
+    with pytest.raises(OSError):
+        session.act(seat_token, before["legal"][0]["action"], before["moves"])
+    assert session.view(seat_token) == before
+    assert len(session.recorder.saved.decisions) == before["moves"]
+    store.database.save_game = writes
+    session.act(seat_token, before["legal"][0]["action"], before["moves"])
+    assert session.view(seat_token)["moves"] > before["moves"]
+
+
 def test_what_is_kept_too_long_is_removed(tmp_path):
     database = BoardDatabase(tmp_path / "board.sqlite3")
     store = SessionStore(database=database, keep_finished_s=60, keep_idle_s=3600)
@@ -187,7 +224,7 @@ def test_seeds_go_up_to_the_librarys_limit_and_the_page_may_send_them_as_text():
     top = start(client, seed=SEED_LIMIT - 1, **SETUPS[0])
     assert top["seed"] == SEED_LIMIT - 1
     assert start(client, seed=str(SEED_LIMIT - 1), **SETUPS[0])["seed"] == SEED_LIMIT - 1
-    for bad in (SEED_LIMIT, -1, "12a", "1" * 40, 1.5, True):
+    for bad in (SEED_LIMIT, -1, "12a", "1" * 40, 1.5, True, "\u00b2", "\u0661\u0662", " 1"):
         response = client.post("/api/games", json={**SETUPS[0], "seed": bad})
         assert response.status_code == 400 and "seed must be an integer 0-" in response.json()["error"]
 
@@ -340,7 +377,7 @@ def test_a_killed_server_loses_no_answered_move(tmp_path):
         with socket.create_connection(("127.0.0.1", port)) as leaving:
             leaving.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
                             b"\r\nContent-Length: 500000\r\n\r\n{\"game\"")
-        time.sleep(0.5)
+        time.sleep(1.5)  # the server hears the client leave
         server.send_signal(signal.SIGKILL)  # mid-run: requests in flight
         server.wait()
         stop.set()

@@ -85,7 +85,7 @@ async def _body(request: Request) -> bytes:
     ``Content-Length`` says so; a client gone before its body arrived is a 400 nobody reads,
     not a traceback."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+    if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise _too_large()
     body = bytearray()
     try:
@@ -160,8 +160,8 @@ def create_app(store: SessionStore | None = None,
 
     async def act(request: Request) -> JSONResponse:
         try:
+            body = await _json(request)  # read first: the game is held only while it is played
             session = await run_in_threadpool(store.get, request.path_params["id"], GameSession)
-            body = await _json(request)
             if not isinstance(body, dict) or "action" not in body or set(body) - {"action", "moves"}:
                 raise SessionError('the body must be {"action": <an action id>} or {"action": <an action '
                                    'id>, "moves": <the moves of the view it was chosen on>}')
@@ -173,8 +173,8 @@ def create_app(store: SessionStore | None = None,
 
     async def step(request: Request) -> JSONResponse:
         try:
-            session = await run_in_threadpool(store.get, request.path_params["id"], GameSession)
             body = await _json(request)
+            session = await run_in_threadpool(store.get, request.path_params["id"], GameSession)
             moves = body.get("moves", 1) if isinstance(body, dict) else None
             if isinstance(moves, bool) or not isinstance(moves, int):
                 raise SessionError('the body must be {"moves": <a count>}')

@@ -6,8 +6,9 @@ digests (the tokens themselves are handed out once and never stored), the saved 
 (``saved_games.py``: the decisions played so far), the log shown beside the board, and when it
 last changed. ``sessions.SessionStore`` writes a game's row before it answers the request that
 changed it; a file database survives a killed server (WAL journal: a write is in the file once
-committed, ``synchronous=NORMAL``). Finished games, replays and games nobody has played for a
-while are removed after the times the store is given.
+committed, ``synchronous=NORMAL``). Finished games, replays (from when they were opened) and games
+nobody has played for a while are removed after the times the store is given. A new file and
+folder are readable by their owner only: the file holds every game's seed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 MEMORY = ":memory:"
+PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600  # a new folder and file: their owner only
 BUSY_TIMEOUT_S = 10.0  # how long a write waits for another process's lock on a shared file
 
 SCHEMA = """
@@ -58,8 +60,11 @@ class BoardDatabase:
     def __init__(self, path: str | Path = MEMORY) -> None:
         """Open (or create) the database at ``path``; DatabaseError if it cannot be used."""
         self.path = str(path)
-        if self.path != MEMORY:
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        if self.path != MEMORY:  # it holds every game's seed, so every hidden hand: owner only
+            file = Path(self.path).expanduser()
+            file.parent.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+            if not file.exists():
+                file.touch(mode=PRIVATE_FILE)
         self._lock = threading.Lock()
         try:
             self._db = sqlite3.connect(str(Path(self.path).expanduser()) if self.path != MEMORY else MEMORY,
@@ -116,17 +121,15 @@ class BoardDatabase:
             self._db.execute("INSERT OR REPLACE INTO replays VALUES (?, ?, ?)", (key, text, time.time()))
 
     def load_replay(self, key: str) -> str | None:
-        """Replay ``key``'s text (and note it was looked at now), or None."""
-        with self._lock, self._db:
+        """Replay ``key``'s text, or None."""
+        with self._lock:
             found = self._db.execute("SELECT text FROM replays WHERE id = ?", (key,)).fetchone()
-            if found is not None:
-                self._db.execute("UPDATE replays SET changed = ? WHERE id = ?", (time.time(), key))
         return None if found is None else found[0]
 
     # --- forgetting -------------------------------------------------------------------------
     def purge(self, keep_finished_s: float, keep_idle_s: float, now: float | None = None) -> list[str]:
         """Remove the games finished more than ``keep_finished_s`` ago, those nobody has moved in
-        for ``keep_idle_s``, and replays not looked at for ``keep_finished_s``; the ids removed."""
+        for ``keep_idle_s``, and replays opened more than ``keep_finished_s`` ago; the ids removed."""
         now = time.time() if now is None else now
         with self._lock, self._db:
             old = [key for key, in self._db.execute(

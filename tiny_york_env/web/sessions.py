@@ -12,9 +12,11 @@ database (``database.py``): a restarted server takes up every game where it was.
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,6 +37,7 @@ MAX_SESSIONS = 256  # games and replays kept in memory too; the least recently u
 MAX_TOKEN_CHARS = 64  # ids and tokens are 22 characters; longer is none of ours
 KEEP_FINISHED_S = 7 * 24 * 3600  # a finished game (and a replay) is kept a week after its end
 KEEP_IDLE_S = 30 * 24 * 3600  # a game nobody moves in for 30 days is abandoned
+SEED_DIGITS = re.compile(f"[0-9]{{1,{len(str(SEED_LIMIT))}}}")  # ASCII digits only, not "²"
 PURGE_EVERY_S = 3600  # what is kept too long is removed at most hourly, when a game starts
 MAX_LOG_LINES = 400
 MAX_AGENT_SEATS = 6
@@ -128,6 +131,20 @@ class GameSession:
         if self.on_change is not None:
             self.on_change(self)
 
+    def _moving(self, move: Callable[[], Any]) -> Any:
+        """Run ``move`` (which changes the game) and write the game; if anything fails on the way
+        (a policy, the database), the game goes back to where it was, as the database has it."""
+        saved = self.recorder.saved
+        before = (self.state.copy(), len(saved.decisions), saved.result, list(self.log), self.moves)
+        try:
+            outcome = move()
+            self._changed()
+            return outcome
+        except BaseException:
+            self.state, decisions, saved.result, self.log, self.moves = before
+            del saved.decisions[decisions:]
+            raise
+
     # --- playing ------------------------------------------------------------------------------
     def _log(self, line: str) -> None:
         self.log.append(line)
@@ -201,19 +218,15 @@ class GameSession:
             legal = np.flatnonzero(self.game.legal_mask(self.state))
             if action not in set(legal.tolist()):
                 raise SessionError(f"action {action} is not legal here; legal: {legal.tolist()}")
-            self._play(seat, action)
-            self._run_policies(None)  # the policies answer at once, up to the next person
-            self._changed()
+            # the policies answer at once, up to the next person
+            self._moving(lambda: (self._play(seat, action), self._run_policies(None)))
 
     def step(self, token: str | None, moves: int) -> int:
         """The host steps a watched game by up to ``moves`` policy moves; how many were played."""
         with self.lock:
             if not self.is_host(token):
                 raise SessionError("only the game's host token steps it", 403)
-            played = self._run_policies(max(1, min(int(moves), MAX_LOG_LINES)))
-            if played:
-                self._changed()
-            return played
+            return self._moving(lambda: self._run_policies(max(1, min(int(moves), MAX_LOG_LINES))))
 
     def start(self) -> None:
         """Before the first view: the engine's opening moves are logged, policies that move
@@ -290,6 +303,8 @@ class SessionStore:
         self.database = database if database is not None else BoardDatabase()
         self.keep_finished_s, self.keep_idle_s = keep_finished_s, keep_idle_s
         self._items: OrderedDict[str, Any] = OrderedDict()
+        self._live: weakref.WeakValueDictionary[str, Any] = weakref.WeakValueDictionary()
+        self._loading: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
         self._purged_at = 0.0
         self.purge()
@@ -301,16 +316,17 @@ class SessionStore:
         with self._lock:
             for key in removed:
                 self._items.pop(key, None)
+                self._live.pop(key, None)
         return removed
 
     def _remember(self, key: str, item: Any) -> None:
-        """Keep ``item`` in memory, dropping the least recently used beyond the capacity (never
-        a game in the middle of a move: it would be read back from the database while it moves)."""
+        """Keep ``item`` in memory, dropping the least recently used beyond the capacity (a game
+        dropped while a request still holds it stays the one object of its id: ``_live``)."""
         self._items[key] = item
         self._items.move_to_end(key)
-        for old in list(self._items)[:max(0, len(self._items) - self.capacity)]:
-            if not (isinstance(self._items[old], GameSession) and self._items[old].lock.locked()):
-                del self._items[old]
+        self._live[key] = item
+        while len(self._items) > self.capacity:
+            self._items.popitem(last=False)
 
     def _writer(self, key: str) -> Callable[[GameSession], None]:
         return lambda session: self.database.save_game(key, session.row())
@@ -321,18 +337,35 @@ class SessionStore:
         what = "game" if kind is GameSession else "replay"
         if not isinstance(key, str) or not 0 < len(key) <= MAX_TOKEN_CHARS:
             raise SessionError(f"no such {what}: {str(key)[:MAX_TOKEN_CHARS]!r}", 404)
+        item = self._held(key)
+        if item is None:
+            # Read back outside the store's lock (other games' requests go on), one reader an id:
+            # a game is never brought back twice.
+            with self._lock:
+                loading = self._loading.setdefault(key, threading.Lock())
+            with loading:
+                item = self._held(key)
+                if item is None:
+                    item = self._load(key, kind)
+                    if item is not None:
+                        with self._lock:
+                            self._remember(key, item)
+                with self._lock:
+                    self._loading.pop(key, None)
+        if not isinstance(item, kind):
+            raise SessionError(f"no such {what}: {key!r}", 404)
+        return item
+
+    def _held(self, key: str) -> Any:
+        """Session ``key`` if it is in memory (kept, or still held by a request), else None."""
         with self._lock:
-            item = self._items.get(key)
-            if item is None:
-                item = self._load(key, kind)
-            if not isinstance(item, kind):
-                raise SessionError(f"no such {what}: {key!r}", 404)
-            self._remember(key, item)
+            item = self._items.get(key) or self._live.get(key)
+            if item is not None:
+                self._remember(key, item)
             return item
 
     def _load(self, key: str, kind: type) -> Any:
-        """Session ``key`` read back from the database, or None (called under the store's lock,
-        so that a game is never brought back twice)."""
+        """Session ``key`` read back from the database, or None."""
         if kind is GameSession:
             row = self.database.load_game(key)
             if row is None:
@@ -345,7 +378,11 @@ class SessionStore:
             session.on_change = self._writer(key)
             return session
         text = self.database.load_replay(key)
-        return None if text is None else self._replay(text, "the board's database")
+        try:
+            return None if text is None else self._replay(text, "the board's database")
+        except ValueError as error:  # SavedGameError: a row written by an older engine, or damaged
+            raise SessionError(f"replay {key!r} cannot be brought back from the database: {error}",
+                               500) from error
 
     def __len__(self) -> int:
         return len(self._items)
@@ -424,7 +461,7 @@ def check_game_request(request: Any) -> tuple[str, list[str], list[Any], int]:
             or not all(isinstance(a, (str, int)) and not isinstance(a, bool) for a in automatic):
         raise SessionError(f"automatic must be a list of at most {MAX_AUTOMATIC} names or levels")
     seed = request.get("seed")
-    if isinstance(seed, str) and seed.isdigit() and len(seed) <= len(str(SEED_LIMIT)):
+    if isinstance(seed, str) and SEED_DIGITS.fullmatch(seed):
         seed = int(seed)  # the page sends it as text: JavaScript's numbers stop at 2**53
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)

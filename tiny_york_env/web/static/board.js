@@ -272,6 +272,7 @@ function renderReplay(view) {
 
 function route() {
   clearTimeout(pollTimer);
+  forgetTyped();  // digits typed for another page's options
   const params = hashParams();
   const showing = params.game || params.replay;
   $("setup").hidden = Boolean(showing);
@@ -299,6 +300,11 @@ const KEY_WAIT_MS = 700;
 let typed = "";
 let typedTimer = null;
 
+function forgetTyped() {
+  clearTimeout(typedTimer);
+  typed = "";
+}
+
 function chooseTyped() {
   clearTimeout(typedTimer);
   const buttons = [...document.querySelectorAll("#options button.option:not([disabled])")];
@@ -312,11 +318,13 @@ function onKey(event) {
   if (event.ctrlKey || event.altKey || event.metaKey) return;
   const count = document.querySelectorAll("#options button.option:not([disabled])").length;
   if (/^[0-9]$/.test(event.key) && count) {
+    if (!typed && event.key === "0") return;  // no option is numbered 0 or starts with it
     typed += event.key;
     clearTimeout(typedTimer);
     // play at once when no longer number could be an option, else wait for another digit
     if (Number(typed) * 10 > count) chooseTyped(); else typedTimer = setTimeout(chooseTyped, KEY_WAIT_MS);
   } else if (event.key === "Enter" && typed) {
+    event.preventDefault();  // the typed number, not whatever has the focus
     chooseTyped();
   }
 }
