@@ -143,16 +143,21 @@ def test_a_whole_game_against_tom_by_clicking(server, browser):
     assert (ARTIFACTS / "web-board-game-over.png").stat().st_size > 10_000
 
 
-def test_watch_two_bots_and_scrub_the_saved_game(server, browser):
-    browser.set_script_timeout(WAIT)
-    wait = WebDriverWait(browser, WAIT)
+def start_construction_yard(server, browser, wait, field, value):
+    """Start a Construction Yard game from the setup page with the field ``field`` set to ``value``."""
     browser.get(server + "/")
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#game option"))
     browser.find_element(By.CSS_SELECTOR, "#game option[value='construction_yard']").click()
-    seats = browser.find_element(By.ID, "seats")
-    seats.clear()
-    seats.send_keys("greedy, random")
+    box = browser.find_element(By.ID, field)
+    box.clear()
+    box.send_keys(value)
     browser.find_element(By.ID, "start").click()
+
+
+def test_watch_two_bots_and_scrub_the_saved_game(server, browser):
+    browser.set_script_timeout(WAIT)
+    wait = WebDriverWait(browser, WAIT)
+    start_construction_yard(server, browser, wait, "seats", "greedy, random")
     wait.until(lambda b: b.find_elements(By.ID, "step"))
     for _ in range(5):
         before = browser.find_element(By.ID, "log").text
@@ -219,13 +224,7 @@ def test_the_setup_page_and_the_board_fit_a_phone_and_a_desktop(server, browser,
 
 def test_number_keys_choose_options(server, browser):
     wait = WebDriverWait(browser, WAIT)
-    browser.get(server + "/")
-    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#game option"))
-    browser.find_element(By.CSS_SELECTOR, "#game option[value='construction_yard']").click()
-    automatic = browser.find_element(By.ID, "automatic")
-    automatic.clear()
-    automatic.send_keys("greedy")
-    browser.find_element(By.ID, "start").click()
+    start_construction_yard(server, browser, wait, "automatic", "greedy")
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#options button.option"))
     hint = browser.find_element(By.ID, "options-hint")
     assert hint.is_displayed() and "Click an option, or type its number" in hint.text
