@@ -212,6 +212,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="days a finished game (and an opened saved game) is kept after its end")
     serve.add_argument("--keep-idle-days", type=positive_float, default=KEEP_IDLE_DAYS,
                        help="days a game nobody moves in is kept")
+    serve.add_argument("--max-games", type=positive, default=SERVE_MAX_GAMES,
+                       help="games kept at most: the finished games that ended longest ago make room "
+                            "for a new one; with every one in play a new game is refused (503)")
+    serve.add_argument("--max-replays", type=positive, default=SERVE_MAX_REPLAYS,
+                       help="opened saved games kept at most; those opened longest ago make room")
     return parser
 
 
@@ -232,7 +237,7 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> None:
     print(f"Tiny York board on http://{args.host}:{args.port}/ (Ctrl-C stops it); games kept in "
           f"{database}", file=out, flush=True)
     serve(args.host, args.port, database=database, keep_finished_s=args.keep_finished_days * DAY_S,
-          keep_idle_s=args.keep_idle_days * DAY_S)
+          keep_idle_s=args.keep_idle_days * DAY_S, max_games=args.max_games, max_replays=args.max_replays)
 
 
 # ---------------------------------------------------------------- eval and tournament
@@ -434,6 +439,7 @@ def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "") -> in
 
 SERVE_HOST, SERVE_PORT = "127.0.0.1", 8000  # as web/app.py's DEFAULT_HOST/PORT (no web import here)
 KEEP_FINISHED_DAYS, KEEP_IDLE_DAYS = 7, 30  # as web/sessions.py's KEEP_FINISHED_S/KEEP_IDLE_S
+SERVE_MAX_GAMES, SERVE_MAX_REPLAYS = 10_000, 1_000  # as web/sessions.py's MAX_GAMES/MAX_REPLAYS
 DAY_S = 24 * 3600
 
 

@@ -16,6 +16,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from http.client import HTTPException
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ TestClient = pytest.importorskip("starlette.testclient", reason="Starlette's Tes
 from tiny_york_env.core.seeds import SEED_LIMIT  # noqa: E402
 from tiny_york_env.saved_games import parse_saved_game  # noqa: E402
 from tiny_york_env.web.app import MAX_BODY_BYTES, create_app  # noqa: E402
-from tiny_york_env.web.database import BoardDatabase  # noqa: E402
+from tiny_york_env.web.database import SCHEMA_VERSION, BoardDatabase, DatabaseError  # noqa: E402
 from tiny_york_env.web.sessions import GameSession, SessionError, SessionStore  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +72,8 @@ def play_moves(client, made, count):
 
 def test_a_restarted_board_takes_up_every_game_where_it_was(tmp_path):
     path = tmp_path / "board.sqlite3"
-    client = TestClient(create_app(SessionStore(database=BoardDatabase(path))))
+    first = BoardDatabase(path)
+    client = TestClient(create_app(SessionStore(database=first)))
     games = [start(client, seed=7, **setup) for setup in SETUPS]
     watched = start(client, seed=3, **WATCHED)
     client.post(f"/api/games/{watched['id']}/step", json={"moves": 25},
@@ -81,6 +83,7 @@ def test_a_restarted_board_takes_up_every_game_where_it_was(tmp_path):
     seen_watched = client.get(f"/api/games/{watched['id']}", headers=host).json()
     assert all(view["moves"] >= 12 for view in seen) and seen_watched["moves"] == 25
 
+    first.close()  # the first server stops
     again = TestClient(create_app(SessionStore(database=BoardDatabase(path))))  # a new server, same file
     for made, view in zip(games, seen, strict=True):
         assert again.get(f"/api/games/{made['id']}", headers=token(made)).json() == view
@@ -92,7 +95,8 @@ def test_a_restarted_board_takes_up_every_game_where_it_was(tmp_path):
 
 def test_a_damaged_row_is_refused_with_what_is_wrong_and_harms_no_other_game(tmp_path):
     path = tmp_path / "board.sqlite3"
-    client = TestClient(create_app(SessionStore(database=BoardDatabase(path))))
+    first = BoardDatabase(path)
+    client = TestClient(create_app(SessionStore(database=first)))
     damaged, sound = start(client, seed=4, **SETUPS[1]), start(client, seed=5, **SETUPS[1])
     play_moves(client, damaged, 3)
     with sqlite3.connect(path) as db:  # an action no position allows, written by someone else
@@ -100,6 +104,7 @@ def test_a_damaged_row_is_refused_with_what_is_wrong_and_harms_no_other_game(tmp
         lines = saved.splitlines()
         lines[1] = lines[1].replace('"action": ', '"action": 9', 1)
         db.execute("UPDATE games SET saved = ? WHERE id = ?", ("\n".join(lines) + "\n", damaged["id"]))
+    first.close()
     again = TestClient(create_app(SessionStore(database=BoardDatabase(path))))
     response = again.get(f"/api/games/{damaged['id']}", headers=token(damaged))
     assert response.status_code == 500
@@ -206,6 +211,77 @@ def test_a_foreign_database_file_is_refused_with_a_clear_error(tmp_path):
         db.execute("CREATE TABLE games (x)")
     with pytest.raises(ValueError, match="table 'games' is not the board's"):
         BoardDatabase(other)
+
+
+def test_a_file_of_another_layout_version_is_refused(tmp_path):
+    path = tmp_path / "board.sqlite3"
+    BoardDatabase(path).close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION  # stamped when made
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")  # as a later board would leave it
+    with pytest.raises(DatabaseError, match=f"another version of the board \\(layout {SCHEMA_VERSION + 1}; "
+                                            f"this one reads layout {SCHEMA_VERSION}\\)"):
+        BoardDatabase(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1  # left as it was
+
+
+def test_one_server_a_database_file(tmp_path):
+    """Two servers on one file would each keep their own copy of a game and overwrite each
+    other's moves: the second is refused, naming the first's process, until the first closes."""
+    path = tmp_path / "board.sqlite3"
+    first = BoardDatabase(path)
+    with pytest.raises(DatabaseError, match=f"in use by another board server \\(process {os.getpid()}\\)"):
+        BoardDatabase(path)
+    first.close()
+    BoardDatabase(path).close()  # free again
+    BoardDatabase(tmp_path / "other.sqlite3").close()  # other files are other servers'
+
+
+def test_games_past_the_limit_wait_for_room_and_finished_games_make_it():
+    store = SessionStore(max_games=2)
+    client = TestClient(create_app(store))
+    finished, playing = start(client, seed=2, **SETUPS[1]), start(client, seed=3, **SETUPS[0])
+    refused = client.post("/api/games", json={"seed": 4, **SETUPS[2]})
+    assert refused.status_code == 503
+    assert "keeps at most 2 games and every one is in play" in refused.json()["error"]
+    assert sorted(store.database.game_ids()) == sorted([finished["id"], playing["id"]])  # nothing written
+    assert play_moves(client, finished, MAX_DECISIONS)["over"]
+    third = start(client, seed=4, **SETUPS[2])  # the finished game makes room
+    assert sorted(store.database.game_ids()) == sorted([playing["id"], third["id"]])
+    assert client.get(f"/api/games/{finished['id']}", headers=token(finished)).status_code == 404
+    assert client.get(f"/api/games/{playing['id']}", headers=token(playing)).status_code == 200
+    with pytest.raises(ValueError, match="max_games must be a positive integer, got 0"):
+        SessionStore(max_games=0)
+
+
+def test_replays_past_the_limit_push_out_the_oldest_opened():
+    store = SessionStore(max_replays=2)
+    client = TestClient(create_app(store))
+    made = start(client, seed=6, **SETUPS[1])
+    saved = play_moves(client, made, MAX_DECISIONS)["saved_game"]
+    opened = [client.post("/api/replays", content=saved.encode(), headers=JSON).json()["id"]
+              for _ in range(3)]
+    assert [client.get(f"/api/replays/{key}").status_code for key in opened] == [404, 200, 200]
+
+
+def test_serve_refuses_a_file_another_server_holds(tmp_path, capsys):
+    from tiny_york_env.cli import main
+    path = tmp_path / "board.sqlite3"
+    held = BoardDatabase(path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--db", str(path), "--port", "0"])
+    assert exit_info.value.code != 0
+    assert f"serve: error: --db: {path} is in use by another board server" in capsys.readouterr().err
+    held.close()
+
+
+def test_the_command_line_defaults_are_the_boards():
+    from tiny_york_env import cli
+    from tiny_york_env.web import sessions
+    assert cli.SERVE_MAX_GAMES == sessions.MAX_GAMES and cli.SERVE_MAX_REPLAYS == sessions.MAX_REPLAYS
+    assert cli.KEEP_FINISHED_DAYS * cli.DAY_S == sessions.KEEP_FINISHED_S
+    assert cli.KEEP_IDLE_DAYS * cli.DAY_S == sessions.KEEP_IDLE_S
 
 
 def test_oversized_bodies_are_413_with_the_limit_everywhere():
@@ -354,8 +430,8 @@ def player(base, made, acknowledged, stop):
         try:
             status, shown = http(base, "POST", f"/api/games/{made['id']}/action",
                                  {"action": shown["legal"][0]["action"], "moves": shown["moves"]}, headers)
-        except (urllib.error.URLError, ConnectionError, OSError):
-            return  # the server was killed under it
+        except (urllib.error.URLError, HTTPException, OSError):
+            return  # the server was killed under it (mid-answer: IncompleteRead)
         if status == 200:
             acknowledged[made["id"]] = shown["moves"]
 
@@ -366,6 +442,8 @@ def test_a_killed_server_loses_no_answered_move(tmp_path):
     base = f"http://127.0.0.1:{port}"
     server = start_server(database, port, log)
     try:
+        with pytest.raises(DatabaseError, match=f"in use by another board server \\(process {server.pid}\\)"):
+            BoardDatabase(database)  # a second server on the file is refused while the first runs
         games = [http(base, "POST", "/api/games", {**setup, "seed": seed})[1]
                  for seed in range(4) for setup in SETUPS]
         acknowledged, stop = {}, threading.Event()

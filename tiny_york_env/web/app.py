@@ -52,6 +52,8 @@ from .database import BoardDatabase
 from .sessions import (
     KEEP_FINISHED_S,
     KEEP_IDLE_S,
+    MAX_GAMES,
+    MAX_REPLAYS,
     PERSON,
     GameSession,
     ReplaySession,
@@ -224,11 +226,13 @@ def default_database() -> Path:
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, log_level: str = "warning",
           database: str | Path | None = None, keep_finished_s: float = KEEP_FINISHED_S,
-          keep_idle_s: float = KEEP_IDLE_S) -> None:
+          keep_idle_s: float = KEEP_IDLE_S, max_games: int = MAX_GAMES,
+          max_replays: int = MAX_REPLAYS) -> None:
     """Run the board with uvicorn until interrupted, its games in ``database`` (a SQLite file,
     created on first use, ``default_database()`` unless given; ``":memory:"``: none kept)."""
     import uvicorn
     hosts = list(LOCAL_HOSTS) + ([host] if host not in LOCAL_HOSTS else [])
     store = SessionStore(database=BoardDatabase(database or default_database()),
-                         keep_finished_s=keep_finished_s, keep_idle_s=keep_idle_s)
+                         keep_finished_s=keep_finished_s, keep_idle_s=keep_idle_s,
+                         max_games=max_games, max_replays=max_replays)
     uvicorn.run(create_app(store, allowed_hosts=hosts), host=host, port=port, log_level=log_level)

@@ -11,9 +11,11 @@ database (``database.py``): a restarted server takes up every game where it was.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import re
 import secrets
+import sqlite3
 import threading
 import time
 import weakref
@@ -28,7 +30,7 @@ from ..contract import Game
 from ..core.seeds import SEED_LIMIT
 from ..registry import DEFAULT_GAME, game_names, get_game
 from ..saved_games import GameRecorder, parse_saved_game, replay_states
-from .database import BoardDatabase, token_digest
+from .database import BoardDatabase, BoardFull, token_digest
 from .views import board_view, option_text
 
 PERSON = "person"
@@ -37,6 +39,8 @@ MAX_SESSIONS = 256  # games and replays kept in memory too; the least recently u
 MAX_TOKEN_CHARS = 64  # ids and tokens are 22 characters; longer is none of ours
 KEEP_FINISHED_S = 7 * 24 * 3600  # a finished game (and a replay) is kept a week after its end
 KEEP_IDLE_S = 30 * 24 * 3600  # a game nobody moves in for 30 days is abandoned
+MAX_GAMES = 10_000  # games the database keeps; the oldest finished make room, else a new one waits
+MAX_REPLAYS = 1_000  # opened saved games the database keeps; the oldest opened make room
 SEED_DIGITS = re.compile(f"[0-9]{{1,{len(str(SEED_LIMIT))}}}")  # ASCII digits only, not "²"
 PURGE_EVERY_S = 3600  # what is kept too long is removed at most hourly, when a game starts
 MAX_LOG_LINES = 400
@@ -294,14 +298,21 @@ class SessionStore:
     unless given) and the ``capacity`` most recently used also in memory; a game is written to
     the database before the request that changed it is answered, so none is lost when the server
     stops or more games are played than memory keeps. Finished games and replays are removed
-    ``keep_finished_s`` after their last change, games nobody moves in after ``keep_idle_s``."""
+    ``keep_finished_s`` after their last change, games nobody moves in after ``keep_idle_s``; the
+    database keeps at most ``max_games`` games (a new game past them is a 503 unless a finished one
+    makes room) and ``max_replays`` replays (the oldest opened make room)."""
 
     def __init__(self, capacity: int = MAX_SESSIONS, database: BoardDatabase | None = None,
-                 keep_finished_s: float = KEEP_FINISHED_S, keep_idle_s: float = KEEP_IDLE_S) -> None:
+                 keep_finished_s: float = KEEP_FINISHED_S, keep_idle_s: float = KEEP_IDLE_S,
+                 max_games: int = MAX_GAMES, max_replays: int = MAX_REPLAYS) -> None:
         """A store over ``database``; it forgets what has been kept longer than it keeps things."""
+        for name, value in (("max_games", max_games), ("max_replays", max_replays)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
         self.capacity = capacity
         self.database = database if database is not None else BoardDatabase()
         self.keep_finished_s, self.keep_idle_s = keep_finished_s, keep_idle_s
+        self.max_games, self.max_replays = max_games, max_replays
         self._items: OrderedDict[str, Any] = OrderedDict()
         self._live: weakref.WeakValueDictionary[str, Any] = weakref.WeakValueDictionary()
         self._loading: dict[str, threading.Lock] = {}
@@ -313,11 +324,15 @@ class SessionStore:
         """Remove what has been kept longer than the store keeps things; the ids removed."""
         self._purged_at = time.monotonic()
         removed = self.database.purge(self.keep_finished_s, self.keep_idle_s)
+        self._forget(removed)
+        return removed
+
+    def _forget(self, removed: list[str]) -> None:
+        """Drop from memory what the database no longer has."""
         with self._lock:
             for key in removed:
                 self._items.pop(key, None)
                 self._live.pop(key, None)
-        return removed
 
     def _remember(self, key: str, item: Any) -> None:
         """Keep ``item`` in memory, dropping the least recently used beyond the capacity (a game
@@ -413,8 +428,17 @@ class SessionStore:
         except (TypeError, ValueError, OSError) as error:
             raise SessionError(f"bad player: {error}") from error
         key = new_token()
+        try:  # its row first, in one step with making room, so the limit holds under racing requests
+            self._forget(self.database.insert_game(key, session.row(), self.max_games))
+        except BoardFull as error:
+            raise SessionError(str(error), 503) from None
         session.on_change = self._writer(key)
-        session.start()  # written here
+        try:
+            session.start()  # written again here, after the opening moves
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self.database.remove_game(key)
+            raise
         with self._lock:
             self._remember(key, session)
         return {"id": key, "seed": seed, "host_token": host_token,
@@ -430,7 +454,7 @@ class SessionStore:
         """Open a saved game's text for scrubbing; its id and length."""
         replay = self._replay(text, source)
         key = new_token()
-        self.database.save_replay(key, text)
+        self._forget(self.database.save_replay(key, text, self.max_replays))
         with self._lock:
             self._remember(key, replay)
         return {"id": key, "total": len(replay.decisions)}
