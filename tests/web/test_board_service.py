@@ -213,6 +213,21 @@ def test_a_foreign_database_file_is_refused_with_a_clear_error(tmp_path):
         BoardDatabase(other)
 
 
+def test_a_restored_game_plays_on_the_same_whenever_it_is_restored():
+    """Policy seats draw, after a restore, from streams seeded by their seed and the moves played:
+    two restores of one row play on alike."""
+    store = SessionStore()
+    made = store.new_game({**WATCHED, "seed": 11})
+    store.get(made["id"], GameSession).step(made["host_token"], 10)
+    row = store.database.load_game(made["id"])
+    games = [GameSession.restore(store.get(made["id"], GameSession).game, row) for _ in range(2)]
+    for game in games:
+        assert game.moves == 10
+        game.step(made["host_token"], 30)
+    assert games[0].state.tobytes() == games[1].state.tobytes() and games[0].log == games[1].log
+    assert games[0].moves == 40
+
+
 def test_a_file_of_another_layout_version_is_refused(tmp_path):
     path = tmp_path / "board.sqlite3"
     BoardDatabase(path).close()

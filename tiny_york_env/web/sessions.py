@@ -94,7 +94,7 @@ class GameSession:
         self.names = list(self.setup["names"])
         self.state = self.game.new_game(self.config, self.seed)
         self.recorder = GameRecorder(self.game, self.config, self.seed, self.names)
-        self.policies = self._make_policies(0)
+        self.policies = self._make_policies(self.moves)  # moves: a restored game's (``restore``)
 
     def _make_policies(self, moves: int) -> dict[int, Callable[[np.ndarray], int]]:
         """The policy seats' players, seeded from their seeds (and ``moves``, after a restart)."""
@@ -113,7 +113,7 @@ class GameSession:
         setup = row["setup"]
         config = make_config(game, len(setup["seats"]), setup["automatic"])
         persons = {int(seat): digest for seat, digest in row["person_digests"].items()}
-        session = cls(game, config, setup, persons, row["host_digest"])
+        session = cls(game, config, setup, persons, row["host_digest"], moves=int(row["moves"]))
         saved = parse_saved_game(row["saved"], "the board's database")
         for state in replay_states(saved):  # every decision checked legal as it is replayed
             session.state = state
@@ -121,8 +121,7 @@ class GameSession:
             session.recorder.record(seat, action)
         if session.game.is_terminal(session.state):
             session.recorder.finish(session.state)
-        session.log, session.moves = list(row["log"]), int(row["moves"])
-        session.policies = session._make_policies(session.moves)
+        session.log = list(row["log"])
         return session
 
     def row(self) -> dict[str, Any]:
