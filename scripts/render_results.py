@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import statistics
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -145,19 +146,34 @@ def ladder_table(files: Sequence[dict[str, Any]], options: Options) -> str:
     return markdown_table(header, rows)
 
 
+def median_seconds(files: Sequence[dict[str, Any]]) -> dict[tuple[str, str], float]:
+    """The median seconds a game of each (agent, rung) cell, from the files' game records (a
+    median is unmoved by the few games a paused or busy machine made slow)."""
+    medians = {}
+    for data in files:
+        if "games" not in data:
+            raise ValueError("seconds=median reads the games of ladder files kept with their games")
+        for index, cell in enumerate(data["cells"]):
+            seconds = [g["seconds"] for g in data["games"] if g["cell"] == index]
+            medians[cell["agent"], str(cell["level"])] = statistics.median(seconds)
+    return medians
+
+
 @view("ladder-detail")
 def ladder_detail_table(files: Sequence[dict[str, Any]], options: Options) -> str:
-    """One agent's ladder, a row a rung: win rate [interval], games, mean margin, seconds a game."""
+    """One agent's ladder, a row a rung: win rate [interval], games, mean margin, seconds a game
+    (the mean, or with ``seconds=median`` the median of the files' games)."""
     cells = ladder_cells(files)
     agent = options.get("agent") or ladder_agents(cells, options)[0]
+    medians = median_seconds(files) if options.get("seconds") == "median" else None
     rows = []
     for rung in ladder_rungs([c for c in cells if c["agent"] == agent], options):
         cell = cell_of(cells, agent, rung)
-        seconds = cell["seconds_per_game"]
+        seconds = cell["seconds_per_game"] if medians is None else medians[agent, rung]
         rows.append([cell["opponents"], rate_with_interval(cell, bold=True), thousands(cell["games"]),
                      f"{cell['mean_margin']:+.1f}", "-" if seconds is None else f"{seconds:.1f}"])
     return markdown_table([options.get("corner", "opponent"), f"`{agent}` win rate [95% CI]", "games",
-                           "mean margin", "s / game"], rows)
+                           "mean margin", "s / game" if medians is None else "median s / game"], rows)
 
 
 PART = re.compile(r"--levels (?P<levels>\S+) --games (?P<games>\d+)(?: --first-game (?P<first>\d+))?"
@@ -388,6 +404,8 @@ LEADERBOARD_PLOT_FILES = ("docs/results/tiny-york-leaderboard.json",
                           "docs/results/tiny-york-leaderboard-search32.json",
                           "docs/results/champion-ladder-seed1.json",
                           "docs/results/champion-tom10-tom12.json",
+                          "docs/results/champion-tiny-york-tom1-6.json",
+                          "docs/results/champion-tiny-york-tom7-11.json",
                           "docs/results/champion-tiny-york-tom10-tom12.json")
 PLOTS: dict[str, Callable[[Path], None]] = {"docs/images/leaderboard.png": leaderboard_plot}
 

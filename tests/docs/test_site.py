@@ -148,3 +148,18 @@ def test_a_training_curve_is_drawn_from_a_cards_evaluations(tmp_path):
     no_curve = {"model": "y.zip", "stages": [{"summary": {}}]}
     assert not render.training_curve_plot(no_curve, tmp_path / "none.png")
     assert not (tmp_path / "none.png").exists()
+
+
+def test_a_ladders_median_seconds_ignore_a_few_slow_games():
+    """``seconds=median`` reads the games: one game a paused machine made slow moves the mean, not
+    the median."""
+    render = _render_results()
+    cell = {"agent": "a", "level": 5, "opponents": "Tom 5 (B4)", "games": 3, "win_rate": 2 / 3,
+            "ci_low": 0.2, "ci_high": 0.9, "mean_margin": 1.0, "seconds_per_game": 104.0}
+    games = [{"cell": 0, "seconds": s} for s in (6.0, 8.0, 298.0)]
+    ladder = {"kind": "ladder", "cells": [cell], "games": games}
+    assert render.ladder_detail_table([ladder], {}).splitlines()[-1].endswith("| 104.0 |")
+    median = render.ladder_detail_table([ladder], {"seconds": "median"}).splitlines()
+    assert median[0].endswith("| median s / game |") and median[-1].endswith("| 8.0 |")
+    with pytest.raises(ValueError, match="seconds=median reads the games"):
+        render.ladder_detail_table([{"kind": "ladder", "cells": [cell]}], {"seconds": "median"})
