@@ -280,22 +280,9 @@ class MaskInObservation(gym.vector.VectorObservationWrapper):
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space,
                                                               env.num_envs)
 
-    def reset(self, *, seed=None, options=None):
-        """Reset the games; the Dict observation."""
-        obs, infos = self.env.reset(seed=seed, options=options)
-        return self._with_mask(obs), infos
-
-    def step(self, actions):
-        """Step the games; the Dict observation."""
-        obs, rewards, terminated, truncated, infos = self.env.step(actions)
-        return self._with_mask(obs), rewards, terminated, truncated, infos
-
-    def observations(self, observations):
-        """The Dict of ``observations`` and the env's current masks."""
-        return self._with_mask(observations)
-
-    def _with_mask(self, obs: NDArray[np.float32]) -> dict[str, NDArray[np.float32]]:
-        return {OBS_KEY: obs, MASK_KEY: self.env.unwrapped.action_masks().astype(np.float32)}
+    def observations(self, observations: NDArray[np.float32]) -> dict[str, NDArray[np.float32]]:
+        """The Dict of ``observations`` and the env's current masks (after each reset and step)."""
+        return {OBS_KEY: observations, MASK_KEY: self.env.unwrapped.action_masks().astype(np.float32)}
 
 
 def compile_kernels(env_config: dict[str, Any]) -> None:
