@@ -23,6 +23,10 @@ Each decision, from the seat's view (the hidden parts redrawn for every playout 
        1 / (number of winners) when the seat wins, else 0,
        + ``margin_weight`` * clip((own score - best other score) / Game.score_scale, -1, 1).
 
+   With ``opponents="greedy"`` (or ``"random"``) the other agent seats of a policy playout play
+   that heuristic of the contract instead of the network (an opponent model: for an opponent
+   known to play it, as the engine plays the Toms and bots by their rules); the searching seat
+   plays the network.
    With ``value_depth=D`` a policy playout stops after D decisions (of any agent seat) and the
    network's value of the searching seat's observation stands for the rest. The shipped networks
    learned it on the "score" reward discounted by 0.995, so v is a discounted margin estimate
@@ -70,6 +74,7 @@ from tiny_york_env.options import check_int, check_number
 from tiny_york_env.registry import DEFAULT_GAME, get_game
 
 PLAYOUTS = ("policy", "random", "greedy")
+OPPONENT_MODELS = ("greedy", "random")  # heuristics of the contract the other seats' playouts may play
 DEFAULT_SIMULATIONS = 64
 DEFAULT_MARGIN_WEIGHT = 0.5  # the margin tells apart candidates that win equally often
 DEFAULT_WIDENING = 1.0  # candidates = ceil(widening * sqrt(simulations))
@@ -101,6 +106,21 @@ def check_search_settings(game: Game, simulations: object, playout: object, prio
                              f"got {skip_above!r} with prior={prior!r}")
     check_number("margin_weight", margin_weight, 0.0)
     check_number("widening", widening, 0.0, strict=True)
+
+
+def check_opponent_model(game: Game, opponents: object, playout: object) -> None:
+    """ValueError unless ``opponents`` is None or a heuristic the game's other seats can play out."""
+    if opponents is None:
+        return
+    if opponents not in OPPONENT_MODELS:
+        raise ValueError(f"opponents must be None (the network) or one of {OPPONENT_MODELS}, "
+                         f"got {opponents!r}")
+    if playout != "policy":
+        raise ValueError("opponents sets who plays the other seats of policy playouts: it needs "
+                         "playout='policy'")
+    if opponents == "greedy" and game.greedy_action is None:
+        raise ValueError(f"{game.title} has no greedy heuristic (greedy_action) to model its "
+                         f"opponents with")
 
 
 Evaluation = tuple[NDArray[np.float32], NDArray[np.float32] | None]  # logits, values (or None)
@@ -255,11 +275,13 @@ class PolicySearchAgent:
                  value_depth: int | None = None, time_limit: float | None = None,
                  margin_weight: float = DEFAULT_MARGIN_WEIGHT, widening: float = DEFAULT_WIDENING,
                  network: str | Path | PolicyNetwork | None = None, skip_above: float | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, opponents: str | None = None) -> None:
         self.game = get_game(game)
         self.clock = clock  # seconds, read against time_limit (a test injects one of its own)
         check_search_settings(self.game, simulations, playout, prior, value_depth, time_limit,
                               margin_weight, widening, skip_above)
+        check_opponent_model(self.game, opponents, playout)
+        self.opponents = opponents
         self.skip_above = None if skip_above is None else float(skip_above)
         self.simulations, self.playout_kind, self.prior = int(simulations), playout, bool(prior)
         self.value_depth = None if value_depth is None else int(value_depth)
@@ -273,6 +295,11 @@ class PolicySearchAgent:
         if self.network is not None and self.network.game.name != self.game.name:
             raise ValueError(f"the network plays {self.network.game.title}, not {self.game.title}")
         self.rng = np.random.default_rng(seed)
+        self._opponent_policy = None
+        if opponents is not None:
+            from tiny_york_env.agents.policies import make_policy
+            own_stream = np.random.default_rng(self.rng.integers(SEED_LIMIT))
+            self._opponent_policy = make_policy(self.game, opponents, own_stream)
         self._kernels = batch_kernels(self.game)
         self._words = np.zeros(RNG_WORDS, dtype=np.int64)
         self.last_search: dict | None = None  # what the last search did (for tests and tables)
@@ -312,10 +339,25 @@ class PolicySearchAgent:
                 margin = np.clip(values.astype(np.float64), -1.0, 1.0)
                 leaf[rows] = 1.0 / (1.0 + np.exp(-VALUE_WIN_SLOPE * values)) + self.margin_weight * margin
                 break
-            logits, _ = self.network.evaluate(obs[rows], masks=masks[rows])
-            actions[rows] = masked_argmax(logits, masks[rows])
+            if self._opponent_policy is not None:
+                rows = self._opponents_move(states, rows, seat, actions)
+            if rows.size:
+                logits, _ = self.network.evaluate(obs[rows], masks=masks[rows])
+                actions[rows] = masked_argmax(logits, masks[rows])
             self._kernels.rollout_apply(states, live, actions)
         return leaf
+
+    def _opponents_move(self, states: np.ndarray, rows: NDArray[np.int64], seat: int,
+                        actions: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The opponent model's actions for the ``rows`` where another agent seat is to move (into
+        ``actions``); the rows where ``seat`` is, for the network."""
+        mine = np.ones(rows.size, dtype=np.bool_)
+        for j, i in enumerate(rows):
+            state = states[i:i + 1].reshape(())
+            if self.game.current_player(state) != seat:
+                actions[i] = self._opponent_policy(state)
+                mine[j] = False
+        return rows[mine]
 
     def _playouts(self, states: np.ndarray, seat: int, deadline: float | None) -> NDArray | None:
         """Each game of ``states`` played out: its result for ``seat``; None when the deadline

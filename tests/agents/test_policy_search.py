@@ -514,3 +514,39 @@ def test_skipping_sure_choices_keeps_a_noisy_search_level_with_its_policy():
     assert every_wins < NOISY_GAMES / 2, every_wins  # weaker than the policy it searches
     assert fisher_greater_p(int(sure_wins), int(math.ceil(every_wins)), NOISY_GAMES) < SIGNIFICANCE, \
         (sure_wins, every_wins)
+
+
+@pytest.mark.parametrize("game_name", ["construction_yard", "fifth_avenue"])
+def test_an_opponent_model_plays_the_other_seats_of_the_playouts(game_name):
+    """With ``opponents="greedy"`` the other agent seat of every playout plays the contract's greedy
+    heuristic, and only that seat does; the search stays reproducible."""
+    game = get_game(game_name)
+    config = game.seat_config(2, ())
+    state = game.new_game(config, 4)
+    seat = game.current_player(state)
+    network = shipped_policy_path(game, 2)
+    agent = PolicySearchAgent(game_name, simulations=CHEAP * 4, seed=2, network=network, opponents="greedy")
+    movers = []
+    greedy = agent._opponent_policy
+
+    def watched(view):
+        movers.append(game.current_player(view))
+        return greedy(view)
+    agent._opponent_policy = watched
+    chosen = agent.search(game.determinize(state, seat, 0), seat)
+    assert movers and set(movers) == {1 - seat}  # the other seat, in every playout's turns of it
+    again = PolicySearchAgent(game_name, simulations=CHEAP * 4, seed=2, network=network, opponents="greedy")
+    assert again.search(game.determinize(state, seat, 0), seat)["action"] == chosen["action"]
+    assert game.legal_mask(state)[chosen["action"]]
+
+
+def test_bad_opponent_models_are_refused(network):
+    network_2p = shipped_policy_path(get_game("construction_yard"), 2)
+    with pytest.raises(ValueError, match=r"opponents must be None \(the network\) or one of "
+                                         r"\('greedy', 'random'\)"):
+        PolicySearchAgent("construction_yard", network=network_2p, opponents="ppo")
+    with pytest.raises(ValueError, match="needs playout='policy'"):
+        PolicySearchAgent("construction_yard", network=network_2p, playout="random", opponents="greedy")
+    with pytest.raises(ValueError, match="no greedy heuristic"):
+        PolicySearchAgent(network=network, opponents="greedy")  # Tiny York's greedy is an agent
+    assert PolicySearchAgent(network=network, opponents="random").opponents == "random"
