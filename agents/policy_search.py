@@ -296,10 +296,12 @@ class PolicySearchAgent:
             raise ValueError(f"the network plays {self.network.game.title}, not {self.game.title}")
         self.rng = np.random.default_rng(seed)
         self._opponent_policy = None
-        if opponents is not None:
-            from tiny_york_env.agents.policies import make_policy
+        if opponents == "greedy":
+            self._opponent_policy = self.game.greedy_action
+        elif opponents == "random":
             own_stream = np.random.default_rng(self.rng.integers(SEED_LIMIT))
-            self._opponent_policy = make_policy(self.game, opponents, own_stream)
+            legal = self.game.legal_mask
+            self._opponent_policy = lambda state: int(own_stream.choice(np.flatnonzero(legal(state))))
         self._kernels = batch_kernels(self.game)
         self._words = np.zeros(RNG_WORDS, dtype=np.int64)
         self.last_search: dict | None = None  # what the last search did (for tests and tables)
