@@ -70,7 +70,7 @@ playthroughs: $(STAMP)
 
 # Retrain the shipped agent (agents/models/ppo.zip) from scratch: about 2 h 25 min on 2 cores.
 shipped-agent: $(STAMP)
-	PY=$(BIN)/python training/train_shipped_agent.sh runs/shipped
+	PY=$(BIN)/python training/recipes/train_shipped_agent.sh runs/shipped
 
 clean:
 	rm -rf $(VENV) .pytest_cache docs/_build

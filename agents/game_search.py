@@ -31,10 +31,10 @@ from numpy.typing import NDArray
 
 from tiny_york_env.contract import Game
 from tiny_york_env.core.batch_loops import REFUSED
+from tiny_york_env.core.options import check_int, check_number
 from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.core.seeds import SEED_LIMIT
 from tiny_york_env.envs.batch import batch_kernels
-from tiny_york_env.options import check_int, check_number
 from tiny_york_env.registry import DEFAULT_GAME, get_game
 
 DEFAULT_SIMULATIONS = 64

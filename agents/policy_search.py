@@ -51,7 +51,7 @@ Where the time goes: nearly all of it in the network (one row a decision of ever
 playout, batched up to ``MAX_BATCH`` games); ``PolicyNetwork`` multiplies only the observation
 entries a batch sets and the actions some row may take, which made a search about 3x faster;
 the engine's stepping and encoding is a tenth of the rest. ``benchmarks/policy_search.py`` and the
-ablation (``training/search_ablation.py``) measure it.
+ablation (``training/experiments/search_ablation.py``) measure it.
 """
 
 from __future__ import annotations
@@ -65,12 +65,22 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tiny_york_env.agents.game_search import MAX_PLAYOUT_DECISIONS, RNG_WORDS, check_view, playout_value
+from tiny_york_env.agents.ppo_agent import (
+    MODELS_DIR,
+    adapt_to_current_layout,
+    build_network,
+    card_game,
+    file_actor,
+    file_critic,
+    load_into,
+    load_policy,
+)
 from tiny_york_env.contract import Game
 from tiny_york_env.core.batch_loops import REFUSED
+from tiny_york_env.core.options import check_int, check_number
 from tiny_york_env.core.rng import seed_rng
 from tiny_york_env.core.seeds import SEED_LIMIT
 from tiny_york_env.envs.batch import batch_kernels
-from tiny_york_env.options import check_int, check_number
 from tiny_york_env.registry import DEFAULT_GAME, get_game
 
 PLAYOUTS = ("policy", "random", "greedy")
@@ -138,22 +148,11 @@ class PolicyNetwork:
     def __init__(self, path: str | Path | None = None, game: str | Game | None = None) -> None:
         import torch  # noqa: F401  (a clear ImportError without the train extra)
 
-        from tiny_york_env.agents.ppo_agent import (
-            MODELS_DIR,
-            adapt_to_current_layout,
-            build_network,
-            card_game,
-            file_actor,
-            file_critic,
-            load_into,
-            load_policy,
-        )
-
         if path is None:
             played = get_game(DEFAULT_GAME if game is None else game)
             if played.default_policy is None:
                 raise ValueError(f"give the policy file for {played.title} (network=PATH; "
-                                 f"agents.policies.shipped_policy_path(game, players) names the "
+                                 f"agents.shipped.shipped_policy_path(game, players) names the "
                                  f"shipped ones): it depends on the number of players")
             path = MODELS_DIR / played.default_policy
         loaded = load_policy(path)
@@ -482,7 +481,7 @@ class ChampionAgent(PolicySearchAgent):
     (``time_limit=S`` or the name ``champion@S`` adds one for people who play against it). Tiny
     York's is the default game, its network the champion's own (``CHAMPION_MODEL_PATH``: the
     shipped policy after a generation of expert iteration); another game gives its ``network``
-    (the shipped one of the setup: ``training.game_matches.shipped_policy_path``).
+    (the shipped one of the setup: ``agents.shipped.shipped_policy_path``).
 
     The skip is what keeps the search no weaker than its policy where playouts are noisy: in
     Construction Yard, plain psearch (every decision searched) loses to the policy it searches,
@@ -498,7 +497,6 @@ class ChampionAgent(PolicySearchAgent):
             raise ValueError(f"ChampionAgent's first argument is the seed, got {seed!r}: give the "
                              f"game as game=...")
         if options.get("network") is None and get_game(game).champion_policy is not None:
-            from tiny_york_env.agents.ppo_agent import MODELS_DIR
             options["network"] = MODELS_DIR / get_game(game).champion_policy
         super().__init__(game, simulations=simulations, seed=seed, time_limit=time_limit,
                          skip_above=skip_above, margin_weight=margin_weight, **options)

@@ -1,15 +1,25 @@
-"""The agents by name, for the evaluation harness, the tournament and the ``tiny-york`` command.
+"""The one table of players, for every game: the evaluation harness, the tournament, the terminal
+game, the browser board, the demo and training all make a player here.
 
-A name may carry a budget after a colon: ``"search:64"`` is ``SearchAgent(simulations=64)``;
-``"ppo:PATH"`` is ``PPOAgent("PATH")`` (plain ``"ppo"`` plays the shipped model) and
-``"champion:PATH"`` the champion's search with that policy file. A searching agent's name may
-end in a time limit, ``@SECONDS`` a decision or ``@none``: ``"champion@0.5"`` is
-``ChampionAgent(time_limit=0.5)``, ``"psearch:64@none"`` ``PolicySearchAgent(simulations=64,
-time_limit=None)``; the name with its suffix labels the agent in results (without it where the
-limit is the agent's default), so parts played with different limits are never joined as one
-agent's. Only the name is case-insensitive: a budget or path after the colon is kept as typed.
-Agent modules are imported only when an agent is made (or a name with a time limit normalised,
-which reads the agent's default limit), so a missing one breaks only its name.
+A player is named by the grammar of ``agents/names.py`` (``NAME[:BUDGET][@SECONDS]``,
+``NAME:PATH``, ``MODULE:ATTRIBUTE``). Its row (``contract.PlayerEntry``) comes from one of:
+
+- ``PLAYERS``, the players of every game, written against the game contract: ``random``,
+  ``search[:N]`` and ``gsearch[:N]`` (``agents/game_search.py``), ``psearch[:N][@S]`` and
+  ``champion[:PATH][@S]`` (``agents/policy_search.py``), ``ppo[:PATH]`` (``agents/ppo_agent.py``)
+  and ``rllib:OUT`` (``agents/rllib_agent.py``); a row's ``plays`` says which games it plays
+  (``gsearch`` needs the record's compiled greedy heuristic, ``psearch`` a shipped policy);
+- the game's own players, its record's ``players`` (every built-in game's ``greedy``, Tiny York's
+  ``tomrules``), so a game with a player of its own touches no file outside its package;
+- installed packages' players, the entry-point group ``ENTRY_POINT_GROUP``
+  (``[project.entry-points."tiny_york_env.agents"] mybot = "mypkg.bots:MyBot"``), and any
+  ``MODULE:ATTRIBUTE``: a factory taking ``seed=`` (and ``game=`` where its signature has it)
+  that returns an agent; they play every game.
+
+``make_player(game, spec, seed, config)`` is the one way to build a player for a game: a name,
+an ``AgentFactory`` (a name with constructor options) or a ``factory(seed)``. The name alone is
+case-insensitive; the label of a player in results is its name spelt one way
+(``normalize_agent_name``).
 """
 
 from __future__ import annotations
@@ -18,272 +28,221 @@ import functools
 import importlib
 import importlib.metadata
 import inspect
-import re
-from collections.abc import Callable, Iterable
+import json
+import zipfile
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
-from tiny_york_env.options import check_number
+from tiny_york_env.agents import names
+from tiny_york_env.agents.base import Agent, check_agent
+from tiny_york_env.agents.game_search import DEFAULT_SIMULATIONS as SEARCH_SIMULATIONS
+from tiny_york_env.agents.game_search import GameSearchAgent
+from tiny_york_env.agents.policy_search import DEFAULT_SIMULATIONS as POLICY_SEARCH_SIMULATIONS
+from tiny_york_env.agents.policy_search import ChampionAgent, PolicySearchAgent
+from tiny_york_env.agents.ppo_agent import CARD_MEMBER, PPOAgent, resolve_model_path
+from tiny_york_env.agents.random_agent import RandomAgent
+from tiny_york_env.agents.rllib_agent import RLlibAgent, is_rllib_run, read_run_card
+from tiny_york_env.agents.shipped import champion_network, has_shipped_policy, setup_policy_path
+from tiny_york_env.contract import Game, PlayerEntry
+from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
 
-if TYPE_CHECKING:  # the engine is imported only when an agent is made
-    from tiny_york_env.agents.base import Agent
-
-BUDGET_SEPARATOR = ":"
-TIME_LIMIT_SEPARATOR = "@"  # 'champion@0.5': at most 0.5 s a decision
-NO_TIME_LIMIT = "none"  # 'champion@none': no wall-time limit (the simulations alone bound a search)
-TIME_LIMIT_OPTION = "time_limit"
-# The classes below were written for Tiny York's engine; a name marked ``contract_policy`` plays every
-# other game as the contract's policy of that name (agents/policies.py); an outside agent
-# (MODULE:ATTRIBUTE or an entry point) plays any game.
-TINY_YORK_AGENT = ("tiny_york",)
-ENTRY_POINT_GROUP = "tiny_york_env.agents"  # installed packages' agents: name = "module:attribute"
-EXTERNAL_SEPARATOR = ":"
-
-
-@dataclass(frozen=True)
-class AgentEntry:
-    """Where an agent class lives and which constructor option, if any, a ``name:N`` budget sets."""
-
-    module: str
-    class_name: str
-    description: str
-    budget_option: str | None = None
-    path_option: str | None = None  # the constructor option a ``name:PATH`` sets (kept as typed)
-    timed: bool = False  # takes a ``time_limit`` (seconds a decision), set by ``name@SECONDS``
-    games: tuple[str, ...] | None = TINY_YORK_AGENT  # the games its class plays; None: every game
-    # the games its class does not play take the contract's policy of this name (agents/policies.py)
-    contract_policy: bool = False
+# the grammar's names, kept here for the callers that read them from the registry
+BUDGET_SEPARATOR, TIME_LIMIT_SEPARATOR = names.BUDGET_SEPARATOR, names.TIME_LIMIT_SEPARATOR
+NO_TIME_LIMIT, TIME_LIMIT_OPTION = names.NO_TIME_LIMIT, names.TIME_LIMIT_OPTION
+split_time_limit, time_limit_text = names.split_time_limit, names.time_limit_text
+ENTRY_POINT_GROUP = "tiny_york_env.agents"  # installed packages' players: name = "module:attribute"
+# The players the browser board offers for a seat (names only: no files, no budgets), where the
+# game has them (``offered_players``)
+BOARD_PLAYERS = ("greedy", "random", "ppo", "search", "tomrules")
+AgentSpec = str | Callable[[int], Agent]  # a name ('search:64'), an AgentFactory or a factory(seed)
 
 
-AGENTS = {
-    "random": AgentEntry("tiny_york_env.agents.random_agent", "RandomAgent",
-                         "uniform over the legal actions", contract_policy=True),
-    "tomrules": AgentEntry("tiny_york_env.agents.tom_rules_agent", "TomRulesAgent",
-                           "plays by the rulebook's automatic-player rules"),
-    "greedy": AgentEntry("tiny_york_env.agents.greedy_agent", "GreedyAgent",
-                         "one-step lookahead heuristic (another game: its record's greedy heuristic)",
-                         contract_policy=True),
-    "search": AgentEntry("tiny_york_env.agents.search_agent", "SearchAgent",
-                         "determinized tree search; 'search:N' sets N simulations",
-                         budget_option="simulations", contract_policy=True),
-    "psearch": AgentEntry("tiny_york_env.agents.policy_search", "PolicySearchAgent",
-                          "determinized search with the shipped policy as prior and playout policy; "
-                          "'psearch:N' sets N playouts per decision, 'psearch@S' at most S seconds a "
-                          "decision (default: no limit)", budget_option="simulations", timed=True,
-                          contract_policy=True),
-    "champion": AgentEntry("tiny_york_env.agents.policy_search", "ChampionAgent",
-                           "the strongest shipped agent: psearch with its tuned budget on its own network, "
-                           "agents/models/champion.zip (docs/champion.md); 'champion:PATH' searches with "
-                           "the policy file PATH instead (an expert-iteration generation); "
-                           "'champion@S' adds a limit of S seconds a decision (its strength is set "
-                           "by playouts alone)", path_option="network", timed=True, contract_policy=True),
-    "ppo": AgentEntry("tiny_york_env.agents.ppo_agent", "PPOAgent",
-                      "trained MaskablePPO policy; 'ppo:PATH' loads a policy file (a training run's "
-                      "policy.zip or training.export's output), plain 'ppo' the shipped model",
-                      path_option="path_or_model", contract_policy=True),
-    "rllib": AgentEntry("tiny_york_env.agents.rllib_agent", "RLlibAgent",
-                        "a module trained with RLlib (training/rllib_train.py); 'rllib:OUT' loads the "
-                        "run folder OUT (needs the ray extra's msgpack)", path_option="path"),
-    "gsearch": AgentEntry("tiny_york_env.agents.game_search", "GameSearchAgent",
-                          "search with the game's compiled greedy heuristic in its playouts (games whose "
-                          "record has one); 'gsearch:N' sets N playouts", budget_option="simulations",
-                          games=(), contract_policy=True),
-}
+# ---------------------------------------------------------------- the players of every game
+
+def build_random(game: Game, config: Any, seed: int | None) -> RandomAgent:
+    """Uniform over the legal actions, from its own seeded generator."""
+    return RandomAgent(seed)
 
 
-def contract_policy_names() -> tuple[str, ...]:
-    """The names every game plays (``contract_policy`` entries) as typed: ``search``, ``search:N``
-    where a budget may follow, ``ppo:PATH`` where a file may, ``psearch@S`` where a time limit may."""
-    forms = []
-    for name, entry in AGENTS.items():
-        if entry.contract_policy:
-            forms += [name, *([f"{name}:N"] if entry.budget_option else []),
-                      *([f"{name}:PATH"] if entry.path_option else []),
-                      *([f"{name}@S"] if entry.timed else [])]
-    return tuple(forms)
+def build_search(game: Game, config: Any, seed: int | None, simulations: int = SEARCH_SIMULATIONS,
+                 **options: Any) -> GameSearchAgent:
+    """Flat Monte Carlo search with random playouts (the game's compiled search where it has one)."""
+    return GameSearchAgent(game, simulations, seed, **options)
 
 
-EXTERNAL_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+def build_greedy_search(game: Game, config: Any, seed: int | None, simulations: int = SEARCH_SIMULATIONS,
+                        **options: Any) -> GameSearchAgent:
+    """Flat Monte Carlo search whose playouts play the game's compiled greedy heuristic."""
+    return GameSearchAgent(game, simulations, seed, playout="greedy", **options)
+
+
+def build_policy_search(game: Game, config: Any, seed: int | None,
+                        simulations: int = POLICY_SEARCH_SIMULATIONS, **options: Any) -> PolicySearchAgent:
+    """Sequential halving with the shipped policy of the setup as prior and playout policy."""
+    options.setdefault("network", setup_policy_path(game, config))
+    return PolicySearchAgent(game, simulations=simulations, seed=seed, **options)
+
+
+def build_champion(game: Game, config: Any, seed: int | None, network: Any = None,
+                   **options: Any) -> ChampionAgent:
+    """The champion's search on its network (``champion:PATH``: on the policy file PATH)."""
+    return ChampionAgent(seed, game=game, network=network or champion_network(game, config), **options)
+
+
+def build_ppo(game: Game, config: Any, seed: int | None, path_or_model: Any = None,
+              **options: Any) -> PPOAgent:
+    """A trained policy: ``ppo:PATH``'s file, plain ``ppo`` the shipped policy of the setup."""
+    return PPOAgent(path_or_model or setup_policy_path(game, config), game=game, seed=seed, **options)
+
+
+def build_rllib(game: Game, config: Any, seed: int | None, path: Any = None, **options: Any) -> RLlibAgent:
+    """A module of an RLlib run folder (``rllib:OUT``), which must play ``game``."""
+    if path is None:
+        raise ValueError("rllib needs its run folder: rllib:OUT (the --out of training/rllib_train.py)")
+    agent = RLlibAgent(path, seed=seed, **options)
+    if agent.game.name != game.name:
+        raise ValueError(f"{path!r} is an RLlib run of {agent.game.title}, not {game.title}")
+    return agent
+
+
+PLAYERS = {entry.name: entry for entry in (
+    PlayerEntry("random", "uniform over the legal actions", build_random),
+    PlayerEntry("search", "determinized flat Monte Carlo search with random playouts; 'search:N' sets "
+                          "N playouts a decision", build_search, budget_option="simulations"),
+    PlayerEntry("gsearch", "the same search with the game's compiled greedy heuristic in its playouts "
+                           "(games whose record has one); 'gsearch:N' sets N playouts",
+                build_greedy_search, budget_option="simulations",
+                plays=lambda game: game.greedy_playout is not None),
+    PlayerEntry("psearch", "determinized search with the shipped policy as prior and playout policy; "
+                           "'psearch:N' sets N playouts per decision, 'psearch@S' at most S seconds a "
+                           "decision (default: no limit)", build_policy_search, budget_option="simulations",
+                timed=True, plays=has_shipped_policy, check=setup_policy_path),
+    PlayerEntry("champion", "the strongest shipped agent: psearch with its tuned budget on the champion's "
+                            "network (docs/champion.md); 'champion:PATH' searches with the policy file "
+                            "PATH instead (an expert-iteration generation); 'champion@S' adds a limit of "
+                            "S seconds a decision (its strength is set by playouts alone)",
+                build_champion, path_option="network", timed=True,
+                plays=lambda game: game.champion_policy is not None or has_shipped_policy(game),
+                check=champion_network),
+    PlayerEntry("ppo", "trained MaskablePPO policy; 'ppo:PATH' loads a policy file (a training run's "
+                       "policy.zip or training.export's output), plain 'ppo' the shipped model",
+                build_ppo, path_option="path_or_model", check=setup_policy_path),
+    PlayerEntry("rllib", "a module trained with RLlib (training/rllib_train.py); 'rllib:OUT' loads the "
+                         "run folder OUT (needs the ray extra's msgpack)", build_rllib, path_option="path"),
+)}
+
+
+# ---------------------------------------------------------------- outside players
+
+def load_attribute(spec: str) -> Callable[..., Agent]:
+    """The factory ``MODULE:ATTRIBUTE`` names (imported now); ValueError when it is missing."""
+    module_name, _, attribute = spec.partition(names.EXTERNAL_SEPARATOR)
+    module_name, attribute = module_name.strip(), attribute.strip()
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        raise ValueError(f"agent {spec!r}: its module {module_name} cannot be imported: {error}") from error
+    try:
+        return functools.reduce(getattr, attribute.split("."), module)
+    except AttributeError as error:
+        raise ValueError(f"agent {spec!r}: {module_name} has no {attribute}") from error
+
+
+def outside_entry(name: str, spec: str, description: str) -> PlayerEntry:
+    """The row of an outside player: ``spec`` = ``MODULE:ATTRIBUTE``, a factory taking ``seed=``
+    (and ``game=`` where its signature has one), loaded when a player is made."""
+    def build(game: Game, config: Any, seed: int | None, **options: Any) -> Agent:
+        factory = load_attribute(spec)
+        try:
+            takes_game = "game" in inspect.signature(factory).parameters
+        except (TypeError, ValueError):  # a builtin or C callable: no signature to read
+            takes_game = False
+        return factory(seed=seed, **({"game": game} if takes_game else {}), **options)
+    return PlayerEntry(name, description, build)
 
 
 @functools.cache
-def installed_agents() -> dict[str, AgentEntry]:
-    """The agents that installed packages declare in the entry-point group ``ENTRY_POINT_GROUP``
-    (``[project.entry-points."tiny_york_env.agents"] mybot = "mypkg.bots:MyBot"``), by name."""
-    found = {}
-    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        module, _, attribute = point.value.partition(EXTERNAL_SEPARATOR)
-        found[point.name.lower()] = AgentEntry(module.strip(), attribute.strip(),
-                                               f"installed agent ({point.value})", games=None)
-    return found
+def installed_players() -> dict[str, PlayerEntry]:
+    """The players that installed packages declare in the entry-point group ``ENTRY_POINT_GROUP``."""
+    return {point.name.lower(): outside_entry(point.name.lower(), point.value,
+                                              f"installed agent ({point.value})")
+            for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def is_external_name(spec: str) -> bool:
-    """True for an outside agent named by ``MODULE:ATTRIBUTE`` (``mypkg.bots:MyBot``): a factory
-    taking ``seed=`` (a class, a function) that returns an ``act(observation, action_mask)`` agent."""
-    name = spec.partition(BUDGET_SEPARATOR)[0].strip().lower()
-    if name in AGENTS or name in installed_agents():
-        return False
-    return EXTERNAL_NAME.fullmatch(spec.strip()) is not None
+# ---------------------------------------------------------------- the table
+
+def player_table(game: Game | None = None) -> dict[str, PlayerEntry]:
+    """Name -> row for ``game`` (every game's players, its own, the installed ones), or for every
+    registered game when None (what the grammar reads before the game is known)."""
+    games = [game] if game is not None else [get_game(name) for name in game_names()]
+    table = dict(PLAYERS)
+    for played in games:
+        for entry in played.players:
+            if entry.name in PLAYERS:
+                raise ValueError(f"{played.title}'s own player {entry.name!r} has the name of a player "
+                                 f"of every game; give it another name")
+            table.setdefault(entry.name, entry)
+    for name, entry in installed_players().items():
+        table.setdefault(name, entry)
+    return table
 
 
-def agent_entry(name: str) -> AgentEntry:
-    """The entry of a parsed agent name: this package's, an installed package's or an outside
-    ``MODULE:ATTRIBUTE``; KeyError for another name."""
-    if name in AGENTS:
-        return AGENTS[name]
-    if name in installed_agents():
-        return installed_agents()[name]
-    if is_external_name(name):
-        module, _, attribute = name.partition(EXTERNAL_SEPARATOR)
-        return AgentEntry(module, attribute, f"outside agent {name}", games=None)
-    raise KeyError(name)
+def player_entry(game: Game, name: str) -> PlayerEntry:
+    """The row of the parsed name ``name`` for ``game``; ValueError when it is no player of it."""
+    table = player_table(game)
+    if name in table and table[name].plays_game(game):
+        return table[name]
+    if names.is_external_name(name, table):
+        return outside_entry(name, name, f"outside agent {name}")
+    raise ValueError(f"unknown agent {name!r} for {game.title} (--game {game.name}); its players: "
+                     f"{agent_name_forms(game)}, or MODULE:ATTRIBUTE")
 
 
-def _known_names() -> str:
-    return ", ".join(sorted({**AGENTS, **installed_agents()})) + ", or MODULE:ATTRIBUTE"
-
-
-def agent_name_forms() -> str:
-    """The registered names as typed, for help texts: ``search[:N]`` where a budget may follow,
-    ``ppo[:PATH]`` where a file may, ``[@S]`` where a time limit may."""
-    return ", ".join(name + ("[:N]" if entry.budget_option else "[:PATH]" if entry.path_option else "")
-                     + ("[@S]" if entry.timed else "") for name, entry in AGENTS.items())
-
-
-def split_time_limit(spec: str) -> tuple[str, dict[str, float | None]]:
-    """``'champion@0.5'`` as ``('champion', {'time_limit': 0.5})``, ``'psearch:64@none'`` as
-    ``('psearch:64', {'time_limit': None})``, a name without a limit unchanged with ``{}``. The
-    limit is what follows the last '@' when that is seconds (a finite number > 0) or 'none'
-    (after a path it must be, since a path may hold an '@'); ValueError for another suffix."""
-    rest, separator, limit = spec.strip().rpartition(TIME_LIMIT_SEPARATOR)
-    if not separator:
-        return spec.strip(), {}
-    if limit.strip().lower() == NO_TIME_LIMIT:
-        return rest.strip(), {TIME_LIMIT_OPTION: None}
-    try:
-        seconds = check_number("time limit", float(limit), 0.0, strict=True)
-    except ValueError:
-        if BUDGET_SEPARATOR in rest:  # an '@' inside a path ('ppo:runs/a@b/policy.zip')
-            return spec.strip(), {}
-        raise ValueError(f"bad time limit in {spec!r}: after '{TIME_LIMIT_SEPARATOR}' give the seconds a "
-                         f"decision may take (a number > 0, e.g. 'champion@0.5') or "
-                         f"'{NO_TIME_LIMIT}'") from None
-    return rest.strip(), {TIME_LIMIT_OPTION: seconds}
-
-
-def time_limit_text(seconds: float | None) -> str:
-    """A time limit as its name suffix writes it: ``2.0`` as ``'2'``, ``0.5`` as ``'0.5'``, None as
-    ``'none'`` (one spelling per value, so equal limits give equal labels)."""
-    if seconds is None:
-        return NO_TIME_LIMIT
-    text = repr(float(seconds))  # the shortest spelling that reads back as the same float
-    return text.removesuffix(".0")
-
-
-def parse_agent_name(spec: str) -> tuple[str, dict[str, int | str | float | None]]:
-    """Split ``'search:64'`` into ``('search', {'simulations': 64})`` and ``'champion@0.5'`` into
-    ``('champion', {'time_limit': 0.5})``; ValueError for an unknown name, a budget that is not a
-    positive int or not accepted by that agent, or a time limit on an agent that takes none."""
-    if not isinstance(spec, str):
-        raise ValueError(f"an agent name must be a string, got {spec!r}; known agents: {_known_names()}")
-    untimed, limit = _timed_parts(spec)
-    name, options = _parse_untimed(untimed, spec)
-    return name, {**options, **limit}
-
-
-def _timed_parts(spec: str) -> tuple[str, dict[str, float | None]]:
-    """``split_time_limit(spec)`` where the agent takes a time limit; for another agent the name
-    whole when the '@' is inside its path, else ValueError."""
-    untimed, limit = split_time_limit(spec)
-    if is_external_name(untimed):
-        return untimed, limit
-    name = untimed.partition(BUDGET_SEPARATOR)[0].strip().lower()
-    entries = {**installed_agents(), **AGENTS}
-    if not limit or name not in entries or entries[name].timed:
-        return untimed, limit
-    if entries[name].path_option and BUDGET_SEPARATOR in untimed:  # 'ppo:runs/policy@2': a path
-        return spec.strip(), {}
-    timed = ", ".join(n for n, e in AGENTS.items() if e.timed)
-    raise ValueError(f"agent {name!r} takes no time limit ({spec!r}); only {timed} do (e.g. 'champion@0.5')")
-
-
-def _parse_untimed(spec: str, typed: str) -> tuple[str, dict[str, int | str]]:
-    """``parse_agent_name`` of a name without its time limit (``typed``: the name as given)."""
-    if is_external_name(spec):
-        return spec.strip(), {}
-    name, separator, budget = spec.partition(BUDGET_SEPARATOR)
-    name = name.lower()  # only the name: a path after the colon keeps its case
-    if name not in AGENTS and name not in installed_agents():
-        raise ValueError(f"unknown agent {typed!r}; known agents: {_known_names()} "
-                         f"(a budget may follow a colon, e.g. 'search:64')")
-    if not separator:
-        return name, {}
-    path_option = agent_entry(name).path_option
-    if path_option is not None:
-        if not budget.strip():
-            raise ValueError(f"empty path in {typed!r}: give a model file after the colon, "
-                             f"e.g. '{name}:runs/ppo-x/policy.zip', or plain '{name}'")
-        return name, {path_option: budget.strip()}
-    option = agent_entry(name).budget_option
-    if option is None:
-        budgeted = ", ".join(n for n, e in AGENTS.items() if e.budget_option)
-        raise ValueError(f"agent {name!r} takes no budget ({typed!r}); only {budgeted} does")
-    if not budget.isdigit() or int(budget) < 1:
-        raise ValueError(f"bad budget in {typed!r}: after the colon give a positive int, e.g. '{name}:64'")
-    return name, {option: int(budget)}
+def parse_agent_name(spec: str, game: Game | None = None) -> tuple[str, dict[str, Any]]:
+    """``'search:64'`` as ``('search', {'simulations': 64})`` (``names.parse_name`` over every
+    game's table); with ``game``, ValueError unless the name is a player of that game."""
+    name, options = names.parse_name(spec, player_table())
+    if game is not None:
+        player_entry(game, name)
+    return name, options
 
 
 def normalize_agent_name(spec: str) -> str:
-    """``spec`` checked, its agent name lowercased and stripped, a budget or path after the colon
-    kept as typed, a time limit spelt one way and left out where it is the agent's default:
-    ``'PPO:Runs/My.zip'`` is ``'ppo:Runs/My.zip'``, ``'Champion@2.0'`` is ``'champion@2'``,
-    ``'champion@none'`` is ``'champion'``; ValueError as parse_agent_name."""
-    name, options = parse_agent_name(spec)
-    untimed, limit = _timed_parts(spec)
-    if is_external_name(untimed):
-        return spec.strip()
-    _, separator, rest = untimed.partition(BUDGET_SEPARATOR)
-    normal = name + separator + rest.strip() if separator else name
-    if limit and options[TIME_LIMIT_OPTION] != default_time_limit(name):
-        normal += TIME_LIMIT_SEPARATOR + time_limit_text(options[TIME_LIMIT_OPTION])
-    return normal
+    """``spec`` spelt one way (``names.normal_name``): the label of a player in results."""
+    return names.normal_name(spec, player_table())
 
 
-def default_time_limit(name: str) -> float | None:
-    """The time limit (seconds a decision, None for none) of the agent ``name`` when its name
-    sets none: a limit equal to it is left out of the name (``'psearch@none'`` is ``'psearch'``)."""
-    parameter = inspect.signature(agent_class(name)).parameters.get(TIME_LIMIT_OPTION)
-    return None if parameter is None else parameter.default
+def is_external_name(spec: str) -> bool:
+    """True for an outside player named ``MODULE:ATTRIBUTE``."""
+    return names.is_external_name(spec, player_table())
 
 
-def agent_class(name: str) -> Callable[..., Agent]:
-    """The class (or factory) registered under ``name`` (imported now); ValueError if unknown or
-    missing."""
-    name, _ = parse_agent_name(name)
-    entry = agent_entry(name)
-    try:
-        module = importlib.import_module(entry.module)
-    except ModuleNotFoundError as error:
-        raise ValueError(f"agent {name!r}: its module {entry.module} "
-                         f"cannot be imported: {error}") from error
-    try:
-        return functools.reduce(getattr, entry.class_name.split("."), module)
-    except AttributeError as error:
-        raise ValueError(f"agent {name!r}: {entry.module} has no {entry.class_name}") from error
+def agent_name_forms(game: Game | None = None) -> str:
+    """The names as typed (``search[:N]``, ``ppo[:PATH]``, ``[@S]``) for help texts: of ``game``'s
+    players, of every game's when None."""
+    table = player_table(game)
+    return names.name_forms({n: e for n, e in table.items() if game is None or e.plays_game(game)})
 
 
-def make_agent(name: str, seed: int | None = None, **options: Any) -> Agent:
-    """A new agent by registry name (``'search:64'`` sets the budget), seeded with ``seed``;
-    ``options`` go to its constructor and override a budget given in the name."""
-    base_name, budget = parse_agent_name(name)
-    return agent_class(base_name)(seed=seed, **{**budget, **options})
+def player_names(game: Game) -> tuple[str, ...]:
+    """The names of the players of ``game``, in the table's order."""
+    return tuple(name for name, entry in player_table(game).items() if entry.plays_game(game))
 
+
+def offered_players(game: Game) -> tuple[str, ...]:
+    """The names of ``BOARD_PLAYERS`` that play ``game`` (``ppo`` where a policy is shipped)."""
+    playable = set(player_names(game)) - ({"ppo"} if not has_shipped_policy(game) else set())
+    return tuple(name for name in BOARD_PLAYERS if name in playable)
+
+
+# ---------------------------------------------------------------- making players
 
 @dataclass(frozen=True)
 class AgentFactory:
-    """``factory(seed)``: a new agent by registry name with extra constructor ``options``, labelled
-    by that name (for the evaluation harness, which takes names or factories)."""
+    """A player by name with extra constructor ``options`` (``--unsafe-unpickle``), labelled by its
+    name; ``factory(seed)`` makes one for Tiny York, the arena makes one for its game."""
 
     name: str
     options: dict[str, Any] = field(default_factory=dict, hash=False)
@@ -294,19 +253,100 @@ class AgentFactory:
         return self.name
 
     def __call__(self, seed: int | None) -> Agent:
-        """A new agent seeded with ``seed``."""
+        """A new agent of the default game seeded with ``seed``."""
         return make_agent(self.name, seed=seed, **self.options)
 
 
-def agent_specs(names: Iterable[str], unsafe_unpickle: bool) -> list:
-    """``names`` for the evaluation harness: each ``ppo`` name as a factory that may unpickle an
-    SB3 checkpoint when ``unsafe_unpickle``, the others unchanged."""
+def spec_name(spec: object) -> str | None:
+    """The player name behind ``spec`` (a name or an ``AgentFactory``), None for a factory."""
+    if isinstance(spec, AgentFactory):
+        return spec.name
+    return spec if isinstance(spec, str) else None
+
+
+def make_player(game: str | Game, spec: AgentSpec, seed: int | None = None, config: Any = None,
+                **options: Any) -> Agent:
+    """A fresh player of ``game`` for the setup ``config`` (None: the default setup), seeded with
+    ``seed``: a name of the table, an ``AgentFactory`` (its options, then ``options``) or a
+    ``factory(seed)``; ValueError when the name is no player of the game or the agent has no
+    ``act``."""
+    game = get_game(game)
+    if isinstance(spec, AgentFactory):
+        return make_player(game, spec.name, seed, config, **{**spec.options, **options})
+    if isinstance(spec, str):
+        name, given = parse_agent_name(spec, game)
+        agent = player_entry(game, name).build(game, config, seed, **{**given, **options})
+    elif callable(spec):
+        agent = spec(seed)
+    else:
+        raise ValueError(f"an agent is a name (e.g. 'random', 'search:64') or a callable factory(seed) "
+                         f"-> agent; got {spec!r}")
+    check_agent(agent, spec_name(spec) or getattr(spec, "label", repr(spec)))
+    return agent
+
+
+def file_game(path: str) -> str | None:
+    """The game the file or run folder ``path`` names: a policy file's card, an RLlib run's card
+    (``rllib.json``); None where it names none or cannot be read (making the player then says why)."""
+    try:
+        location = Path(path)
+        if location.is_dir() and is_rllib_run(location):
+            return str(read_run_card(location)["game"])
+        with zipfile.ZipFile(resolve_model_path(location)) as archive:
+            return str(json.loads(archive.read(CARD_MEMBER)).get("game", DEFAULT_GAME))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, zipfile.BadZipFile):
+        return None
+
+
+def make_agent(name: str, seed: int | None = None, *, game: str | Game | None = None, config: Any = None,
+               **options: Any) -> Agent:
+    """A new player by name (``'search:64'`` sets the budget) of ``game``, seeded with ``seed``;
+    without a game, the game the name's file plays (``ppo:PATH``, ``champion:PATH``, ``rllib:OUT``),
+    else Tiny York. ``options`` go to the constructor and override a budget given in the name."""
+    if game is None:
+        parsed, given = parse_agent_name(name) if isinstance(name, str) else (None, {})
+        entry = player_table().get(parsed) if parsed else None
+        path = given.get(entry.path_option) if entry is not None and entry.path_option else None
+        game = (file_game(path) if path is not None else None) or DEFAULT_GAME
+    return make_player(game, name, seed, config, **options)
+
+
+def make_agent_from_spec(spec: AgentSpec, seed: int | None, game: str | Game = DEFAULT_GAME) -> Agent:
+    """A new player from a name, an ``AgentFactory`` or a ``factory(seed)``."""
+    return make_player(game, spec, seed)
+
+
+def agent_specs(specs: Iterable[str], unsafe_unpickle: bool) -> list[AgentSpec]:
+    """Names for the arena: each ``ppo`` name as an ``AgentFactory`` that may unpickle an SB3
+    checkpoint when ``unsafe_unpickle``, the others unchanged."""
     if not unsafe_unpickle:
-        return list(names)
+        return list(specs)
     return [AgentFactory(name, {"unsafe_unpickle": True}) if parse_agent_name(name)[0] == "ppo" else name
-            for name in names]
+            for name in specs]
 
 
-def make_agent_from_spec(spec: str | Callable[[int | None], Agent], seed: int | None) -> Agent:
-    """A new agent from a registry name or a ``factory(seed)``."""
-    return make_agent(spec, seed=seed) if isinstance(spec, str) else spec(seed)
+def check_player(game: str | Game, spec: object, config: Any = None) -> Any:
+    """``spec`` when it names a player of ``game`` (the name parsed, its file there where it names one)
+    or is a callable ``factory(seed)``; ValueError saying why not. With a ``config``, a name that
+    plays a shipped policy must have one for that setup."""
+    game = get_game(game)
+    name_text = spec_name(spec)
+    if name_text is None:
+        if not callable(spec):
+            raise ValueError(f"an agent is a name (e.g. 'random', 'search:64') or a callable factory(seed) "
+                             f"-> agent; got {spec!r}")
+        return spec
+    name, given = parse_agent_name(name_text, game)
+    entry = player_entry(game, name)
+    path = given.get(entry.path_option) if entry.path_option else None
+    if path is not None and not Path(path).exists():
+        raise ValueError(f"{name_text!r}: {name}:PATH plays the file (or run folder) PATH, and {path!r} "
+                         f"is no file")
+    if path is None and config is not None and entry.check is not None:
+        entry.check(game, config)  # ValueError naming the setups a policy is shipped for
+    return spec
+
+
+def player_rows(game: Game) -> Mapping[str, PlayerEntry]:
+    """The rows of the players of ``game`` (for tables of who plays what)."""
+    return {name: entry for name, entry in player_table(game).items() if entry.plays_game(game)}

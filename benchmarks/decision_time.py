@@ -4,7 +4,7 @@ An agent's strength is defined by counts (playouts), never by the clock; how lon
 take on a given machine is reported beside its figures by this script. Each agent plays ``--games``
 solo games against one automatic participant of the game (Tiny York: Tom 12; another game: its
 greedy bot), the same deals for every agent, and every decision it makes is timed through
-its policy (``agents.policies.seat_policy``, as the harness plays it; the decisions with one
+its player (``agents.seats.seat_decider``, as the arena plays it; the decisions with one
 legal action too: a player waits for them as well).
 Prints, and with ``--out`` writes as a result file, the mean and 95th percentile in ms, the
 largest, and the decisions timed. The reference agents (random, greedy, ppo) run in the same
@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tiny_york_env.agents.policies import seat_policy
+from tiny_york_env.agents.seats import seat_decider
+from tiny_york_env.arena.seeds import derive_seed
 from tiny_york_env.registry import get_game
-from tiny_york_env.training.evaluate import derive_seed
 
 DEFAULT_AGENTS = ("champion", "psearch:64", "search:32", "ppo", "greedy", "random")
 OPPONENT = {"tiny_york": 12}  # the hardest-scoring Tom of the ladder's top; other games: their greedy bot
@@ -40,7 +40,7 @@ def time_decisions(game, name: str, games: int, opponent) -> np.ndarray:
     seconds = []
     for g in range(games):
         seed = derive_seed(SEED_KEY, g)
-        policy = seat_policy(game, name, np.random.default_rng(seed), config, agent_seed=g)
+        policy = seat_decider(game, name, g, config, np.random.default_rng(seed))
         state = game.new_game(config, seed)
         while not game.is_terminal(state):
             started = time.perf_counter()

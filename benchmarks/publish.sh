@@ -7,7 +7,7 @@ PY=${PY:-.venv/bin/python}
 OUT=docs/results
 "$PY" benchmarks/engine.py --out $OUT/engine.json
 "$PY" benchmarks/aec_env.py --out $OUT/aec-env.json
-for game in tiny_york construction_yard fifth_avenue; do
+for game in $("$PY" -c 'from tiny_york_env.registry import BUILTIN_GAMES; print(" ".join(BUILTIN_GAMES))'); do
   "$PY" benchmarks/vector_env.py --game $game --repeats 3 --out $OUT/${game//_/-}-vecenv.json
 done
 "$PY" benchmarks/decision_time.py --games 4 --out $OUT/champion-decision-time.json

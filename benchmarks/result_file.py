@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tiny_york_env import __version__
-from tiny_york_env.training.evaluate import machine_description
+from tiny_york_env.arena.provenance import machine_description
 
 
 def write_table_result(path: Path, columns: Sequence[str], rows: Sequence[Sequence[object]], note: str,

@@ -2,7 +2,9 @@
 the AFTER tree, script by script and game by game, so both meet the same machine state.
 
 Used to show that a change which should not cost speed (a refactoring) does not: the engine
-(``engine.py``), the AEC env (``aec_env.py``) and the SB3 VecEnv (``vector_env.py``), every game.
+(``engine.py``), the AEC env (``aec_env.py``), the SB3 VecEnv (``vector_env.py``) and the time
+per decision of the shipped agents played through the arena's seats (``decision_time.py``: random,
+greedy, ppo and the champion), every game.
 Each run imports the package of its own tree (``PYTHONPATH``); the compiled code of each tree is
 warmed up by a first untimed run. The outputs, the commits and the machine go to a JSON result
 file.
@@ -30,6 +32,7 @@ BENCHMARKS = {
     "aec_env.py": (["--games", "40", "--repeats", "3"], ["--games", "2", "--repeats", "1"]),
     "vector_env.py": (["--sizes", "1", "64", "1024", "--seconds", "2", "--repeats", "3"],
                       ["--sizes", "64", "--seconds", "0.2", "--repeats", "1"]),
+    "decision_time.py": (["--games", "2"], ["--games", "1", "--agents", "random", "greedy"]),
 }
 
 

@@ -13,7 +13,7 @@
 | Autoreset | Gymnasium 1.x ``NEXT_STEP``: after ``terminations[i]`` the next ``step`` ignores env i's |
 | | action and returns its new game with reward 0; that step is stored but left out of the loss |
 | Output | per iteration the episodic win rate and SPS; at the end ``final evaluation:`` the greedy |
-| | masked policy against the same Toms through ``tiny_york_env.training.evaluate`` |
+| | masked policy against the same Toms through the arena, ``tiny_york_env.arena`` |
 
 The step after a game ends is not a decision: its observation is the finished game's (mask all
 False) and its action is ignored. CleanRL's Gymnasium-1.x scripts keep such steps out of the
@@ -35,9 +35,9 @@ from torch import nn
 from torch.distributions.categorical import Categorical
 
 import tiny_york_env  # noqa: F401  (registers TinyYork-v0)
+from tiny_york_env.arena import evaluate_vs_agents
 from tiny_york_env.envs.rewards import REWARD_KINDS
 from tiny_york_env.games.tiny_york import GameConfig
-from tiny_york_env.training.evaluate import evaluate_vs_agents
 
 ENV_ID = "TinyYork-v0"
 VECTORIZATION_MODES = ("vector_entry_point", "sync", "async")

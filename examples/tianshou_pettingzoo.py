@@ -10,7 +10,7 @@
 | | one learner against the Toms, 2-3 are independent learners sharing the table with the Toms |
 | Masking | ``PettingZooEnv`` turns ``observation["action_mask"]`` into ``obs.mask``; Tianshou's DQN |
 | | policy pushes masked Q-values below every legal one and explores among legal actions only |
-| Evaluation | ``tiny_york_env.training.evaluate.evaluate_vs_agents``: the greedy learners (seats rotated) |
+| Evaluation | ``tiny_york_env.arena.evaluate_vs_agents``: the greedy learners (seats rotated) |
 | | against the same Toms; a random agent's line is printed beside it for scale |
 
 Tianshou's multi-agent buffer stores, after a seat's move, the observation of whoever moves next;
@@ -37,9 +37,9 @@ from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
 import tiny_york_env
+from tiny_york_env.arena import evaluate_vs_agents
 from tiny_york_env.envs.rewards import REWARD_KINDS
 from tiny_york_env.games.tiny_york import GameConfig
-from tiny_york_env.training.evaluate import evaluate_vs_agents
 
 DEFAULT_STEPS = 20_000
 DEFAULT_TOMS = (5,)

@@ -84,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = data["settings"] if "settings" in data or "provenance" not in data else data["provenance"]
     if args.machine_here and "machine" not in settings:
         sys.path.insert(0, str(ROOT))
-        from tiny_york_env.training.evaluate import machine_description
+        from tiny_york_env.arena.provenance import machine_description
         settings["machine"] = machine_description()
     if args.drop_games:
         dropped = sum(len(data.pop(key, [])) for key in ("games", "a_games", "b_games"))

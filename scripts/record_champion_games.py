@@ -3,7 +3,8 @@ saved whole (every decision of every seat), into tests/playthroughs/champion/, w
 how each was played. ``tests/agents/test_champion_replay.py`` plays them again through the same
 harness and expects every decision and the final scores alike, so a change that alters the
 champion's play (its search, network, budget or the engine) shows as a failing test; a deliberate
-change is recorded again with ``python scripts/record_champion_games.py``."""
+change is recorded again with ``python scripts/record_champion_games.py [GAME ...]`` (the games
+named, all when none is; the others' entries are kept)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ GAMES = (("tiny_york", 12, 11, 0), ("construction_yard", "greedy", 11, 0),
 
 def record(game: str, rung, seed: int, index: int) -> dict:
     """Play one champion game through the harness, copy its saved game into OUT, return its entry."""
-    from tiny_york_env.training.evaluate import GameSaving, evaluate_ladder
+    from tiny_york_env.arena.ladder import evaluate_ladder
+    from tiny_york_env.arena.play import GameSaving
     with tempfile.TemporaryDirectory() as folder:
         results = evaluate_ladder("champion", [rung], games=1, seed=seed, first_game=index, progress=False,
                                   saving=GameSaving(folder, "all"), game=game, warm=False)
@@ -35,15 +37,22 @@ def record(game: str, rung, seed: int, index: int) -> dict:
             "played_on": results.settings["played_on"]}
 
 
-def main() -> int:
-    """Record every game of GAMES and write the manifest."""
+def main(argv: list[str] | None = None) -> int:
+    """Record the games of GAMES (those of the games named on the command line, all when none is)
+    and write the manifest, keeping the other games' entries."""
     sys.path.insert(0, str(ROOT))
     import torch
     torch.set_num_threads(1)
+    only = set(sys.argv[1:] if argv is None else argv)
     OUT.mkdir(parents=True, exist_ok=True)
-    entries = [record(*game) for game in GAMES]
-    (OUT / "games.json").write_text(json.dumps(entries, indent=1) + "\n", encoding="utf-8")
-    print(f"recorded {len(entries)} games in {OUT}")
+    manifest = OUT / "games.json"
+    kept = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else []
+    entries = []
+    for game in GAMES:
+        old = next((e for e in kept if (e["game"], e["rung"], e["seed"], e["first_game"]) == game), None)
+        entries.append(old if only and game[0] not in only and old is not None else record(*game))
+    manifest.write_text(json.dumps(entries, indent=1) + "\n", encoding="utf-8")
+    print(f"recorded {sum(e not in kept for e in entries)} games in {OUT}")
     return 0
 
 

@@ -350,7 +350,8 @@ def model_cards_table(files: Sequence[dict[str, Any]], options: Options) -> str:
 
 def leaderboard_plot(out: Path) -> None:
     """The Tiny York ladder of the baselines, the shipped agent and the champion, with intervals."""
-    from tiny_york_env.training.evaluate import CellResult, EvalResults, plot_ladder
+    from tiny_york_env.arena.records import CellResult, EvalResults
+    from tiny_york_env.arena.result_files import plot_ladder
     files = [load_result(name) for name in LEADERBOARD_PLOT_FILES]
     cells = [CellResult(**c) for c in ladder_cells(files)]
     plot_ladder(EvalResults("ladder", cells, settings={"game": "tiny_york"}), out)
@@ -363,7 +364,7 @@ def training_curve_plot(card: dict[str, Any], out: Path) -> bool:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from tiny_york_env.training.evaluate import PLOT_CAPSIZE, PLOT_DPI, PLOT_SIZE_INCHES
+    from tiny_york_env.arena.result_files import PLOT_CAPSIZE, PLOT_DPI, PLOT_SIZE_INCHES
     offset, lines = 0, {}
     for stage in card.get("stages", []):
         for row in stage.get("evaluations", []):

@@ -8,9 +8,9 @@ import os
 import pytest
 
 from tiny_york_env.agents.registry import normalize_agent_name
+from tiny_york_env.arena.output import open_output, output_dir
 from tiny_york_env.cli import agent_name
 from tiny_york_env.cli import main as cli_main
-from tiny_york_env.training.evaluate import open_output, output_dir
 
 torch = pytest.importorskip("torch")
 

@@ -24,13 +24,15 @@ def test_the_tour_visits_every_game_with_its_agents_and_the_champion():
     for name in GAMES:
         agents, champion = demo.tour_legs(name)
         assert set(agents.agents) >= {"ppo", "random", "greedy", "search:16"}
-        assert agents.rungs is None and agents.games == demo.TOUR_GAMES[name]
-        assert champion.agents == ("champion",) and champion.games == demo.CHAMPION_GAMES[name]
+        assert agents.rungs is None and agents.games == demo.GAMES_A_RUNG
+        assert champion.agents == ("champion",) and champion.games == (2 if name == "tiny_york" else 4)
         rungs = get_game(name).automatic_choices
         assert set(champion.rungs or rungs) <= set(rungs)
         quick = demo.tour_legs(name, quick=True, champion=demo.QUICK_CHAMPION)
         assert [leg.games for leg in quick] == [1, 1] and len(quick[1].rungs) == 1
-    assert "tomrules" in demo.tour_legs("tiny_york")[0].agents
+    assert demo.tour_legs("tiny_york")[0].agents == ("ppo", "random", "tomrules", "greedy", "search:16")
+    assert demo.tour_legs("tiny_york")[1].rungs == (1, 6, 12)
+    assert demo.tour_legs("construction_yard")[0].agents == ("ppo", "random", "greedy", "search:16")
 
 
 def test_quick_tour_writes_each_games_results_and_one_report(tmp_path, capsys):
@@ -79,14 +81,14 @@ def test_another_game_tours_the_agents_it_has(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "ppo is left out of Sealed Bids" in out and "champion@0.02 is left out of Sealed Bids" in out
     runs = json.loads((tmp_path / "sealed_bids" / "ladder.json").read_text())["settings"]["runs"]
-    assert [run["agent"] for run in runs] == ["random", "greedy", "search:16"]
+    assert [run["agent"] for run in runs] == ["random", "greedy", "lowbid", "search:16"]  # its own ones too
     assert "<h2>Sealed Bids " in (tmp_path / "index.html").read_text(encoding="utf-8")
 
 
 def test_the_shipped_agents_are_left_out_without_their_files(monkeypatch, tmp_path, capsys):
-    import tiny_york_env.agents.policies
     import tiny_york_env.agents.ppo_agent
-    for module in (tiny_york_env.agents.policies, tiny_york_env.agents.ppo_agent):
+    import tiny_york_env.agents.shipped
+    for module in (tiny_york_env.agents.shipped, tiny_york_env.agents.ppo_agent):
         monkeypatch.setattr(module, "MODELS_DIR", tmp_path)
     for name in GAMES:
         kept, notes = demo.playable_agents(name, ("ppo", "greedy", "champion"))

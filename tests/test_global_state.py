@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.game.scenario import rec
 from tests.test_observation import CONFIGS, _midgame
+from tests.tiny_york.scenario import rec
 from tiny_york_env.envs.aec import raw_env
 from tiny_york_env.games.tiny_york import GameConfig, new_game
 from tiny_york_env.games.tiny_york.components import NUM_CARD_TYPES

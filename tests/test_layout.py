@@ -25,7 +25,7 @@ GAMES_DIR = ROOT / "tiny_york_env" / "games"
 # The jobs every game package does in a file of the same name (docs/adding-a-game.md)
 COMMON_FILES = ("state", "setup", "actions", "legal", "rules", "scoring", "observation", "global_state",
                 "determinize", "validate", "persist", "text", "picture", "board_svg", "legend", "bots",
-                "bot_moves", "config", "kernels", "batch", "api", "contract")
+                "bot_moves", "config", "kernels", "batch", "api", "contract", "players")
 
 
 def load_import_cycles():

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.game.scenario import give_character, play_until, rec
+from tests.tiny_york.scenario import give_character, play_until, rec
 from tiny_york_env.games.tiny_york import GameConfig, apply_action, is_terminal, legal_actions, new_game
 from tiny_york_env.games.tiny_york.components import (
     CARDS_PER_TYPE,

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tiny_york_env.options import check_int, check_number
+from tiny_york_env.core.options import check_int, check_number
 
 
 def test_ints_are_returned_as_python_ints():

@@ -27,8 +27,8 @@ join two-player games by the rules).
 a stable-baselines3 checkpoint is refused unless ``--unsafe-unpickle`` is given. Output files
 are never written through a symbolic link: a link as ``--out`` or as one of its files is refused.
 
-``DefaultsHelpFormatter`` is the help layout of this command and of the training scripts: each
-option's default is shown once.
+The subcommands' modules (the arena's jobs, the web board) are imported when the subcommand runs,
+so that the command starts fast.
 """
 
 import argparse
@@ -41,8 +41,15 @@ from typing import IO
 import numpy as np
 
 from . import __version__
-from .agents.registry import agent_specs  # noqa: F401  (the CLI's name for it, kept)
-from .cli_types import agent_name, automatic_spec, non_negative, positive, positive_float  # noqa: F401  (the CLI's names)
+from .agents.registry import agent_name_forms, agent_specs
+from .cli_types import (  # noqa: F401  (DefaultsHelpFormatter, positive: the CLI's names, kept)
+    DefaultsHelpFormatter,
+    agent_name,
+    automatic_spec,
+    non_negative,
+    positive,
+    positive_float,
+)
 from .contract import Game
 from .core.labels import count_noun
 from .envs.generated import default_automatic
@@ -68,24 +75,6 @@ CLI_DESCRIPTION = ("Tiny York, Construction Yard and 5th Avenue (and any game a 
 
 
 # ---------------------------------------------------------------- help and option types
-
-class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """``(default: X)`` after an option's help, once: not when the help already states its default
-    (a computed one, such as ``runs/ppo-<timestamp>``), and not for flags or options whose default
-    is "not given" (None or empty); a list or tuple default is shown comma-separated."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
-        default = action.default
-        if (action.nargs == 0 or default is None or default == argparse.SUPPRESS
-                or "default" in text.lower()
-                or (isinstance(default, (list, tuple)) and not default)):
-            return action.help
-        if isinstance(default, (list, tuple)):
-            return f"{text} (default: {','.join(map(str, default))})"
-        return super()._get_help_string(action)
-
-
 
 UNSAFE_UNPICKLE_HELP = ("let ppo:PATH be a stable-baselines3 checkpoint (model.zip, checkpoints/*.zip): "
                         "loading one UNPICKLES it, which runs code from the file; only for files you "
@@ -115,8 +104,8 @@ def _add_run_options(parser, games_help):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tiny-york`` and its subcommands."""
-    from tiny_york_env.agents.registry import agent_name_forms
-    from tiny_york_env.training.game_matches import POLICY_FORMS
+    from .cli_compare import add_compare_parser
+    forms = agent_name_forms()
     parser = argparse.ArgumentParser(prog="tiny-york", description=CLI_DESCRIPTION,
                                      formatter_class=DefaultsHelpFormatter)
     parser.add_argument("--version", action="version", version=f"tiny-york {__version__}")
@@ -128,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
                              formatter_class=DefaultsHelpFormatter)
     ev.add_argument("--game", choices=game_names(),
                     help=f"the game (default: {DEFAULT_GAME}); its agents are the registry's written for "
-                         f"it and its contract's policies ({POLICY_FORMS})")
+                         f"it and its contract's policies ({forms})")
     who = ev.add_mutually_exclusive_group(required=True)
     who.add_argument("--agent", type=agent_name, action="append", metavar="NAME",
                      help=f"agent for the ladder (repeatable): {agent_name_forms()}")
@@ -160,14 +149,13 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--save-which", choices=("lost", "all"), default="lost",
                     help="with --save-games: the first agent's lost games, or every game")
 
-    from tiny_york_env.training.compare_cli import add_compare_parser
     add_compare_parser(commands, DefaultsHelpFormatter, _add_run_options)
 
     tour = commands.add_parser("tournament", help="round robin with OpenSkill ratings",
                                formatter_class=DefaultsHelpFormatter)
     tour.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
                       help=f"the game; its agents are the registry's written for it and its contract's "
-                           f"policies ({POLICY_FORMS})")
+                           f"policies ({forms})")
     tour.add_argument("--bots", nargs="+", default=[], metavar="BOT",
                       help="a game with bots: the engine's players joining every game (random, greedy)")
     tour.add_argument("--agents", type=agent_name, nargs="+", required=True, metavar="NAME")
@@ -178,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
                                formatter_class=DefaultsHelpFormatter)
     play.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
                       help=f"the game; its agents as --vs (the registry's written for it, its "
-                           f"policies: {POLICY_FORMS}), its automatic players as --tom or --bots")
+                           f"policies: {forms}), its automatic players as --tom or --bots")
     play.add_argument("--bots", nargs="+", default=[], metavar="BOT",
                       help="a game with bots: the engine's players in the last seats (random, greedy)")
     play.add_argument("--tom", type=automatic_spec, action="append", default=[], metavar="TOM",
@@ -244,19 +232,17 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> None:
 
 def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
     """``tiny-york eval``: print the table, write CSV/JSON (and PNG for the ladder)."""
-    from tiny_york_env.training.evaluate import (
-        GameSaving,
-        agent_label,
-        combine_results,
-        evaluate_ladder,
-        evaluate_vs_agents,
-    )
+    from .arena.labels import agent_label
+    from .arena.ladder import evaluate_ladder
+    from .arena.match import evaluate_vs_agents
+    from .arena.play import GameSaving
+    from .arena.records import combine_results
     saving = GameSaving(args.save_games, args.save_which) if args.save_games else None
     if args.merge:
         if args.game or saving:
             raise ValueError("--merge joins ladder files (of the game they name) and plays no game "
                              "(no --game, no --save-games)")
-        from tiny_york_env.training.ladder_merge import merge_ladder_files
+        from .arena.ladder_merge import merge_ladder_files
         report(merge_ladder_files(args.merge), args, out)
         return
     game = get_game(args.game or DEFAULT_GAME)
@@ -301,7 +287,7 @@ def run_eval(args: argparse.Namespace, out: IO[str]) -> None:
 
 def run_ladder_in_parts(args: argparse.Namespace, game: Game, saving: object, out: IO[str]) -> None:
     """``tiny-york eval --agent A --part-games K``: the ladder in resumable parts, then joined."""
-    from tiny_york_env.training.ladder_parts import play_ladder_in_parts
+    from .arena.ladder_parts import play_ladder_in_parts
     if args.vs or args.merge or saving or len(args.agent) != 1:
         raise ValueError("--part-games plays the ladder of one --agent (no --vs, --merge or --save-games)")
     if automatic_participants(game, args) or args.players is not None:
@@ -321,10 +307,11 @@ def run_ladder_in_parts(args: argparse.Namespace, game: Game, saving: object, ou
 
 def report(results: object, args: argparse.Namespace, out: IO[str]) -> None:
     """Print an evaluation's table and write its files into ``--out``."""
-    from tiny_york_env.training.evaluate import format_table, write_results
+    from .arena.result_files import write_results
+    from .arena.tables import format_table
     print(format_table(results), file=out)
     if getattr(args, "ray", None) is not None:
-        from tiny_york_env.training.ray_jobs import NODES_SEEN
+        from .arena.ray_tasks import NODES_SEEN
         if NODES_SEEN:  # this command's games (none when every part was kept or merged)
             print(f"played as Ray tasks on {count_noun(len(NODES_SEEN), 'node')}", file=out)
     paths = write_results(results, args.out)
@@ -332,35 +319,14 @@ def report(results: object, args: argparse.Namespace, out: IO[str]) -> None:
 
 
 def ladder_rungs(game: Game, text: str | None) -> list | None:
-    """``--levels`` for ``game``: its automatic participants that the ladder plays (None: all).
-    Levels (Tiny York's Toms) as a list and ranges, e.g. '1-12' or '1,5,9-12'; names (bots) as a
-    list, e.g. 'greedy,random'. ValueError naming the allowed ones otherwise."""
-    from tiny_york_env.training.evaluate import check_rungs
-    if text is None:
-        return None
-    choices = list(game.automatic_choices)
-    if not all(isinstance(c, int) for c in choices):
-        names = [part.strip().lower() for part in text.split(",")]
-        return check_rungs(game, [next((c for c in choices if str(c).lower() == n), n) for n in names])
-    allowed = f"give levels {min(choices)}-{max(choices)} as a list and ranges, e.g. 1,5,9-12"
-    levels: list[int] = []
-    for part in text.split(","):
-        low, dash, high = part.strip().partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
-            raise ValueError(f"bad levels {text!r}: {allowed}")
-        first, last = int(low), int(high or low)
-        if first > last:
-            raise ValueError(f"bad levels {text!r}: {allowed}")
-        levels += [lv for lv in range(first, last + 1) if lv not in levels]
-    try:
-        return check_rungs(game, levels)
-    except ValueError:
-        raise ValueError(f"bad levels {text!r}: {allowed}") from None
+    """``--levels`` for ``game`` (``arena.ladder.parse_rungs``): the rungs the ladder plays, None: all."""
+    from .arena.ladder import parse_rungs
+    return parse_rungs(game, text)
 
 
 def run_tournament_command(args: argparse.Namespace, out: IO[str]) -> None:
     """``tiny-york tournament``: print standings and matrix, write CSV/JSON."""
-    from tiny_york_env.training.tournament import format_tournament, run_tournament, write_tournament
+    from .arena.tournament import format_tournament, run_tournament, write_tournament
     game = get_game(args.game)
     results = run_tournament(agent_specs(args.agents, args.unsafe_unpickle),
                              games=args.games or TOURNAMENT_GAMES, seed=args.seed, game_size=args.size,
@@ -470,11 +436,11 @@ def play_interactively(game_name: str, opponents: Sequence[str], automatic: Sequ
                        seed: int | None, person: int, stdin: IO[str], out: IO[str],
                        unsafe_unpickle: bool = False, save: str | None = None) -> np.ndarray | None:
     """A person at agent seat ``person`` of any registered game against the policies or agents
-    ``opponents`` (``agents.policies.seat_policy``) and the engine's ``automatic`` participants
+    ``opponents`` (``agents.seats.seat_decider``) and the engine's ``automatic`` participants
     (Toms, bots); reads choices from ``stdin``, writes to ``out``. Returns the final state, or
     None when the person quit. ``unsafe_unpickle`` lets a ``ppo:PATH`` opponent be an SB3
     checkpoint (runs code from it)."""
-    from tiny_york_env.agents.policies import seat_policy
+    from .agents.seats import seat_decider
     game = get_game(game_name)
     config = game.seat_config(1 + len(opponents), tuple(automatic))
     agents = game.num_agents(config)
@@ -488,8 +454,8 @@ def play_interactively(game_name: str, opponents: Sequence[str], automatic: Sequ
     seed = secrets.randbelow(PLAY_SEED_BOUND) if seed is None else seed
     agent_seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(agents)]
     rng = np.random.default_rng(seed)
-    policies = {seat: seat_policy(game, names[seat], rng, config, agent_seeds[seat], unsafe_unpickle)
-                for seat in others}
+    specs = dict(zip(others, agent_specs(opponents, unsafe_unpickle), strict=True))
+    policies = {seat: seat_decider(game, specs[seat], agent_seeds[seat], config, rng) for seat in others}
     state = game.new_game(config, seed)
     recorder = GameRecorder(game, config, seed, names)
     print(f"{game.title}, seed {seed}: you are {game.seat_name(person)}; "
@@ -558,8 +524,7 @@ REPLAY_HELP = "Enter or n: next decision; p: previous; j N: jump to decision N; 
 def replay_game(path: str, stdin: IO[str], out: IO[str], check_only: bool = False) -> None:
     """``tiny-york replay FILE``: check the saved game (every decision legal, the end as
     recorded), then step through it: the whole board after each decision."""
-    from tiny_york_env.registry import get_game
-    from tiny_york_env.saved_games import read_saved_game, replay_states
+    from .saved_games import read_saved_game, replay_states
     saved = read_saved_game(path)
     game = get_game(saved.game)
     states = list(replay_states(saved))
@@ -614,7 +579,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
         if args.command == "eval":
             run_eval(args, out)
         elif args.command == "compare":
-            from tiny_york_env.training.compare_cli import run_compare
+            from .cli_compare import run_compare
             run_compare(args, out)
         elif args.command == "replay":
             replay_game(args.file, stdin, out, check_only=args.check)

@@ -1,13 +1,36 @@
-"""The argparse types of the ``tiny-york`` command and its subcommands' modules (kept apart from
-``tiny_york_env.cli`` so that a subcommand's module imports them without importing the command)."""
+"""The argparse types and help layout of the ``tiny-york`` command, its subcommands' modules and the
+training scripts (kept apart from ``tiny_york_env.cli``, so that they import them without importing
+the command).
+
+``DefaultsHelpFormatter`` is the help layout of every command line of the project: each option's
+default is shown once.
+"""
 
 import argparse
+
+from .agents.registry import normalize_agent_name
+
+
+class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """``(default: X)`` after an option's help, once: not when the help already states its default
+    (a computed one, such as ``runs/ppo-<timestamp>``), and not for flags or options whose default
+    is "not given" (None or empty); a list or tuple default is shown comma-separated."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (action.nargs == 0 or default is None or default == argparse.SUPPRESS
+                or "default" in text.lower()
+                or (isinstance(default, (list, tuple)) and not default)):
+            return action.help
+        if isinstance(default, (list, tuple)):
+            return f"{text} (default: {','.join(map(str, default))})"
+        return super()._get_help_string(action)
 
 
 def agent_name(text: str) -> str:
     """argparse type: an agent name of the registry such as 'greedy', 'search:64' or 'ppo:PATH';
     only the name is case-insensitive (a path keeps its capitals)."""
-    from tiny_york_env.agents.registry import normalize_agent_name
     try:
         return normalize_agent_name(text)
     except ValueError as error:

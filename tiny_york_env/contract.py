@@ -22,6 +22,11 @@ from gymnasium import spaces
 
 from .core.labels import SEAT_WORD
 
+AUTOMATIC_WORD = "automatic"  # every game's keyword for its automatic participants
+# the engine verbs a game's ``api.py`` defines under the record's names (``verb_fields``)
+VERB_FIELDS = ("new_game", "current_player", "legal_mask", "apply_action", "step", "is_terminal",
+               "final_scores", "winners", "placings", "score_breakdown", "pending_decision")
+
 
 @dataclass(frozen=True)
 class GameKernels:
@@ -44,6 +49,51 @@ class GameKernels:
     is_over: Callable[..., bool]
     actor_of: Callable[..., int]
     encode_record: Callable[..., None]
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """A player by name: one row of the agent registry's table (``agents/registry.py``), or one of
+    a game's own players (its record's ``players``: Tiny York's Tom-rules player, every game's
+    greedy heuristic).
+
+    ``build(game, config, seed, **options)`` makes a fresh agent (``act(observation, mask)``, or
+    ``act_state(view, seat)`` for one that plans on a seat-safe view) for ``game`` with the setup
+    ``config`` (None: the game's default setup), seeded with ``seed``. The name grammar
+    (``NAME[:BUDGET][@SECONDS]``, ``NAME:PATH``) sets the options: ``NAME:N`` sets
+    ``budget_option``, ``NAME:PATH`` ``path_option`` (kept as typed), ``NAME@S`` the time limit
+    (``timed``). ``plays(game)`` says whether the player plays a game (None: every game);
+    ``check(game, config)`` raises ValueError when it cannot play that setup without a file of
+    its own (no trained policy is shipped for it), before any game is played."""
+
+    name: str
+    description: str
+    build: Callable[..., Any]
+    budget_option: str | None = None
+    path_option: str | None = None
+    timed: bool = False
+    plays: Callable[[Any], bool] | None = None
+    check: Callable[[Any, Any], Any] | None = None
+
+    def plays_game(self, game: Game) -> bool:
+        """Whether this player plays ``game``."""
+        return self.plays is None or bool(self.plays(game))
+
+
+@dataclass(frozen=True)
+class PublishedRun:
+    """A figure of a game the docs publish (``docs/results``) and the ``tiny-york`` command line that
+    plays it (``scripts/publish_runs.py``): in the publishing script's ``group`` ("champion",
+    "matches", "comparisons"), a ``kind`` of run ("ladder": ``eval --agent`` in resumable parts of
+    ``part_games`` games a rung; "match": ``eval --vs``; "compare": ``compare A B``), its result's
+    ``name`` and the rest of the command's arguments (``args``), ``games`` a rung or a match."""
+
+    group: str
+    kind: str
+    name: str
+    args: tuple[str, ...]
+    games: int | None = None
+    part_games: int | None = None
 
 
 @dataclass(frozen=True)
@@ -111,6 +161,10 @@ class Game:
     save_state: Callable[..., bytes] | None = None  # bytes with header and checksum
     load_state: Callable[..., np.ndarray] | None = None  # validated on the way in
     greedy_action: Callable[[np.ndarray], int] | None = None  # a heuristic for the seat to move
+    # the game's own players by name (``PlayerEntry``: its greedy heuristic, Tiny York's Tom-rules
+    # player), beside the agent registry's players of every game; a game with its own player
+    # touches no file outside its package
+    players: tuple[PlayerEntry, ...] = ()
     # (states, i): plays batch game i to its end with that heuristic in every seat, compiled
     # (search playouts, agents/game_search.py); None when the game has no compiled heuristic
     greedy_playout: Callable[[np.ndarray, int], None] | None = None
@@ -160,6 +214,9 @@ class Game:
     # min/max_utility); None when the game has not measured one
     max_score: int | None = None
     docs: Sequence[str] = ()  # the game's pages under docs/
+    # the figures of the game its pages publish beside the standard matches of a game that ships a
+    # policy per setup (``scripts/publish_runs.py`` plays both)
+    published_runs: tuple[PublishedRun, ...] = ()
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} ({self.title}) v{self.version}>"
@@ -175,18 +232,29 @@ class Game:
         return f"{self.seat_word}{seat}"
 
     def automatic_from(self, **given: Sequence[Any] | None) -> tuple[Any, ...]:
-        """The automatic participants named by the keyword of this game's ``automatic_kind``
-        (``toms=`` for Tiny York, ``bots=`` for the others) as a tuple; ValueError when another
-        kind's keyword names any."""
-        for kind, values in given.items():
-            if values and kind != self.automatic_kind:
+        """The automatic participants named by ``automatic=`` or by the keyword of this game's
+        ``automatic_kind`` (``toms=`` for Tiny York, ``bots=`` for the others) as a tuple (empty
+        when none names any); ValueError when another kind's keyword names any, or two name
+        different ones."""
+        named = {kind: values for kind, values in given.items() if values}
+        for kind in named:
+            if kind not in (AUTOMATIC_WORD, self.automatic_kind):
                 raise ValueError(f"{kind} do not apply to {self.title}: its automatic participants are "
                                  f"{self.automatic_kind} ({self.automatic_kind}=...)")
-        return tuple(given.get(self.automatic_kind) or ())
+        if len({tuple(values) for values in named.values()}) > 1:  # the same ones under two words: once
+            raise ValueError(f"give the automatic participants once: {self.automatic_kind}= or "
+                             f"{AUTOMATIC_WORD}=")
+        return tuple(next(iter(named.values()), ()))
 
     def empty_mask(self) -> np.ndarray:
         """A bool array of ``num_actions`` for the mask kernels to fill."""
         return np.zeros(self.num_actions, dtype=np.bool_)
+
+
+def verb_fields(api: Any) -> dict[str, Callable[..., Any]]:
+    """The record's engine verbs (``VERB_FIELDS``) from a game's ``api`` module, which defines them
+    under these names."""
+    return {name: getattr(api, name) for name in VERB_FIELDS}
 
 
 def placings_from_order(order: Sequence[int]) -> np.ndarray:

@@ -1,18 +1,19 @@
 """``make demo``: a short tour of the three games, each game's agents against its automatic
 participants, with one HTML report.
 
-For each built-in game (``TOUR``: Tiny York, Construction Yard, 5th Avenue; ``--only`` names
-others, a plug-in game included) it plays the evaluation harness's ladder
-(``training.evaluate.evaluate_ladder``, as ``tiny-york eval --game NAME --agent X`` does): solo
-games of one agent against one automatic participant per rung, Tiny York's Toms 1-12 and the
-other games' bots ``greedy`` and ``random``, every game seeded from ``--seed``, the rung and the
-game number. The agents (``TOUR_AGENTS``): in Tiny York ppo, random, tomrules, greedy and
-search:16 at 50 games a Tom level, the champion at 2 games against Toms 1, 6 and 12; in
-Construction Yard and 5th Avenue ppo, random, greedy and search:16 at 50 games a bot, the champion
-at 4. A few minutes with the default 2 workers on 2 cores (about 3 on idle ones); the champion
-(``agents.policy_search.ChampionAgent``, 256 playouts a searched decision) takes the largest share, which is
-why it plays few games. ``ppo`` and ``champion`` need the ``train`` extra and their shipped policy files:
-without them they are left out with a message.
+For each built-in game of the registry (``TOUR``: Tiny York, Construction Yard, 5th Avenue;
+``--only`` names others, a plug-in game included) it plays the arena's ladder
+(``arena.ladder.evaluate_ladder``, as ``tiny-york eval --game NAME --agent X`` does): solo games of
+one agent against one automatic participant per rung, Tiny York's Toms 1-12 and the other games'
+bots ``greedy`` and ``random``, every game seeded from ``--seed``, the rung and the game number.
+The agents, read from the registry (``tour_legs``): ppo, random, the game's own players (its
+record's ``players``: every game's greedy, Tiny York's tomrules) and search:16 at 50 games a rung;
+the champion at about ``CHAMPION_TOUR_GAMES`` games in all, against the first, middle and last
+rungs of a longer ladder (Tiny York: 2 games against Toms 1, 6 and 12) or every rung of a short one
+(the other games: 4 games a bot). A few minutes with the default 2 workers on 2 cores (about 3 on
+idle ones); the champion (``agents.policy_search.ChampionAgent``, 256 playouts a searched
+decision) takes the largest share, which is why it plays few games. ``ppo`` and ``champion`` need
+the ``train`` extra and their shipped policy files: without them they are left out with a message.
 
 Each game's results go to ``OUT/<game>/ladder.{csv,json,png}`` as ``tiny-york eval`` writes them
 (the JSON settings of each part name the ``tiny-york eval`` command that plays it alone), and
@@ -37,10 +38,18 @@ from pathlib import Path
 
 import numpy as np
 
-from tiny_york_env.agents.random_agent import RandomAgent
-
-from .cli import DefaultsHelpFormatter, agent_name, non_negative, positive
+from .agents.random_agent import RandomAgent
+from .agents.registry import check_player
+from .agents.shipped import champion_network, shipped_policy_path
+from .arena.ladder import evaluate_ladder
+from .arena.output import output_dir
+from .arena.records import combine_results
+from .arena.result_files import write_results
+from .arena.tables import format_table
+from .cli_types import DefaultsHelpFormatter, agent_name, non_negative, positive
+from .contract import Game
 from .core.labels import count_noun
+from .demo_report import GameReport, PlayedLeg, write_report
 from .games.tiny_york import (
     GameConfig,
     apply_action,
@@ -50,7 +59,7 @@ from .games.tiny_york import (
     new_game,
     render_text,
 )
-from .registry import game_names, get_game
+from .registry import BUILTIN_GAMES, game_names, get_game
 
 
 @dataclass(frozen=True)
@@ -65,18 +74,12 @@ class Leg:
 
 CHAMPION = "champion"
 TRAINED_AGENTS = ("ppo", CHAMPION)  # they need the train extra and their shipped policy files
-GAME_AGENTS = ("ppo", "random", "greedy", "search:16")  # every game's agents (a plug-in's too)
-# game -> (its agents against every rung, the champion's rungs or None for all); games a rung below
-TOUR_AGENTS = {
-    "tiny_york": (("ppo", "random", "tomrules", "greedy", "search:16"), (1, 6, 12)),
-    "construction_yard": (GAME_AGENTS, None),
-    "fifth_avenue": (GAME_AGENTS, None),
-}
-TOUR = tuple(TOUR_AGENTS)  # the games toured by default, the built-in ones (--only names another)
+# every game's agents around its own players (``Game.players``): the first ones before, the last after
+TOUR_FIRST_AGENTS, TOUR_LAST_AGENTS = ("ppo", "random"), ("search:16",)
+TOUR = tuple(BUILTIN_GAMES)  # the games toured by default, the built-in ones (--only names another)
 GAMES_A_RUNG = 50  # games a rung for each agent but the champion, in every game
-TOUR_GAMES = dict.fromkeys(TOUR, GAMES_A_RUNG)
-OTHER_CHAMPION_GAMES = 4  # the champion's games a rung, but in Tiny York
-CHAMPION_GAMES = {**dict.fromkeys(TOUR, OTHER_CHAMPION_GAMES), "tiny_york": 2}
+CHAMPION_TOUR_GAMES = 8  # the champion's games in all, shared between its rungs (at least one a rung)
+CHAMPION_MOST_RUNGS = 3  # a longer ladder: the champion plays its first, middle and last rungs
 LADDER_PLAYERS = 2  # a ladder game: the agent and one automatic participant
 QUICK_GAMES = 1  # --quick: one game a rung, the champion one game at its first rung ...
 QUICK_CHAMPION = "champion@0.02"  # ... searching at most 0.02 s a decision
@@ -125,24 +128,22 @@ def shipped_file(game_name: str, agent: str) -> Path | None:
     """The shipped policy file that ``agent`` (``ppo`` or ``champion``) plays in a ladder of
     ``game_name`` (two players: the agent and one automatic participant); None when the game ships
     none."""
-    from tiny_york_env.agents.policies import shipped_policy_path
-    from tiny_york_env.agents.ppo_agent import MODELS_DIR
     game = get_game(game_name)
     if ":" in agent:  # ppo:PATH, champion:PATH: the file given, not a shipped one
         return None
-    if agent.partition("@")[0] == CHAMPION and game.champion_policy is not None:
-        return MODELS_DIR / game.champion_policy
+    config = game.seat_config(1, (game.automatic_choices[0],))
     try:
+        if agent.partition("@")[0] == CHAMPION:
+            return champion_network(game, config)
         return shipped_policy_path(game, LADDER_PLAYERS)
-    except ValueError:  # none shipped for this game: check_agent_spec says so
+    except ValueError:  # none shipped for this game: check_player says so
         return None
 
 
 def playable_agents(game_name: str, agents: Sequence[str]) -> tuple[tuple[str, ...], list[str]]:
     """(the ``agents`` that can play ``game_name``'s ladder, a line for each left out): ``ppo`` and
     ``champion`` need the train extra and their shipped policy file; every agent must be one the
-    harness plays in the game (``training.evaluate.check_agent_spec``)."""
-    from tiny_york_env.training.evaluate import check_agent_spec
+    arena plays in the game (``agents.registry.check_player``)."""
     game = get_game(game_name)
     config = game.seat_config(1, (game.automatic_choices[0],))
     kept, notes = [], []
@@ -157,7 +158,7 @@ def playable_agents(game_name: str, agents: Sequence[str]) -> tuple[tuple[str, .
                 why = f"it needs {path}"
         if why is None:
             try:
-                check_agent_spec(agent, game, config)
+                check_player(game, agent, config)
             except ValueError as error:
                 why = str(error)
         if why is None:
@@ -169,18 +170,37 @@ def playable_agents(game_name: str, agents: Sequence[str]) -> tuple[tuple[str, .
 
 def tour_legs(game_name: str, games: int | None = None, champion_games: int | None = None,
               champion: str = CHAMPION, quick: bool = False) -> tuple[Leg, ...]:
-    """The legs of ``game_name``'s part of the tour (``TOUR_AGENTS``, ``TOUR_GAMES``,
-    ``CHAMPION_GAMES``); ``games`` / ``champion_games`` replace the counts a rung, ``quick``
-    makes both 1 and plays the champion at its first rung only."""
-    agents, champion_rungs = TOUR_AGENTS.get(game_name, (GAME_AGENTS, None))
+    """The legs of ``game_name``'s part of the tour, read from its record (``tour_agents``,
+    ``champion_rungs``, ``champion_games``); ``games`` / ``champion_games`` replace the counts a
+    rung, ``quick`` makes both 1 and plays the champion at its first rung only."""
+    game = get_game(game_name)
+    rungs = champion_rungs(game)
     if games is None:
-        games = QUICK_GAMES if quick else TOUR_GAMES.get(game_name, GAMES_A_RUNG)
+        games = QUICK_GAMES if quick else GAMES_A_RUNG
     if champion_games is None:
-        champion_games = QUICK_GAMES if quick else CHAMPION_GAMES.get(game_name, OTHER_CHAMPION_GAMES)
+        champion_games = QUICK_GAMES if quick else champion_games_a_rung(game)
     if quick:
-        first = champion_rungs[0] if champion_rungs else get_game(game_name).automatic_choices[0]
-        champion_rungs = (first,)
-    return Leg(agents, games), Leg((champion,), champion_games, champion_rungs)
+        rungs = ((rungs or game.automatic_choices)[0],)
+    return Leg(tour_agents(game), games), Leg((champion,), champion_games, rungs)
+
+
+def tour_agents(game: Game) -> tuple[str, ...]:
+    """The agents of ``game``'s tour: ppo and random, its own players (``Game.players``), search:16."""
+    return TOUR_FIRST_AGENTS + tuple(entry.name for entry in game.players) + TOUR_LAST_AGENTS
+
+
+def champion_rungs(game: Game) -> tuple[int | str, ...] | None:
+    """The rungs the champion plays: the first, middle and last of a ladder longer than
+    ``CHAMPION_MOST_RUNGS`` (Tiny York's Toms 1, 6 and 12), else None (every rung)."""
+    choices = tuple(game.automatic_choices)
+    if len(choices) <= CHAMPION_MOST_RUNGS:
+        return None
+    return choices[0], choices[(len(choices) - 1) // 2], choices[-1]
+
+
+def champion_games_a_rung(game: Game) -> int:
+    """The champion's games a rung: ``CHAMPION_TOUR_GAMES`` shared between its rungs."""
+    return max(1, CHAMPION_TOUR_GAMES // len(champion_rungs(game) or game.automatic_choices))
 
 
 def leg_command(game_name: str, leg: Leg, agents: Sequence[str], seed: int, workers: int) -> str:
@@ -197,9 +217,6 @@ def leg_command(game_name: str, leg: Leg, agents: Sequence[str], seed: int, work
 def play_game_tour(game_name: str, legs: Sequence[Leg], seed: int, workers: int, out: Path,
                    progress: bool = True):
     """Play the legs of one game, print its table, write ``out/<game>/ladder.*``; its GameReport."""
-    from tiny_york_env.training.evaluate import combine_results, evaluate_ladder, format_table, write_results
-
-    from .demo_report import GameReport, PlayedLeg
     game = get_game(game_name)
     print(f"\n== {game.title} ({game.name}): its agents against its {game.automatic_kind}", flush=True)
     ladders, played, notes = [], [], []
@@ -237,7 +254,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=positive, metavar="N",
                         help="games a rung for every agent but the champion (by default 50)")
     parser.add_argument("--champion-games", type=positive, metavar="N",
-                        help="the champion's games a rung (by default 2 in Tiny York, 4 in the others)")
+                        help=f"the champion's games a rung (by default {CHAMPION_TOUR_GAMES} shared "
+                             f"between its rungs: 2 in Tiny York, 4 in the others)")
     parser.add_argument("--champion", type=agent_name, metavar="NAME",
                         help=f"the champion as named to the harness, e.g. champion@0.2 (at most 0.2 s a "
                              f"decision: faster, weaker); by default {CHAMPION} ({QUICK_CHAMPION} with "
@@ -262,9 +280,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(render_text(state))
         print(f"\n{count_noun(decisions, 'decision')}, seed {args.seed}")
         return 0
-    from tiny_york_env.training.evaluate import output_dir
-
-    from .demo_report import write_report
     command = "python -m tiny_york_env.demo " + shlex.join(sys.argv[1:] if argv is None else argv)
     out = output_dir(args.out)
     champion = args.champion or (QUICK_CHAMPION if args.quick else CHAMPION)

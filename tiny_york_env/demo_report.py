@@ -20,10 +20,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tiny_york_env import __version__
+from tiny_york_env.agents.registry import player_table
+from tiny_york_env.arena.output import write_output_text
+from tiny_york_env.arena.tables import TABLE_COLUMNS
 from tiny_york_env.registry import get_game
 
 if TYPE_CHECKING:
-    from tiny_york_env.training.evaluate import EvalResults
+    from tiny_york_env.arena.records import EvalResults
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem;
@@ -109,8 +112,7 @@ def _win_rate_table(report: GameReport) -> str:
 
 
 def _cell_table(results: EvalResults) -> str:
-    """Every cell as the harness's text table has it (``training.evaluate.TABLE_COLUMNS``)."""
-    from tiny_york_env.training.evaluate import TABLE_COLUMNS
+    """Every cell as the arena's text table has it (``arena.tables.TABLE_COLUMNS``)."""
     head = "".join(f"<th>{escape(name)}</th>" for name in TABLE_COLUMNS)
     rows = []
     for c in results.cells:
@@ -154,15 +156,20 @@ def _game_section(report: GameReport, base: Path) -> str:
 
 
 def _agents_section(reports: Sequence[GameReport]) -> str:
-    """The registry's line about each agent the tour played."""
-    from tiny_york_env.agents.registry import AGENTS
-    names = dict.fromkeys(a for r in reports for leg in r.legs for a in leg.agents)
-    items = []
-    for name in names:
-        base = name.partition(":")[0].partition("@")[0]
-        entry = AGENTS.get(base)
-        if entry is not None:
-            items.append(f"<li><code>{escape(name)}</code>: {escape(entry.description)}</li>")
+    """The registry's line about each agent the tour played (a game's own player with its game's
+    line, where another game's player of that name says something else)."""
+    lines: dict[tuple[str, str], list[str]] = {}
+    for report in reports:
+        game = get_game(report.game)
+        table = player_table(game)
+        for name in dict.fromkeys(a for leg in report.legs for a in leg.agents):
+            entry = table.get(name.partition(":")[0].partition("@")[0])
+            if entry is not None:
+                lines.setdefault((name, entry.description), []).append(game.title)
+    named = [name for name, _ in lines]
+    items = [f"<li><code>{escape(name)}</code>"
+             + (f" ({escape(', '.join(titles))})" if named.count(name) > 1 else "")
+             + f": {escape(description)}</li>" for (name, description), titles in lines.items()]
     return "<h2>The agents</h2><ul>" + "".join(items) + "</ul>" if items else ""
 
 
@@ -201,7 +208,6 @@ def render_report(reports: Sequence[GameReport], command: str, seed: int, worker
 def write_report(path: str | os.PathLike[str], reports: Sequence[GameReport], command: str, seed: int,
                  workers: int, seconds: float) -> Path:
     """Write the report to ``path`` (a symbolic link there is refused); returns ``path``."""
-    from tiny_york_env.training.evaluate import write_output_text
     path = Path(path)
     write_output_text(path, render_report(reports, command, seed, workers, seconds, path.parent))
     return path

@@ -1,8 +1,10 @@
-"""Old import paths of the games, kept importable for one minor version (removed in 0.4).
+"""Old import paths, kept importable for one minor version (removed in 0.4).
 
 The games moved to ``tiny_york_env.games.<name>`` (every game a package with the same file
-names). Importing an old path, e.g. ``tiny_york_env.game.rules`` or ``tiny_york_env.observation``,
-gives the module at its new path (the very same module object, so state and ``isinstance``
+names), a game's own players into its package, the evaluation harness into the arena layer
+(``tiny_york_env.arena``) and the one-off studies under ``training/experiments``. Importing an
+old path, e.g. ``tiny_york_env.game.rules`` or ``tiny_york_env.training.sprt``, gives the module at
+its new path (the very same module object, so state and ``isinstance``
 checks agree) and emits a ``DeprecationWarning`` naming the new path, as PettingZoo does for its
 old env versions. Importing this module (``tiny_york_env/__init__.py`` does, first) installs the
 finder.
@@ -29,6 +31,18 @@ OLD_PATHS = {
     "tiny_york_env.fifth_avenue_render": "tiny_york_env.games.fifth_avenue.picture",
     "tiny_york_env.construction_yard": "tiny_york_env.games.construction_yard",
     "tiny_york_env.fifth_avenue": "tiny_york_env.games.fifth_avenue",
+    "tiny_york_env.options": "tiny_york_env.core.options",
+    "tiny_york_env.agents.greedy_agent": "tiny_york_env.games.tiny_york.greedy",
+    "tiny_york_env.agents.evaluation_features": "tiny_york_env.games.tiny_york.heuristic",
+    "tiny_york_env.agents.tom_rules_agent": "tiny_york_env.games.tiny_york.tom_rules",
+    "tiny_york_env.training.compare": "tiny_york_env.arena.compare",
+    "tiny_york_env.training.compare_cli": "tiny_york_env.cli_compare",
+    "tiny_york_env.training.game_loop": "tiny_york_env.arena.game_loop",
+    "tiny_york_env.training.ladder_merge": "tiny_york_env.arena.ladder_merge",
+    "tiny_york_env.training.ladder_parts": "tiny_york_env.arena.ladder_parts",
+    "tiny_york_env.training.ray_jobs": "tiny_york_env.arena.ray_tasks",
+    "tiny_york_env.training.sprt": "tiny_york_env.arena.sprt",
+    "tiny_york_env.training.tournament": "tiny_york_env.arena.tournament",
 }
 
 

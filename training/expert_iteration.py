@@ -26,7 +26,7 @@ of the solo setup; or ``--start PATH``, e.g. ``agents/models/ppo.zip`` to begin 
    generation's row goes to ``generations.json`` with its teacher's win rate, how often the
    search chose other than the prior's first choice, and its fit; the best generation so far
    (mean ladder win rate) is named there.
-4. **Gate** (with ``--gate-vs``): a sequential test (``training.compare``) of the search on the
+4. **Gate** (with ``--gate-vs``): a sequential test (``arena.compare``) of the search on the
    new network against the search on the network it was trained from, paired games against the
    automatic participants ``--gate-vs`` (e.g. ``12``), until the SPRT accepts "better by at
    least ``--gate-delta1``" or rejects it (or ``--gate-max-pairs`` deals). Only an accepted
@@ -58,31 +58,30 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
-from tiny_york_env.agents.policies import shipped_policy_path
 from tiny_york_env.agents.policy_search import (
     CHAMPION_MARGIN_WEIGHT,
     CHAMPION_SIMULATIONS,
     CHAMPION_SKIP_ABOVE,
     DEFAULT_WIDENING,
+    PolicyNetwork,
+    PolicySearchAgent,
     check_search_settings,
 )
 from tiny_york_env.agents.ppo_agent import MODELS_DIR, POLICY_FILE
+from tiny_york_env.agents.shipped import shipped_policy_path
+from tiny_york_env.arena.compare import DEFAULT_DELTA0, DEFAULT_DELTA1, compare_agents
+from tiny_york_env.arena.ladder import check_rungs, parse_rungs
+from tiny_york_env.arena.output import open_output, output_dir, refuse_symlink, write_output_text
+from tiny_york_env.arena.runner import pool_context, positive_int
+from tiny_york_env.arena.seeds import check_seed, derive_seed
+from tiny_york_env.arena.sprt import ACCEPT_H1, SprtBounds
+from tiny_york_env.cli_types import DefaultsHelpFormatter, automatic_spec
+from tiny_york_env.core.options import check_int
 from tiny_york_env.envs.rewards import final_rewards
-from tiny_york_env.options import check_int
 from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
-from tiny_york_env.training.compare import DEFAULT_DELTA0, DEFAULT_DELTA1, compare_agents
-from tiny_york_env.training.evaluate import (
-    check_rungs,
-    check_seed,
-    derive_seed,
-    open_output,
-    output_dir,
-    pool_context,
-    positive_int,
-    refuse_symlink,
-    write_output_text,
-)
+from tiny_york_env.training import defaults
 from tiny_york_env.training.export import recorded_path, save_policy
 from tiny_york_env.training.imitate import (
     DEFAULT_BATCH_SIZE,
@@ -100,7 +99,6 @@ from tiny_york_env.training.search_game_files import (
     load_search_game,
     save_search_game,
 )
-from tiny_york_env.training.sprt import ACCEPT_H1, SprtBounds
 from tiny_york_env.training.train_ppo import (
     DEFAULT_GAMMA,
     DEFAULT_NET_ARCH,
@@ -114,14 +112,14 @@ RESULTS_FILE, DECISIONS_FILE = "generations.json", "decisions.npz"
 RESUME_MAY_CHANGE = ("out", "generations", "workers")  # settings --resume lets differ from the run's
 STREAM_GAME, STREAM_SEARCH, STREAM_VIEW, STREAM_FIT, STREAM_EVAL, STREAM_GATE = 31, 32, 33, 34, 35, 36
 SELFPLAY_AGENTS = 2  # a self-play game: the search in two seats, no Tom
-DEFAULT_GENERATIONS = 1
-DEFAULT_GAMES = 200
+DEFAULT_GENERATIONS = defaults.EXIT_GENERATIONS
+DEFAULT_GAMES = defaults.EXIT_GAMES
 DEFAULT_SIMULATIONS = CHAMPION_SIMULATIONS  # the teacher is the champion's search by default
-DEFAULT_SELFPLAY_EVERY = 5
-DEFAULT_EPOCHS = 4
-DEFAULT_EVAL_GAMES = 200
+DEFAULT_SELFPLAY_EVERY = defaults.EXIT_SELFPLAY_EVERY
+DEFAULT_EPOCHS = defaults.EXIT_EPOCHS
+DEFAULT_EVAL_GAMES = defaults.EXIT_EVAL_GAMES
 DEFAULT_GATE_DELTA1 = DEFAULT_DELTA1  # a generation goes on when its search wins 5 points more a deal
-DEFAULT_GATE_MAX_PAIRS = 400
+DEFAULT_GATE_MAX_PAIRS = defaults.EXIT_GATE_MAX_PAIRS
 GATE_DIR = "gate"
 GATE_DEFAULTS = {"gate_vs": [], "gate_delta1": DEFAULT_GATE_DELTA1, "gate_max_pairs": DEFAULT_GATE_MAX_PAIRS}
 
@@ -209,7 +207,6 @@ def game_config(settings: ExpertIterationSettings, index: int):
 def play_search_game(settings: ExpertIterationSettings, network, generation: int, index: int) -> SearchGame:
     """Game ``index`` of ``generation``, every agent seat played by the search on ``network`` (a
     PolicyNetwork); seeded by the indices alone."""
-    from tiny_york_env.agents.policy_search import PolicySearchAgent
     config = game_config(settings, index)
     game = get_game(settings.game)
     state = game.new_game(config, seed=derive_seed(settings.seed, STREAM_GAME, generation, index))
@@ -243,8 +240,6 @@ _WORKER_GAMES: tuple | None = None  # (settings, network, generation) in a pool 
 def _install_search(settings: ExpertIterationSettings, network_path: str, generation: int) -> None:
     global _WORKER_GAMES
     import torch
-
-    from tiny_york_env.agents.policy_search import PolicyNetwork
     torch.set_num_threads(1)  # the pool is the parallelism (and a forked OpenMP pool can hang)
     _WORKER_GAMES = (settings, PolicyNetwork(network_path), generation)
 
@@ -271,9 +266,6 @@ def search_games(settings: ExpertIterationSettings, network_path: str | Path, ge
     """Every game of a generation (in ``settings.workers`` processes), in game order. With
     ``games_dir``, the games already written there are read back, not played, and each game
     played is written there as it ends."""
-    from tqdm.auto import tqdm
-
-    from tiny_york_env.agents.policy_search import PolicyNetwork
     games = kept_games(settings, generation, games_dir)
     missing = [index for index in range(settings.games) if index not in games]
     bar = tqdm(total=settings.games, initial=len(games), desc=f"generation {generation} games", unit="game",
@@ -396,7 +388,6 @@ class SearchOnNetwork:
 
     def __call__(self, seed: int | None):
         """A new search agent seeded with ``seed``."""
-        from tiny_york_env.agents.policy_search import PolicySearchAgent
         s = self.settings
         return PolicySearchAgent(s.game, simulations=s.simulations, network=self.network,
                                  margin_weight=s.margin_weight, skip_above=s.skip_above, seed=seed)
@@ -498,7 +489,8 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of ``python -m tiny_york_env.training.expert_iteration``."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                     formatter_class=DefaultsHelpFormatter)
     parser.add_argument("--out", required=True, help="the run's folder")
     parser.add_argument("--generations", type=int, default=DEFAULT_GENERATIONS)
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="search games a generation")
@@ -539,14 +531,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def settings_from_args(args: argparse.Namespace) -> ExpertIterationSettings:
     """The run's settings from the parsed command line (checked)."""
-    from tiny_york_env.cli import automatic_spec, ladder_rungs
     game = get_game(args.game)
     return ExpertIterationSettings(
         out=args.out, generations=args.generations, games=args.games, simulations=args.simulations,
         skip_above=None if args.search_every_decision else args.skip_above,
-        margin_weight=args.margin_weight, levels=ladder_rungs(game, args.levels),
+        margin_weight=args.margin_weight, levels=parse_rungs(game, args.levels),
         selfplay_every=args.selfplay_every, epochs=args.epochs,
-        eval_levels=ladder_rungs(game, args.eval_levels), eval_games=args.eval_games,
+        eval_levels=parse_rungs(game, args.eval_levels), eval_games=args.eval_games,
         start=args.start, seed=args.seed, workers=args.workers, game=game.name,
         gate_vs=tuple(automatic_spec(x) for x in args.gate_vs), gate_delta1=args.gate_delta1,
         gate_max_pairs=args.gate_max_pairs)

@@ -46,7 +46,8 @@ from tiny_york_env.agents.ppo_agent import (
     write_policy_file,
 )
 from tiny_york_env.agents.rllib_agent import is_rllib_run, rllib_policy
-from tiny_york_env.training.evaluate import open_output, refuse_symlink, write_output_text
+from tiny_york_env.arena.output import open_output, refuse_symlink, write_output_text
+from tiny_york_env.cli_types import DefaultsHelpFormatter
 
 STAGE_FILES = ("config.json", "summary.json", "imitation.json", "generations.json")  # kept of a stage
 EVALUATIONS_FILE = "eval.csv"  # train_ppo's periodic evaluations: kept as the stage's "evaluations"
@@ -199,7 +200,6 @@ def export_model(source: str | Path, destination: str | Path, stages: Iterable[s
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of ``python -m tiny_york_env.training.export``."""
-    from tiny_york_env.cli import DefaultsHelpFormatter
     p = argparse.ArgumentParser(prog="python -m tiny_york_env.training.export",
                                 description=__doc__.split("\n")[0], formatter_class=DefaultsHelpFormatter)
     p.add_argument("source", help="a policy file (OUT/policy.zip of a training run, or that run's "

@@ -13,8 +13,8 @@ learning, ``python -m tiny_york_env.training.train_ppo --init-from runs/bc/polic
 place of the output directory or one of its files is refused.
 
 Every game (``--game construction_yard --players 3 --bots greedy greedy``) is cloned the same way:
-the teacher is an agent of the registry written for the game or one of its contract's policies
-(``agents.policies``: greedy, search[:N], gsearch[:N], psearch[:N][@S], champion[@S], ppo:PATH),
+the teacher is a player of the game by name (the agent registry, ``agents/registry.py``: greedy,
+search[:N], gsearch[:N], psearch[:N][@S], champion[@S], ppo:PATH, the game's own),
 and the clone is evaluated as train_ppo's periodic evaluation is (its ladder's ``--eval-levels``,
 matches against ``--eval-opponents``; the game's defaults where not given).
 
@@ -32,21 +32,21 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from tiny_york_env.agents.base import choose_action
-from tiny_york_env.agents.policies import check_policy_name, policy_agent
 from tiny_york_env.agents.ppo_agent import POLICY_FILE
+from tiny_york_env.agents.registry import check_player, make_player
+from tiny_york_env.arena.ladder import check_rungs, parse_rungs
+from tiny_york_env.arena.output import open_output, output_dir, refuse_symlink, write_output_text
+from tiny_york_env.arena.records import EvalResults
+from tiny_york_env.arena.runner import positive_int
+from tiny_york_env.arena.seeds import derive_seed
+from tiny_york_env.arena.tables import format_table
+from tiny_york_env.cli_types import DefaultsHelpFormatter
 from tiny_york_env.envs.rewards import final_rewards
 from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
-from tiny_york_env.training.evaluate import (
-    check_rungs,
-    derive_seed,
-    open_output,
-    output_dir,
-    positive_int,
-    refuse_symlink,
-    write_output_text,
-)
+from tiny_york_env.training import defaults
 from tiny_york_env.training.export import save_policy
 from tiny_york_env.training.train_ppo import (
     CONFIG_FILE,
@@ -61,14 +61,14 @@ from tiny_york_env.training.train_ppo import (
     parse_int_list,
 )
 
-DEFAULT_TEACHER = "greedy"
-DEFAULT_GAMES = 1500
-DEFAULT_EPOCHS = 8
-DEFAULT_BATCH_SIZE = 1024
-DEFAULT_LEARNING_RATE = 1e-3
-DEFAULT_VALUE_WEIGHT = 0.5  # the value loss's weight beside the action cross-entropy
-DEFAULT_REWARD = "score"  # the value head's target: the margin reward, dense enough to learn
-DEFAULT_EVAL_GAMES = 100
+DEFAULT_TEACHER = defaults.IMITATION_TEACHER
+DEFAULT_GAMES = defaults.IMITATION_GAMES
+DEFAULT_EPOCHS = defaults.IMITATION_EPOCHS
+DEFAULT_BATCH_SIZE = defaults.IMITATION_BATCH_SIZE
+DEFAULT_LEARNING_RATE = defaults.IMITATION_LEARNING_RATE
+DEFAULT_VALUE_WEIGHT = defaults.IMITATION_VALUE_WEIGHT
+DEFAULT_REWARD = defaults.IMITATION_REWARD
+DEFAULT_EVAL_GAMES = defaults.IMITATION_EVAL_GAMES
 LEARNING_SEAT = 0  # the teacher's seat, the learning seat of train_ppo's env
 BC_LABEL = "bc"  # the clone in its evaluation's tables
 STREAM_GAME, STREAM_TEACHER, STREAM_CHOICE, STREAM_SPLIT, STREAM_EVAL = 21, 22, 23, 24, 25
@@ -201,20 +201,19 @@ def collect_demonstrations(teacher=DEFAULT_TEACHER, levels=None, games=DEFAULT_G
     """Play ``games`` games of ``teacher`` (an agent of ``game`` by name) in the one agent seat
     against the automatic participants of ``stages`` (tuples, one per game in turn; ``levels``:
     one rung each, e.g. Tom levels) and record every decision of its seat; returns Demonstrations."""
-    from tqdm.auto import tqdm  # a single widget in Jupyter, not thousands of text chunks
     played = get_game(game)
     if levels is not None:
         stages = [(rung,) for rung in check_rungs(played, levels)]
     if not stages:
         raise ValueError("collect_demonstrations needs the levels or stages the teacher plays against")
     configs = [played.seat_config(1, stage) for stage in stages]
-    check_policy_name(played, teacher, configs[0])
+    check_player(played, teacher, configs[0])
     games = positive_int(games, "games")
     log = DemonstrationLog(gamma)
     for index in tqdm(range(games), desc=f"{teacher} demonstrations", unit="game", disable=not progress):
         config = configs[index % len(configs)]
         state = played.new_game(config, seed=derive_seed(seed, STREAM_GAME, index))
-        agent = policy_agent(played, teacher, derive_seed(seed, STREAM_TEACHER, index), config)
+        agent = make_player(played, teacher, derive_seed(seed, STREAM_TEACHER, index), config)
         rng = np.random.default_rng(derive_seed(seed, STREAM_CHOICE, index))
         while not played.is_terminal(state):
             seat = played.current_player(state)
@@ -280,7 +279,6 @@ def fit_policy(model, demos, epochs=DEFAULT_EPOCHS, batch_size=DEFAULT_BATCH_SIZ
     were at their own best held-out epoch (``kept_epochs``): the value head overfits long before
     the policy does (its held-out loss rises from the first epochs)."""
     import torch
-    from tqdm.auto import tqdm
     policy = model.policy
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     train_index, valid_index = split_by_game(demos, seed)
@@ -353,13 +351,15 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int | str] | None =
             torch_threads: int | None = None, progress: bool = True, game: str = DEFAULT_GAME,
             num_players: int | None = None, bots: Sequence[str] | None = None,
             toms: Sequence[int | str] | None = None,
-            eval_opponents: Sequence[str] | None = None) -> ImitationResult:
+            eval_opponents: Sequence[str] | None = None,
+            automatic: Sequence[int | str] | None = None) -> ImitationResult:
     """Clone ``teacher`` into a MaskablePPO policy saved as ``out/model.zip`` and ``out/policy.zip``;
     an ImitationResult.
 
     ``demonstrations`` (a Demonstrations or an ``.npz`` path) skips the collection; otherwise
     they are collected and saved as ``out/demonstrations.npz``. The teacher plays ``levels`` (a
-    rung per game in turn) or else the setup of ``toms``/``bots``/``num_players`` (as train_ppo).
+    rung per game in turn) or else the setup of ``automatic`` (``toms``/``bots``, the game's own
+    word) and ``num_players`` (as train_ppo).
     ``eval_games`` > 0 evaluates the clone (deterministic play) as train_ppo's periodic
     evaluation: the ladder's ``eval_levels`` and matches against ``eval_opponents`` (the game's
     ``train_defaults`` where not given)."""
@@ -372,11 +372,11 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int | str] | None =
     # the shapes and hyperparameters of the model train_ppo will continue from
     config = make_config(net_arch=tuple(net_arch), gamma=gamma, reward=reward, seed=seed,
                          out=str(out_dir), num_envs=1, batch_size=2, n_steps=2, game=game,
-                         num_players=num_players, toms=toms, bots=bots,
+                         num_players=num_players, toms=toms, bots=bots, automatic=automatic,
                          eval_levels=eval_levels, eval_opponents=eval_opponents)
     played = get_game(config.game)
     stages = config.stages if levels is None else [(rung,) for rung in check_rungs(played, levels)]
-    check_policy_name(played, teacher, played.seat_config(1, stages[0]))
+    check_player(played, teacher, played.seat_config(1, stages[0]))
     if torch_threads is not None:
         torch.set_num_threads(positive_int(torch_threads, "torch_threads"))
     sizes = get_game(config.game).obs_size, get_game(config.game).num_actions
@@ -425,7 +425,6 @@ def imitate(teacher: str = DEFAULT_TEACHER, levels: Sequence[int | str] | None =
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of ``python -m tiny_york_env.training.imitate``."""
-    from tiny_york_env.cli import DefaultsHelpFormatter
     p = argparse.ArgumentParser(prog="python -m tiny_york_env.training.imitate",
                                 description=__doc__.split("\n")[0],
                                 formatter_class=DefaultsHelpFormatter)
@@ -463,17 +462,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point; returns the exit status."""
-    from tiny_york_env.cli import ladder_rungs
     parser = build_parser()
     args = parser.parse_args(argv)
     game = get_game(args.game)
     try:
         result = imitate(
-            teacher=args.teacher, levels=ladder_rungs(game, args.levels), games=args.games,
+            teacher=args.teacher, levels=parse_rungs(game, args.levels), games=args.games,
             out=args.out, seed=args.seed, epochs=args.epochs, batch_size=args.batch_size,
             learning_rate=args.learning_rate, value_weight=args.value_weight,
             net_arch=parse_int_list(args.net_arch, "--net-arch"), reward=args.reward,
-            eval_games=args.eval_games, eval_levels=ladder_rungs(game, args.eval_levels),
+            eval_games=args.eval_games, eval_levels=parse_rungs(game, args.eval_levels),
             eval_opponents=None if args.eval_opponents is None else tuple(
                 name.strip() for name in args.eval_opponents.split(",") if name.strip()),
             demonstrations=args.demonstrations, torch_threads=args.torch_threads,
@@ -487,7 +485,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"kept: the policy of epoch {policy_epoch}, the value function of epoch {value_epoch} "
           f"(their lowest held-out losses)")
     if result.evaluation:
-        from tiny_york_env.training.evaluate import EvalResults, format_table
         print(format_table(EvalResults("match", list(result.evaluation.values()))))
     print(f"policy: {result.policy_path} (SB3 checkpoint: {result.model_path}; {result.seconds:.0f} s)")
     return 0

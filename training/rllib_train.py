@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from tiny_york_env.envs.rewards import REWARD_KINDS
-from tiny_york_env.registry import get_game
+from tiny_york_env.registry import game_names, get_game
+from tiny_york_env.training import defaults
 
 CARD_NAME = "rllib.json"
 CHECKPOINT_DIR = "checkpoint"
@@ -50,7 +51,7 @@ POLICY_MODES = ("shared", "per-seat")
 SINGLE_AGENT_POLICY = "default_policy"  # RLlib's module id on its single-agent runners
 ENV_IMPLS = ("compiled", "python")
 COMPILED_VECTOR_ENV = "tiny_york_env-compiled-vector"  # the registered name of rllib_vector.masked_vector_env
-DEFAULT_HIDDEN = (256, 256)
+DEFAULT_HIDDEN = defaults.NET_ARCH
 PROGRESS_FIELDS = ("iteration", "env_steps", "episodes", "episode_return_mean", "episode_len_mean",
                    "seconds")
 
@@ -189,7 +190,6 @@ def build_algorithm_config(env_config: dict[str, Any], *, policies: str = "share
 def write_card(out: Path, env_config: dict[str, Any], ids: Sequence[str], model_config: dict[str, Any],
                agents: Sequence[str], policies: str, steps: int) -> dict[str, Any]:
     """``rllib.json``: what the ``rllib:PATH`` agent needs to rebuild and map the modules."""
-    from tiny_york_env.registry import get_game
     game = get_game(env_config["game"])
     card = {"format": CARD_FORMAT, "format_version": 1, "game": game.name,
             "env_config": env_config, "policies": policies, "policy_ids": list(ids),
@@ -349,7 +349,6 @@ def train(env_config: dict[str, Any], out: Path, *, iterations: int, address: st
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line (module doc)."""
-    from tiny_york_env.registry import game_names
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--game", choices=game_names(), default="tiny_york")

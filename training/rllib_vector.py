@@ -39,11 +39,11 @@ from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
 from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
 
+from tiny_york_env.core.options import check_int
 from tiny_york_env.core.seeds import SEED_LIMIT, check_seed, next_seed
 from tiny_york_env.envs.batch import BatchRunner, byte_view, check_num_threads
 from tiny_york_env.envs.gym_vector import GameVectorEnv
 from tiny_york_env.envs.rewards import DEFAULT_ILLEGAL_REWARD, check_reward_kind, final_rewards
-from tiny_york_env.options import check_int
 
 from .rllib_env import MASK_KEY, OBS_KEY, agent_id, game_setup, masked_observation_space
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from tiny_york_env.arena.output import open_output, output_dir
 from tiny_york_env.contract import Game
 from tiny_york_env.registry import DEFAULT_GAME, get_game
-from tiny_york_env.training.evaluate import open_output, output_dir
 from tiny_york_env.training.imitate import DemonstrationLog, check_array_shapes, check_legal_actions
 
 GAMES_DIR = "games"

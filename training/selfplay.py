@@ -3,7 +3,7 @@
 | | |
 |---|---|
 | run | ``python -m tiny_york_env.training.selfplay --players 3 --total-steps 1000000 --out runs/sp3`` |
-| function | ``selfplay(players=2, toms=(), num_envs=8, total_steps=..., ...) -> SelfPlayResult`` |
+| function | ``selfplay(players=2, automatic=(), num_envs=8, total_steps=..., ...) -> SelfPlayResult`` |
 | learner | one MaskablePPO (``MlpPolicy``) playing ONE agent seat per game |
 | opponents | every other agent seat: a snapshot of the policy from the pool (the latest with prob |
 | | ``latest_prob``, else uniform over the pool), or a baseline agent (``agents.registry``) |
@@ -15,25 +15,26 @@
 | | ``OUT/log.csv`` (training and evaluation rows); a planted symbolic link there is refused |
 
 **Why a single-agent env over the AEC env.** Self-play runs on the PettingZoo AEC env
-(``tiny_york_env.envs.aec.raw_env``): each learner env, ``SelfPlayEnv``, is a single-agent
-Gymnasium view of ONE seat of one ``raw_env`` game. The learner owns the agent ``player_<seat>``;
-the other agents are stepped through the AEC API (``agent_selection``, ``last()``, ``step``) by
-frozen pool opponents, which decide as ``agents.base.choose_action`` makes them (a planning agent
-gets a determinized seat-safe view, any other agent the observation and mask ``last()`` gives);
-the engine plays the Toms inside ``step``. ``reset`` and ``step`` run that loop until the learner
-is selected again, and after the end until every agent has stepped ``None``. SB3 therefore sees
-only the learner's own transitions: its ``observe(player_<seat>)`` observations and masks, its
-actions, and its own reward as ``last()`` reports it, never an opponent's; and MaskablePPO's
-ordinary single-agent machinery (DummyVecEnv, ``action_masks()``) applies unchanged. Driving
-every seat with the learner instead would mix several agents' transitions in one stream.
+(``tiny_york_env.envs.aec.raw_env``): each learner env, ``SelfPlayEnv``, is a single-agent Gymnasium
+view of ONE seat of one ``raw_env`` game. The learner owns the agent ``player_<seat>``; the other
+agents are stepped through the AEC API (``agent_selection``, ``last()``, ``step``) by frozen pool
+opponents, which decide as ``agents.base.choose_action`` makes them (a planning agent gets a
+determinized seat-safe view, any other agent the observation and mask ``last()`` gives); the engine
+plays its automatic participants (Toms, bots) inside ``step``. ``reset`` and ``step`` run that loop
+until the learner is selected again, and after the end until every agent has stepped ``None``. SB3
+therefore sees only the learner's own transitions: its ``observe(player_<seat>)`` observations and
+masks, its actions, and its own reward as ``last()`` reports it, never an opponent's; and
+MaskablePPO's ordinary single-agent machinery (DummyVecEnv, ``action_masks()``) applies unchanged.
+Driving every seat with the learner instead would mix several agents' transitions in one stream.
 
 **Every game** (``--game construction_yard``): the same loop on that game's AEC env
 (``envs.aec.GameAECEnv`` with ``seat_config(players, automatic)``): ``--players`` agent seats plus
-the engine's automatic participants after them, ``--tom`` for Tiny York, ``--bots`` for the others
-(Dirk and Alea join two-player games by the rules). Baselines and evaluation opponents are the
-game's agents by name (``agents.policies``: the registry's written for it, else the contract's
-policies: random, greedy, search[:N], gsearch[:N], psearch[:N][@S], champion[@S], ppo[:PATH]), and
-the evaluation is the harness's match (``training.evaluate.evaluate_vs_agents``).
+the engine's automatic participants after them (``automatic=``; ``--tom`` or ``toms=`` for Tiny
+York's, ``--bots`` or ``bots=`` for the others'; Dirk and Alea join two-player games by the
+rules). Baselines and evaluation opponents are the game's players by name (the agent registry,
+``agents/registry.py``: random, greedy, search[:N], gsearch[:N], psearch[:N][@S], champion[@S],
+ppo[:PATH], the game's own), and the evaluation is the arena's match
+(``arena.match.evaluate_vs_agents``).
 
 Snapshots are taken at rollout boundaries (the policy only changes there): one is taken at the
 first rollout that starts at or after each multiple of ``snapshot_every`` steps. Snapshot
@@ -52,49 +53,44 @@ from pathlib import Path
 
 import gymnasium
 import numpy as np
+from tqdm.auto import tqdm
 
 from tiny_york_env.agents.base import choose_action, uses_state
-from tiny_york_env.agents.policies import check_policy_name, policy_agent, shipped_policy_path
 from tiny_york_env.agents.ppo_agent import POLICY_FILE
+from tiny_york_env.agents.registry import check_player, make_player
+from tiny_york_env.agents.shipped import shipped_policy_path
+from tiny_york_env.arena.match import evaluate_vs_agents
+from tiny_york_env.arena.output import open_output, output_dir, refuse_symlink, write_output_text
+from tiny_york_env.arena.runner import positive_int
+from tiny_york_env.arena.seeds import check_seed, derive_seed
+from tiny_york_env.cli_types import DefaultsHelpFormatter
 from tiny_york_env.envs.aec import GameAECEnv
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind, not_reset_error
 from tiny_york_env.envs.single import LegalDiscrete, as_action, check_agent_seat, next_game_seed
 from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
-from tiny_york_env.training.evaluate import (
-    check_seed,
-    derive_seed,
-    evaluate_vs_agents,
-    open_output,
-    output_dir,
-    positive_int,
-    refuse_symlink,
-    write_output_text,
-)
+from tiny_york_env.training import defaults
 from tiny_york_env.training.export import save_policy
-from tiny_york_env.training.train_ppo import (
-    DEFAULT_GAMMA,
-    DEFAULT_NET_ARCH,
-    load_initial_weights,
-    parse_int_list,
-)
+from tiny_york_env.training.train_ppo import load_initial_weights, parse_int_list
 
 MIN_PLAYERS = 2  # agent seats in a self-play game: the learner and an opponent (the config bounds the rest)
-DEFAULT_PLAYERS = 2
-DEFAULT_NUM_ENVS = 8
-DEFAULT_TOTAL_STEPS = 200_000
-DEFAULT_SNAPSHOT_EVERY = 20_000
-DEFAULT_POOL_SIZE = 10
-DEFAULT_LATEST_PROB = 0.5
-DEFAULT_EVAL_EVERY = 50_000
-DEFAULT_EVAL_GAMES = 24  # a multiple of 2, 3 and 4, so every seat is played equally often
-DEFAULT_N_STEPS = 256  # rollout length per env: num_envs * n_steps transitions per update
-DEFAULT_N_EPOCHS = 10  # SB3's default passes over each rollout
-DEFAULT_BATCH_SIZE = 256
-DEFAULT_LEARNING_RATE = 3e-4
-DEFAULT_ENT_COEF = 0.01  # a little entropy: self-play collapses easily onto one line of play
-DEFAULT_TORCH_THREADS = 1  # the nets are small; one thread is fastest and shares the machine fairly
-DEFAULT_REWARD = "win"
-DEFAULT_EVAL_OPPONENTS = ("random",)
+DEFAULT_PLAYERS = defaults.SELFPLAY_PLAYERS
+DEFAULT_NUM_ENVS = defaults.SELFPLAY_NUM_ENVS
+DEFAULT_TOTAL_STEPS = defaults.SELFPLAY_TOTAL_STEPS
+DEFAULT_SNAPSHOT_EVERY = defaults.SELFPLAY_SNAPSHOT_EVERY
+DEFAULT_POOL_SIZE = defaults.SELFPLAY_POOL_SIZE
+DEFAULT_LATEST_PROB = defaults.SELFPLAY_LATEST_PROB
+DEFAULT_EVAL_EVERY = defaults.SELFPLAY_EVAL_EVERY
+DEFAULT_EVAL_GAMES = defaults.SELFPLAY_EVAL_GAMES
+DEFAULT_N_STEPS = defaults.SELFPLAY_N_STEPS
+DEFAULT_N_EPOCHS = defaults.SELFPLAY_N_EPOCHS
+DEFAULT_BATCH_SIZE = defaults.SELFPLAY_BATCH_SIZE
+DEFAULT_LEARNING_RATE = defaults.LEARNING_RATE
+DEFAULT_ENT_COEF = defaults.ENT_COEF
+DEFAULT_TORCH_THREADS = defaults.TORCH_THREADS
+DEFAULT_REWARD = defaults.REWARD
+DEFAULT_EVAL_OPPONENTS = defaults.SELFPLAY_EVAL_OPPONENTS
+DEFAULT_GAMMA = defaults.GAMMA
+DEFAULT_NET_ARCH = defaults.NET_ARCH
 SHIPPED_START = "ppo"  # init_from: the shipped policy of the game and player count
 MODEL_FILE = "model.zip"
 CONFIG_FILE = "config.json"
@@ -106,9 +102,10 @@ POOL_LABEL = "pool"  # the opponent column of training rows: whoever the pool de
 OLDEST_SNAPSHOT = "oldest-snapshot"  # an evaluation opponent: the oldest policy in the pool
 LOG_COLUMNS = ("step", "seconds", "steps_per_second", "kind", "opponent", "games", "wins",
                "win_rate", "mean_reward", "mean_margin", "pool_size")
-# Streams of the seed derivation (training.evaluate.derive_seed), so nothing shares a seed.
+# Streams of the seed derivation (arena.seeds.derive_seed), so nothing shares a seed.
 STREAM_POOL, STREAM_BASELINE, STREAM_EVAL, STREAM_SNAPSHOT = 10, 11, 12, 13
-AUTOMATIC_OPTIONS = frozenset({"toms", "bots"})  # reset options naming the automatic participants
+# reset options naming the automatic participants
+AUTOMATIC_OPTIONS = frozenset({"automatic", "toms", "bots"})
 RESET_OPTIONS = frozenset({"seat"}) | AUTOMATIC_OPTIONS
 # Every seat plays masked (the learner, snapshots, baselines): an illegal action is a bug to stop at,
 # never a game ended with a penalty to learn from.
@@ -167,7 +164,7 @@ class PolicyAgent:
 
 
 class PolicyFactory:
-    """``factory(seed) -> PolicyAgent`` over one frozen policy, for ``training.evaluate``."""
+    """``factory(seed) -> PolicyAgent`` over one frozen policy, for the arena."""
 
     def __init__(self, policy, label, deterministic=True):
         self.policy, self.label, self.deterministic = policy, label, deterministic
@@ -261,7 +258,8 @@ class OpponentSlot:
 
 class SelfPlayEnv(gymnasium.Env):
     """One agent seat of the PettingZoo AEC env (``aec.raw_env``) as a Gymnasium env for SB3: the
-    learner plays ``player_<seat>``, frozen pool opponents the other agents, the engine the Toms.
+    learner plays ``player_<seat>``, frozen pool opponents the other agents, the engine its automatic
+    participants.
     The learning seat moves on one seat every game and the opponents are dealt afresh from ``pool``
     every game. ``info`` holds ``action_mask``, ``seat`` and ``opponents`` (labels by seat, the
     learner's seat holding ``None``); at the end also ``final_scores`` and ``winner``."""
@@ -269,14 +267,14 @@ class SelfPlayEnv(gymnasium.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, pool, players=DEFAULT_PLAYERS, toms=(), reward=DEFAULT_REWARD, first_seat=0,
-                 pool_seed=0, game=DEFAULT_GAME, bots=()):
+                 pool_seed=0, game=DEFAULT_GAME, bots=(), automatic=()):
         self.pool = pool
         self.game = get_game(game)
         self.players = int(players)
         self.reward_kind = check_reward_kind(reward)
         self.slots = tuple(OpponentSlot() for _ in range(self.players - 1))
         self._pool_rng = np.random.default_rng(pool_seed)
-        self._build_aec(self.game.automatic_from(toms=toms, bots=bots))
+        self._build_aec(self.game.automatic_from(automatic=automatic, toms=toms, bots=bots))
         self.seat = self._check_seat(first_seat)
         self._next_seat = self.seat
         self.observation_space = self.game.observation_space()
@@ -306,14 +304,15 @@ class SelfPlayEnv(gymnasium.Env):
 
     def reset(self, *, seed=None, options=None):
         """Start the next game: fresh opponents, the next learning seat (or ``options["seat"]``;
-        ``options["toms"]`` or ``["bots"]`` changes them from this game on), the AEC env reset with the game
-        seed (``seed``, else ``next_seed`` of the last), the opponents played up to the learner."""
+        ``options["automatic"]``, ``["toms"]`` or ``["bots"]`` changes them from this game on), the
+        AEC env reset with the game seed (``seed``, else ``next_seed`` of the last), the opponents
+        played up to the learner."""
         super().reset(seed=seed)
         options = dict(options or {})
         unknown = set(options) - RESET_OPTIONS
         if unknown:
             raise ValueError(f"unknown reset options {sorted(unknown)}; allowed: {sorted(RESET_OPTIONS)}")
-        if options.keys() & AUTOMATIC_OPTIONS:  # the Toms or bots from this game on
+        if options.keys() & AUTOMATIC_OPTIONS:  # the automatic participants from this game on
             named = {k: options[k] for k in options.keys() & AUTOMATIC_OPTIONS}
             self._build_aec(self.game.automatic_from(**named))
         self.seat = self._check_seat(options.get("seat", self._next_seat))
@@ -402,7 +401,7 @@ class SelfPlayConfig:
     """Every option of a self-play run (saved as config.json)."""
 
     players: int = DEFAULT_PLAYERS
-    toms: tuple = ()
+    toms: tuple = ()  # Tiny York's word for ``automatic``
     num_envs: int = DEFAULT_NUM_ENVS
     total_steps: int = DEFAULT_TOTAL_STEPS
     seed: int = 0
@@ -422,16 +421,17 @@ class SelfPlayConfig:
     deterministic_opponents: bool = False
     torch_threads: int = DEFAULT_TORCH_THREADS
     game: str = DEFAULT_GAME
-    bots: tuple = ()  # a game with bots: the engine's players after the agent seats (toms: Tiny York's)
+    bots: tuple = ()  # another game's word for ``automatic``
     gamma: float = DEFAULT_GAMMA  # train_ppo's defaults: a game pays only at its end
     net_arch: tuple = DEFAULT_NET_ARCH
     init_from: str | None = None  # a policy file or SB3 checkpoint, or "ppo" (the shipped policy)
+    automatic: tuple = ()  # the engine's participants after the agent seats (Toms, bots)
 
     def check(self):
         """Validate and normalise the options; ValueError saying what is wrong and what is allowed."""
         game = get_game(self.game)
         self.game = game.name
-        automatic = game.automatic_from(toms=self.toms, bots=self.bots)
+        automatic = game.automatic_from(automatic=self.automatic, toms=self.toms, bots=self.bots)
         if isinstance(self.players, bool) or not isinstance(self.players, int) or self.players < MIN_PLAYERS:
             raise ValueError(f"players must be at least {MIN_PLAYERS} agent seats, got {self.players!r}")
         config = game.seat_config(self.players, automatic)  # validates the seats and the automatic ones
@@ -439,13 +439,11 @@ class SelfPlayConfig:
             raise ValueError(f"{game.title} with {self.players} players and {game.automatic_kind} "
                              f"{list(automatic)} has {game.num_agents(config)} agent seats, not "
                              f"{self.players}")
-        normalised = {"toms": (), "bots": (), game.automatic_kind: game.automatic_of(config)}
+        # one spelling each (Tiny York's codes), under both words: ``automatic`` and the game's own
+        normalised = {"toms": (), "bots": (), game.automatic_kind: tuple(game.automatic_of(config))}
         self.toms, self.bots = normalised["toms"], normalised["bots"]
-        return self._check_common(lambda name: check_policy_name(game, name, config))
-
-    def automatic(self):
-        """The automatic participants after the agent seats (Toms or bots, as the game has them)."""
-        return self.toms or self.bots
+        self.automatic = normalised[game.automatic_kind]
+        return self._check_common(lambda name: check_player(game, name, config))
 
     def _check_common(self, check_name):
         """The options every game shares; ``check_name`` refuses an unknown opponent name."""
@@ -479,13 +477,14 @@ class SelfPlayConfig:
             return self.init_from
         game = get_game(self.game)
         return str(shipped_policy_path(game, game.num_participants(game.seat_config(self.players,
-                                                                                    self.automatic()))))
+                                                                                    self.automatic))))
 
 
 @dataclass(frozen=True)
 class EpisodeRecord:
     """One finished training game as the learner saw it: its seat, the reward SB3 received for
-    it, and the game's outcome (scores of every participant, Toms last; the winning seat)."""
+    it, and the game's outcome (scores of every participant, the automatic ones last; the winning
+    seat)."""
 
     seat: int
     reward: float
@@ -523,13 +522,13 @@ def evaluate_policy(policy, opponent, config, seed):
     learner = PolicyFactory(policy, "learner")
     results = evaluate_vs_agents([learner] + [opponent] * (players - 1), games=games, seed=seed,
                                  workers=1, progress=False, game=config.game,
-                                 automatic=config.automatic())
+                                 automatic=config.automatic)
     cell = results.cells[0]
     return cell.games, cell.wins, cell.mean_margin
 
 
 def seat_margin(scores, seat):
-    """``seat``'s final score minus the best other participant's (Toms included)."""
+    """``seat``'s final score minus the best other participant's (the automatic ones included)."""
     return scores[seat] - max(score for other, score in enumerate(scores) if other != seat)
 
 
@@ -602,7 +601,6 @@ class SelfPlayRun:
         """Open the tqdm bar (when ``progress``) and restart the clock."""
         self.started = time.perf_counter()
         if self.progress:
-            from tqdm.auto import tqdm  # a single widget in Jupyter, not thousands of text chunks
             self.bar = tqdm(total=self.config.total_steps, desc="self-play", unit="step")
 
     def take_snapshot(self, step):
@@ -683,10 +681,10 @@ class SelfPlayRun:
 
 def build_pool(config):
     """An empty-of-snapshots pool with the configured baselines, each seeded from the run's seed
-    (``agents.policies.policy_agent``: a registry agent, else the contract's policy)."""
+    (``agents.registry.make_player``)."""
     game = get_game(config.game)
-    setup = game.seat_config(config.players, config.automatic())
-    baselines = [(name, policy_agent(game, name, derive_seed(config.seed, STREAM_BASELINE, k), setup))
+    setup = game.seat_config(config.players, config.automatic)
+    baselines = [(name, make_player(game, name, derive_seed(config.seed, STREAM_BASELINE, k), setup))
                  for k, name in enumerate(config.baselines)]
     return OpponentPool(config.pool_size, config.latest_prob, baselines)
 
@@ -696,10 +694,10 @@ def build_vec_env(config, pool):
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     def make(index):
-        return lambda: SelfPlayEnv(pool, config.players, config.toms, config.reward,
+        return lambda: SelfPlayEnv(pool, config.players, reward=config.reward,
                                    first_seat=index % config.players,
                                    pool_seed=derive_seed(config.seed, STREAM_POOL, index),
-                                   game=config.game, bots=config.bots)
+                                   game=config.game, automatic=config.automatic)
 
     vec_env = DummyVecEnv([make(i) for i in range(config.num_envs)])
     vec_env.seed(config.seed)  # env i plays seed + i, then the next_seed chain
@@ -755,7 +753,6 @@ def _toms(text):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of ``python -m tiny_york_env.training.selfplay``."""
-    from tiny_york_env.cli import DefaultsHelpFormatter
     parser = argparse.ArgumentParser(prog="python -m tiny_york_env.training.selfplay",
                                      description=__doc__.splitlines()[0],
                                      formatter_class=DefaultsHelpFormatter)

@@ -27,7 +27,7 @@ to the later levels, and ``summary.json`` lists the stages it reached.
 
 The output directory holds ``config.json`` (the options), ``progress.csv`` (SB3's training log,
 also as TensorBoard event files: ``tensorboard --logdir OUT``), ``checkpoints/ppo_<steps>_steps.zip``,
-``eval.csv`` (every periodic evaluation, ``training/evaluate.py``, of the current policy wrapped
+``eval.csv`` (every periodic evaluation, ``tiny_york_env.arena``, of the current policy wrapped
 as a ``PPOAgent``), ``summary.json`` (stages, steps, speed), ``model.zip`` (the
 stable-baselines3 checkpoint, for ``MaskablePPO.load``) and ``policy.zip``, the policy file that
 ``PPOAgent`` / ``make_agent("ppo:DIR/policy.zip")`` / ``training.export`` load without unpickling
@@ -51,10 +51,12 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
-from tiny_york_env.agents.policies import POLICY_FORMS, check_policy_name
+from tqdm.auto import tqdm
+
 from tiny_york_env.agents.ppo_agent import (
     ERROR_EXCERPT_CHARS,
     POLICY_FILE,
+    PPOAgent,
     adapt_to_current_layout,
     card_game,
     file_kind,
@@ -62,37 +64,31 @@ from tiny_york_env.agents.ppo_agent import (
     read_sb3_tensors,
     resolve_model_path,
 )
+from tiny_york_env.agents.registry import agent_name_forms, check_player
+from tiny_york_env.arena.ladder import check_rungs, evaluate_ladder, parse_rungs
+from tiny_york_env.arena.match import evaluate_vs_agents
+from tiny_york_env.arena.output import open_output, output_dir, refuse_symlink, write_output_text
+from tiny_york_env.arena.records import CellResult
+from tiny_york_env.arena.runner import positive_int
+from tiny_york_env.arena.seeds import derive_seed
+from tiny_york_env.cli_types import DefaultsHelpFormatter
 from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind
 from tiny_york_env.registry import DEFAULT_GAME, game_names, get_game
-from tiny_york_env.training.evaluate import (
-    CellResult,
-    check_rungs,
-    derive_seed,
-    evaluate_ladder,
-    evaluate_vs_agents,
-    open_output,
-    output_dir,
-    positive_int,
-    refuse_symlink,
-    write_output_text,
-)
+from tiny_york_env.training import defaults
 from tiny_york_env.training.export import save_policy
 
-DEFAULT_NUM_ENVS = 256
-DEFAULT_TOTAL_STEPS = 2_000_000
-DEFAULT_N_STEPS = 64  # per env: a rollout is n_steps * num_envs decisions (16384 by default)
-DEFAULT_BATCH_SIZE = 2048
-DEFAULT_N_EPOCHS = 4
-DEFAULT_LEARNING_RATE = 3e-4
-DEFAULT_GAMMA = 0.995  # a game is ~190 decisions of the learning seat and pays only at its end
-DEFAULT_ENT_COEF = 0.01
-DEFAULT_NET_ARCH = (256, 256)
-DEFAULT_EVAL_GAMES = 20
-DEFAULT_DEVICE = "cpu"  # a small MLP: the GPU's transfers cost more than they save
-# torch's intra-op threads. One is 4x faster than torch's default (one per core) on a busy
-# 2-core machine, where small forward passes spin-wait for threads that are not free; raise it
-# on an idle many-core machine, where the update's large batches gain from more.
-DEFAULT_TORCH_THREADS = 1
+DEFAULT_DEVICE = defaults.DEVICE
+DEFAULT_ENT_COEF = defaults.ENT_COEF
+DEFAULT_GAMMA = defaults.GAMMA
+DEFAULT_LEARNING_RATE = defaults.LEARNING_RATE
+DEFAULT_NET_ARCH = defaults.NET_ARCH
+DEFAULT_BATCH_SIZE = defaults.PPO_BATCH_SIZE
+DEFAULT_EVAL_GAMES = defaults.PPO_EVAL_GAMES
+DEFAULT_N_EPOCHS = defaults.PPO_N_EPOCHS
+DEFAULT_N_STEPS = defaults.PPO_N_STEPS
+DEFAULT_NUM_ENVS = defaults.PPO_NUM_ENVS
+DEFAULT_TOTAL_STEPS = defaults.PPO_TOTAL_STEPS
+DEFAULT_TORCH_THREADS = defaults.TORCH_THREADS
 RUNS_DIR = Path("runs")
 MODEL_FILE, CONFIG_FILE, PROGRESS_FILE = "model.zip", "config.json", "progress.csv"
 EVAL_FILE, SUMMARY_FILE, CHECKPOINT_DIR = "eval.csv", "summary.json", "checkpoints"
@@ -162,18 +158,25 @@ class TrainConfig:
         return len(self.stages) > 1
 
 
-def _check_stages(game, toms, bots, curriculum, num_players):
-    """The automatic participants of each training stage (one learning seat): ``toms``/``bots``
-    (the game's kind; default its single-agent env's, ``env_defaults``) in one stage, or a
-    ``curriculum`` of rungs (``automatic_choices``), one a stage; ``num_players``, when given,
-    must be every stage's number of participants. ValueError naming what is wrong."""
-    automatic = game.automatic_from(toms=toms, bots=bots)
+def given_automatic(game, automatic=None, toms=None, bots=None):
+    """The automatic participants named for ``game`` (``Game.automatic_from``: ``automatic``, or
+    the game's own word, Tiny York's ``toms``, another game's ``bots``), None when none is named."""
+    if automatic is None and toms is None and bots is None:
+        return None
+    return game.automatic_from(automatic=automatic, toms=toms, bots=bots)
+
+
+def _check_stages(game, automatic, curriculum, num_players):
+    """The automatic participants of each training stage (one learning seat): ``automatic`` (default
+    the game's single-agent env's, ``env_defaults``) in one stage, or a ``curriculum`` of rungs
+    (``automatic_choices``), one a stage; ``num_players``, when given, must be every stage's number
+    of participants. ValueError naming what is wrong."""
     if curriculum is not None:
         if automatic:
             raise ValueError(f"give either {game.automatic_kind} (every game against the same ones) or a "
                              f"curriculum (--curriculum, one at a time), not both")
         stages = [(rung,) for rung in check_rungs(game, curriculum)]
-    elif toms is not None or bots is not None:
+    elif automatic is not None:
         stages = [automatic]
     else:
         stages = [game.automatic_of(game.make_config(**game.env_defaults))]
@@ -210,10 +213,10 @@ def _check_evaluation(game, stages, eval_levels, eval_opponents):
     config = game.seat_config(1, stages[0])
     for name in eval_opponents:
         try:
-            check_policy_name(game, name, config)
+            check_player(game, name, config)
         except ValueError as error:
-            raise ValueError(f"eval_opponents must be agents of {game.title} ({POLICY_FORMS}, or the "
-                             f"registry's), got {name!r}: {error}") from error
+            raise ValueError(f"eval_opponents must be agents of {game.title} ({agent_name_forms(game)}), "
+                             f"got {name!r}: {error}") from error
     return eval_levels, eval_opponents
 
 
@@ -270,10 +273,11 @@ def make_config(toms: Sequence[int | str] | None = None, curriculum: Sequence[in
                 torch_threads: int = DEFAULT_TORCH_THREADS,
                 init_from: str | Path | None = None, game: str = DEFAULT_GAME,
                 num_players: int | None = None, bots: Sequence[str] | None = None,
-                eval_opponents: Sequence[str] | None = None) -> TrainConfig:
+                eval_opponents: Sequence[str] | None = None,
+                automatic: Sequence[int | str] | None = None) -> TrainConfig:
     """A validated TrainConfig (see ``train``); ValueError naming the first bad option."""
     played = get_game(game)
-    stages = _check_stages(played, toms, bots, curriculum, num_players)
+    stages = _check_stages(played, given_automatic(played, automatic, toms, bots), curriculum, num_players)
     eval_levels, eval_opponents = _check_evaluation(played, stages, eval_levels, eval_opponents)
     curriculum_steps = _optional_positive(curriculum_steps, "curriculum_steps")
     promote_at = _check_fraction(promote_at, "promote_at")
@@ -314,7 +318,7 @@ def make_config(toms: Sequence[int | str] | None = None, curriculum: Sequence[in
         eval_opponents)
 
 
-def check_init_source(path, game=DEFAULT_GAME):
+def check_init_source(path, game):
     """The resolved path of a model to start from: a policy file of ``game`` or a
     stable-baselines3 checkpoint (ValueError for anything else, before any training starts)."""
     path = resolve_model_path(path)
@@ -336,16 +340,15 @@ def _callbacks_module():
 class CurrentPolicyFactory:
     """``factory(seed) -> PPOAgent`` of the model being trained, for the evaluation harness."""
 
-    def __init__(self, model, label, game=DEFAULT_GAME):
+    def __init__(self, model, label, game):
         self.model, self.label, self.game = model, label, game
 
     def __call__(self, seed):
         """A PPOAgent over the live model (its weights as they are when it acts)."""
-        from tiny_york_env.agents.ppo_agent import PPOAgent
         return PPOAgent(self.model, deterministic=True, seed=seed, game=self.game)
 
 
-def evaluate_policy_on_ladder(model, levels, games, seed, label=LEARNER_LABEL, game=DEFAULT_GAME):
+def evaluate_policy_on_ladder(model, levels, games, seed, label, game):
     """The current policy (deterministic) alone against each rung of ``game``'s ladder in
     ``levels`` (Tom levels, bots): an EvalResults."""
     return evaluate_ladder(CurrentPolicyFactory(model, label, game), levels, games=games, seed=seed,
@@ -424,7 +427,7 @@ def _make_callback_classes():
 
         def __init__(self, total, enabled):
             super().__init__()
-            from tqdm.auto import tqdm  # a single widget in Jupyter, not thousands of text chunks
+            # tqdm.auto: a single widget in Jupyter, not thousands of text chunks
             self.bar = tqdm(total=total, unit="step", desc="PPO", disable=not enabled,
                             dynamic_ncols=True)
 
@@ -465,13 +468,14 @@ def _make_callback_classes():
             super().__init__()
             self.config, self.eval_path = config, eval_path
             self.next_eval = config.eval_every
-            self.stage_toms, self.can_promote = None, False
+            self.stage_automatic, self.can_promote = None, False
             self.promoted = False
             self.evaluations = 0
 
-        def start_stage(self, toms, can_promote):
-            """The Toms trained against now, and whether a promotion may end this stage."""
-            self.stage_toms, self.can_promote, self.promoted = toms, can_promote, False
+        def start_stage(self, automatic, can_promote):
+            """The automatic participants trained against now, and whether a promotion may end
+            this stage."""
+            self.stage_automatic, self.can_promote, self.promoted = automatic, can_promote, False
 
         def _on_step(self):
             return not self.promoted  # a promotion ends the stage before the next rollout
@@ -489,11 +493,11 @@ def _make_callback_classes():
             game = get_game(config.game)
             seed = derive_seed(config.seed, STREAM_EVAL, self.evaluations)
             label = f"{LEARNER_LABEL}@{self.num_timesteps}"
-            stage_rung = rung_of(game, self.stage_toms)
+            stage_rung = rung_of(game, self.stage_automatic)
             extra = (stage_rung,) if self.can_promote else ()
             cells = list(evaluate_current_policy(self.model, config, config.eval_games, seed, label,
                                                  extra).values())
-            append_eval_rows(self.eval_path, self.num_timesteps, self.stage_toms, cells)
+            append_eval_rows(self.eval_path, self.num_timesteps, self.stage_automatic, cells)
             self.evaluations += 1
             for cell in cells:
                 self.logger.record(win_rate_key(game, cell), cell.win_rate)
@@ -640,8 +644,9 @@ def train(progress: bool = True, verbose: int = 0, **options) -> TrainResult:
     """Train MaskablePPO against the game's automatic participants; returns a TrainResult (model,
     output paths, stages).
 
-    Options (all validated, ValueError naming the bad one): ``game``; ``toms`` (Tiny York's Toms
-    of every game, levels 1-12 or codes, default (5,)) or ``bots`` (another game's), or
+    Options (all validated, ValueError naming the bad one): ``game``; ``automatic`` (the game's
+    automatic participants in every game; ``toms`` for Tiny York's Toms, levels 1-12 or codes,
+    default (5,), ``bots`` for another game's), or
     ``curriculum`` (rungs, one a stage, in order) with ``curriculum_steps`` and/or ``promote_at``;
     ``num_players`` (a check); ``eval_levels`` and ``eval_opponents`` (the periodic evaluation; the
     record's ``train_defaults`` by default); ``num_envs``, ``total_steps``, ``seed``,
@@ -671,14 +676,14 @@ def train(progress: bool = True, verbose: int = 0, **options) -> TrainResult:
     logger = make_logger(out_dir, verbose)
     stages, model, start = [], None, time.perf_counter()
     try:
-        for stage, toms in enumerate(config.stages):
+        for stage, automatic in enumerate(config.stages):
             remaining = config.total_steps - (model.num_timesteps if model else 0)
             if remaining <= 0:
                 break
             last = stage == len(config.stages) - 1
             budget = remaining if last or config.curriculum_steps is None else min(
                 remaining, config.curriculum_steps)
-            env = make_vec_env(config, toms, stage)
+            env = make_vec_env(config, automatic, stage)
             if model is None:
                 model = make_model(config, env, verbose)
                 env.seed(stage_env_seed(config, stage))  # MaskablePPO(seed=) re-seeded it to seed + i
@@ -686,11 +691,11 @@ def train(progress: bool = True, verbose: int = 0, **options) -> TrainResult:
             else:
                 model.set_env(env)
             if evaluation:
-                evaluation.start_stage(toms, config.promote_at is not None and not last)
+                evaluation.start_stage(automatic, config.promote_at is not None and not last)
             first_step = model.num_timesteps
             model.learn(budget, callback=callback, reset_num_timesteps=stage == 0)
             promoted = bool(evaluation and evaluation.promoted)
-            stages.append({"against": list(toms), "start_step": first_step,
+            stages.append({"against": list(automatic), "start_step": first_step,
                            "end_step": model.num_timesteps,
                            "ended_by": "promotion" if promoted else "steps"})
             env.close()
@@ -715,7 +720,6 @@ def train(progress: bool = True, verbose: int = 0, **options) -> TrainResult:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of ``python -m tiny_york_env.training.train_ppo``."""
-    from tiny_york_env.cli import DefaultsHelpFormatter
     p = argparse.ArgumentParser(prog="python -m tiny_york_env.training.train_ppo",
                                 description=__doc__.split("\n")[0],
                                 formatter_class=DefaultsHelpFormatter)
@@ -726,7 +730,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", nargs="+", metavar="BOT", help="a game with bots: the engine's bots in "
                    "the other seats, e.g. greedy random (default: as the game's single-agent env)")
     p.add_argument("--eval-opponents", help=f"the periodic evaluation's match opponents in every other "
-                   f"seat, comma-separated agents of the game ({POLICY_FORMS}; default: the game's, "
+                   f"seat, comma-separated agents of the game ({agent_name_forms()}; default: the game's, "
                    f"docs/games.md)")
     p.add_argument("--tom", action="append", type=parse_tom, metavar="LEVEL",
                    help="Tiny York: a Tom in every game, level 1-12 or code like B4; repeat "
@@ -774,18 +778,17 @@ def build_parser() -> argparse.ArgumentParser:
 def train_options(args: argparse.Namespace) -> dict:
     """The options of ``train``/``make_config`` from parsed command-line arguments; ValueError for
     a malformed list (``--curriculum``, ``--net-arch``, ``--eval-levels``)."""
-    from tiny_york_env.cli import ladder_rungs
     game = get_game(args.game)
     return dict(
         toms=args.tom,
-        curriculum=ladder_rungs(game, args.curriculum),
+        curriculum=parse_rungs(game, args.curriculum),
         curriculum_steps=args.curriculum_steps, promote_at=args.promote_at,
         num_envs=args.num_envs, total_steps=args.total_steps, seed=args.seed,
         n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
         learning_rate=args.learning_rate, gamma=args.gamma, ent_coef=args.ent_coef,
         net_arch=parse_int_list(args.net_arch, "--net-arch"), reward=args.reward, out=args.out,
         checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
-        eval_games=args.eval_games, eval_levels=ladder_rungs(game, args.eval_levels),
+        eval_games=args.eval_games, eval_levels=parse_rungs(game, args.eval_levels),
         device=args.device, torch_threads=args.torch_threads, init_from=args.init_from,
         game=args.game, num_players=args.players, bots=args.bots,
         eval_opponents=None if args.eval_opponents is None else tuple(

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tiny_york_env.arena.ladder import evaluate_ladder
+from tiny_york_env.arena.play import GameSaving
 from tiny_york_env.saved_games import read_saved_game
-from tiny_york_env.training.evaluate import GameSaving, evaluate_ladder
 
 RECORDED = Path(__file__).resolve().parents[1] / "playthroughs" / "champion"
 ENTRIES = json.loads((RECORDED / "games.json").read_text(encoding="utf-8"))

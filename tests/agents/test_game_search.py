@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from tiny_york_env.agents.game_search import GameSearchAgent, playout_value
+from tiny_york_env.arena.match import evaluate_match
 from tiny_york_env.registry import get_game
-from tiny_york_env.training.game_matches import evaluate_match
 
 GAME = "construction_yard"
 
@@ -87,7 +87,7 @@ def test_bad_options_and_calls_are_refused():
         agent.act_state(game.determinize(state, seat, 0), (seat + 1) % 3)
     with pytest.raises(ValueError, match="single Construction Yard record"):
         agent.act_state(np.zeros(3), seat)
-    with pytest.raises(ValueError, match="search budget"):
+    with pytest.raises(ValueError, match="bad budget in .search:x."):
         evaluate_match(GAME, ["search:x", "random"], games=1, num_players=2)
 
 
@@ -114,7 +114,7 @@ def test_greedy_playouts_beat_random_playouts(game_name):
     """Search with the game's compiled greedy heuristic in its playouts beats the same search
     with random playouts (8 playouts a decision, two-player games, seats rotated on shared deals):
     a one-sided binomial test at 5%."""
-    from tiny_york_env.training.game_matches import evaluate_match
+    from tiny_york_env.arena.match import evaluate_match
     games = HEURISTIC_GAMES[game_name]
     results = evaluate_match(game_name, ["gsearch:8", "search:8"], games=games, seed=1,
                              num_players=2, bots=(), workers=TEST_WORKERS)

@@ -4,10 +4,8 @@ end of the game, sensible in a few positions, and far stronger than random play.
 import numpy as np
 import pytest
 
-from tests.game.scenario import bidding_round, deal_cards, give_character, pass_until, rec, resume
+from tests.tiny_york.scenario import bidding_round, deal_cards, give_character, pass_until, rec, resume
 from tiny_york_env.agents.base import choose_action
-from tiny_york_env.agents.evaluation_features import NEG_INF, evaluate_view
-from tiny_york_env.agents.greedy_agent import GreedyAgent
 from tiny_york_env.agents.random_agent import RandomAgent
 from tiny_york_env.games.tiny_york import (
     GameConfig,
@@ -21,6 +19,8 @@ from tiny_york_env.games.tiny_york import (
 )
 from tiny_york_env.games.tiny_york.actions import BID_CARD, BID_DONE, END_TURN, NUM_ACTIONS, USE_CHARACTER
 from tiny_york_env.games.tiny_york.components import DOLLARS, ELEVATOR, PRESS, PRESTIGE, SKYSCRAPERS, WILD
+from tiny_york_env.games.tiny_york.greedy import GreedyAgent
+from tiny_york_env.games.tiny_york.heuristic import NEG_INF, evaluate_view
 from tiny_york_env.games.tiny_york.state import DEC_DECLARE_BID_LAST, DEC_NONE, DEC_PHASE3, STAGE_BID_START
 
 CONFIGS = [GameConfig(2), GameConfig(3), GameConfig(4), GameConfig(1, toms=(5,)),

@@ -1,6 +1,6 @@
 """Agents from outside the package: ``MODULE:ATTRIBUTE`` names and the entry-point group
-``tiny_york_env.agents`` (agents/registry.py), in the registry, the terminal game's and the
-matches' seats (agents/policies.py) and ``tiny-york eval``."""
+``tiny_york_env.agents`` (agents/registry.py), in the registry, the seats of the terminal game and
+the matches (agents/seats.py) and ``tiny-york eval``."""
 
 import importlib.metadata
 import io
@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from tiny_york_env.agents import registry
-from tiny_york_env.agents.policies import check_policy_name, offered_policies, seat_policy
+from tiny_york_env.agents.registry import check_player, offered_players
+from tiny_york_env.agents.seats import seat_decider
+from tiny_york_env.arena.match import evaluate_match
 from tiny_york_env.cli import main
 from tiny_york_env.registry import get_game
-from tiny_york_env.training.game_matches import evaluate_match
 
 OUTSIDE = "tests.agents.outside_agent:LowestLegal"
 
@@ -24,9 +25,9 @@ def test_a_module_attribute_name_is_an_agent_of_every_game():
     assert agent.seed == 7 and agent.act(None, np.array([False, True, True])) == 1
     for name in ("tiny_york", "construction_yard", "fifth_avenue"):
         game = get_game(name)
-        assert check_policy_name(game, OUTSIDE) == OUTSIDE
+        assert check_player(game, OUTSIDE) == OUTSIDE
         state = game.new_game(seed=2)
-        policy = seat_policy(game, OUTSIDE, np.random.default_rng(0), None)
+        policy = seat_decider(game, OUTSIDE, 0, None, np.random.default_rng(0))
         assert policy(state) == int(np.flatnonzero(game.legal_mask(state))[0])
 
 
@@ -57,15 +58,16 @@ def test_an_installed_packages_agent_joins_by_its_entry_point(monkeypatch):
         return real(**kwargs)
 
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
-    registry.installed_agents.cache_clear()
+    registry.installed_players.cache_clear()
     try:
-        assert "lowest" in registry.installed_agents()
+        assert "lowest" in registry.installed_players()
         assert registry.normalize_agent_name("Lowest") == "lowest"
         agent = registry.make_agent("lowest", seed=1)
         assert agent.act(None, np.array([False, False, True])) == 2
-        assert "lowest" in registry.agent_name_forms() or "lowest" in registry._known_names()
+        assert "lowest" in registry.agent_name_forms()
+        assert "lowest" in registry.player_names(get_game("fifth_avenue"))  # it plays any game
     finally:
-        registry.installed_agents.cache_clear()
+        registry.installed_players.cache_clear()
 
 
 def test_eval_takes_an_outside_agent_for_every_game(tmp_path):
@@ -79,5 +81,5 @@ def test_eval_takes_an_outside_agent_for_every_game(tmp_path):
 
 
 def test_the_browser_board_offers_each_games_policies():
-    assert offered_policies(get_game("tiny_york")) == ("greedy", "random", "ppo", "search", "tomrules")
-    assert offered_policies(get_game("construction_yard")) == ("greedy", "random", "ppo", "search")
+    assert offered_players(get_game("tiny_york")) == ("greedy", "random", "ppo", "search", "tomrules")
+    assert offered_players(get_game("construction_yard")) == ("greedy", "random", "ppo", "search")

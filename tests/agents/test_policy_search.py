@@ -1,6 +1,7 @@
 """``PolicySearchAgent`` (psearch) and ``ChampionAgent``: legal, reproducible, blind to hidden
 parts, within its time budget, and stronger with policy playouts than with random ones."""
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -19,7 +20,10 @@ from tiny_york_env.agents.policy_search import (
     masked_argmax,
 )
 from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH
-from tiny_york_env.agents.registry import make_agent
+from tiny_york_env.agents.registry import check_player, make_agent
+from tiny_york_env.agents.seats import seat_decider
+from tiny_york_env.agents.shipped import shipped_policy_path
+from tiny_york_env.arena.match import evaluate_match
 from tiny_york_env.core.jit import JIT_ENABLED
 from tiny_york_env.games.tiny_york import (
     GameConfig,
@@ -34,12 +38,6 @@ from tiny_york_env.games.tiny_york import (
 )
 from tiny_york_env.games.tiny_york.observation import encode
 from tiny_york_env.registry import get_game
-from tiny_york_env.training.game_matches import (
-    check_policy_name,
-    evaluate_match,
-    make_policy,
-    shipped_policy_path,
-)
 
 compiled_only = pytest.mark.skipif(not JIT_ENABLED, reason="hundreds of plain-Python playouts")
 CHEAP = 4  # playouts a decision where only legality or reproducibility matters
@@ -403,8 +401,10 @@ def test_champion_with_another_policy_file(tmp_path):
         CHAMPION_SIMULATIONS, CHAMPION_SKIP_ABOVE, CHAMPION_MARGIN_WEIGHT)
     with pytest.raises(ValueError, match="empty path"):
         make_agent("champion:")
+    other = shipped_policy_path(get_game("construction_yard"), 2)
     with pytest.raises(ValueError, match="not Tiny York"):
-        make_agent(f"champion:{shipped_policy_path(get_game('construction_yard'), 2)}")
+        make_agent(f"champion:{other}", game="tiny_york")
+    assert make_agent(f"champion:{other}", seed=1).game.name == "construction_yard"  # the file's game
     with pytest.raises(ValueError, match="no PPO model file"):  # refused before any game is played
         make_agent(f"champion:{tmp_path / 'missing.zip'}")
 
@@ -413,7 +413,7 @@ def test_champion_with_another_policy_file(tmp_path):
 def test_the_contract_games_play_psearch(game_name):
     game = get_game(game_name)
     config = game.make_config()
-    policy = make_policy(game, "psearch:4", np.random.default_rng(0), config)
+    policy = seat_decider(game, "psearch:4", 0, config, np.random.default_rng(0))
     state = game.new_game(config, 2)
     for _ in range(20):
         if game.is_terminal(state):
@@ -433,8 +433,8 @@ def test_the_contract_games_play_psearch(game_name):
 def test_the_contract_games_play_the_champion(game_name, network):
     game = get_game(game_name)
     config = game.make_config()
-    assert check_policy_name(game, "champion", config) == "champion"
-    policy = make_policy(game, "champion", np.random.default_rng(0), config)
+    assert check_player(game, "champion", config) == "champion"
+    policy = seat_decider(game, "champion", 0, config, np.random.default_rng(0))
     champion = policy.agent
     assert isinstance(champion, ChampionAgent) and champion.game is game
     assert champion.network.source == str(shipped_policy_path(game, game.num_participants(config)))
@@ -463,27 +463,27 @@ def test_the_contract_games_play_the_champion(game_name, network):
 def test_the_contract_games_take_a_time_limit_in_the_name(name, simulations, time_limit):
     game = get_game("construction_yard")
     config = game.make_config()
-    assert check_policy_name(game, name, config) == name
-    agent = make_policy(game, name, np.random.default_rng(0), config).agent
+    assert check_player(game, name, config) == name
+    agent = seat_decider(game, name, 0, config, np.random.default_rng(0)).agent
     assert (agent.simulations, agent.time_limit) == (simulations, time_limit)
-    for bad, message in (("greedy@2", "only psearch and champion take a time limit"),
+    for bad, message in (("greedy@2", "takes no time limit .* only psearch, champion do"),
                          ("champion@0", "bad time limit")):
         with pytest.raises(ValueError, match=message):
-            check_policy_name(game, bad)
+            check_player(game, bad)
 
 
 def test_champion_and_search_names_are_checked():
     game = get_game("construction_yard")
     for name in ("champion:64", "champion:runs/exit/gen-1/policy.zip"):
-        with pytest.raises(ValueError, match="champion:PATH searches the policy file PATH .* is no file"):
-            check_policy_name(game, name)
+        with pytest.raises(ValueError, match="champion:PATH plays the file .* is no file"):
+            check_player(game, name)
     shipped = shipped_policy_path(game, 2)
-    assert check_policy_name(game, f"champion:{shipped}") == f"champion:{shipped}"  # any game's champion:PATH
+    assert check_player(game, f"champion:{shipped}") == f"champion:{shipped}"  # any game's champion:PATH
     with pytest.raises(ValueError, match="positive int"):
-        check_policy_name(game, "psearch:0")
+        check_player(game, "psearch:0")
     for name in ("champion", "psearch:8", "ppo"):  # no policy is shipped for four players
         with pytest.raises(ValueError, match="no trained policy is shipped"):
-            check_policy_name(game, name, game.make_config(num_players=4))
+            check_player(game, name, game.make_config(num_players=4))
 
 
 def search_wins_against_its_policy(game, agent, games, seed):
@@ -547,6 +547,10 @@ def test_bad_opponent_models_are_refused(network):
         PolicySearchAgent("construction_yard", network=network_2p, opponents="ppo")
     with pytest.raises(ValueError, match="needs playout='policy'"):
         PolicySearchAgent("construction_yard", network=network_2p, playout="random", opponents="greedy")
+    # Tiny York's record names its greedy heuristic too (games/tiny_york/greedy.py's greedy_action)
+    assert PolicySearchAgent(network=network, opponents="greedy").opponents == "greedy"
+    record = get_game("tiny_york")
     with pytest.raises(ValueError, match="no greedy heuristic"):
-        PolicySearchAgent(network=network, opponents="greedy")  # Tiny York's greedy is an agent
+        PolicySearchAgent(dataclasses.replace(record, greedy_action=None), network=network,
+                          opponents="greedy")
     assert PolicySearchAgent(network=network, opponents="random").opponents == "random"

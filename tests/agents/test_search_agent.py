@@ -1,4 +1,6 @@
-"""``SearchAgent``: legal, reproducible, blind to hidden cards, and far stronger than random play."""
+"""The registry's ``search`` in Tiny York (``GameSearchAgent`` of Tiny York, its compiled search):
+legal, reproducible, blind to hidden cards, and far stronger than random play; the deprecated
+``agents.search_agent.SearchAgent`` is the same agent."""
 
 import json
 import os
@@ -10,8 +12,8 @@ import numpy as np
 import pytest
 
 from tiny_york_env.agents.base import choose_action
+from tiny_york_env.agents.game_search import GameSearchAgent
 from tiny_york_env.agents.random_agent import RandomAgent
-from tiny_york_env.agents.search_agent import SearchAgent
 from tiny_york_env.core.jit import JIT_ENABLED
 from tiny_york_env.games.tiny_york import (
     GameConfig,
@@ -25,6 +27,12 @@ from tiny_york_env.games.tiny_york import (
     winner,
 )
 from tiny_york_env.games.tiny_york.observation import OBS_SIZE, encode
+
+
+def SearchAgent(simulations=64, seed=None, **options):  # noqa: N802  (the name the tests read best)
+    """Tiny York's search with ``simulations`` playouts, as the registry's ``search:N`` makes it."""
+    return GameSearchAgent("tiny_york", simulations, seed, **options)
+
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -166,7 +174,7 @@ def test_bad_settings_are_refused(kwargs, message):
 PLAIN_SEARCH = r'''
 import json, sys
 import numpy as np
-from tiny_york_env.agents.search_agent import SearchAgent
+from tiny_york_env.agents.game_search import GameSearchAgent
 from tiny_york_env.games.tiny_york.search import search_kernel
 from tiny_york_env.games.tiny_york import (
     GameConfig,
@@ -183,7 +191,7 @@ for agents, seed, decisions in json.loads(sys.argv[1]):
     for _ in range(decisions):
         apply_action(state, int(rng.choice(legal_actions(state))))
     seat = current_player(state)
-    legal, visits, means = SearchAgent(6, seed=seed).search(determinize(state, seat, seed), seat)
+    legal, visits, means = GameSearchAgent("tiny_york", 6, seed).search(determinize(state, seat, seed), seat)
     out.append([legal.tolist(), visits.tolist(), means.tolist()])
 print(json.dumps({"compiled": hasattr(search_kernel, "py_func"), "searches": out}))
 '''
@@ -230,3 +238,13 @@ def test_a_modest_search_beats_random_play():
 @compiled_only
 def test_a_stronger_search_beats_random_play_almost_always():
     assert win_rate_against_random(STRONG, 5 * STRENGTH_GAMES, first_seed=10_000) >= MIN_STRONG_WIN_RATE
+
+
+def test_the_deprecated_search_agent_is_tiny_yorks_game_search():
+    import importlib
+    import sys
+    sys.modules.pop("tiny_york_env.agents.search_agent", None)
+    with pytest.warns(DeprecationWarning, match="search_agent is deprecated"):
+        old = importlib.import_module("tiny_york_env.agents.search_agent")
+    agent = old.SearchAgent(8, seed=1)
+    assert isinstance(agent, GameSearchAgent) and agent.game.name == "tiny_york" and agent.simulations == 8

@@ -18,7 +18,7 @@ from tiny_york_env.agents.ppo_agent import (  # noqa: E402
     load_policy,
 )
 from tiny_york_env.agents.registry import make_agent  # noqa: E402
-from tiny_york_env.training.evaluate import evaluate_vs_toms  # noqa: E402
+from tiny_york_env.arena.ladder import evaluate_vs_toms
 
 CARD_PATH = CHAMPION_MODEL_PATH.with_suffix(".json")
 GENERATION_GAMES = 1400  # the champion's searched games it was fitted to (docs/champion.md)

@@ -11,8 +11,9 @@ import pytest
 
 from tests.agents.shipped_models import MAX_MODEL_BYTES
 from tiny_york_env.agents.ppo_agent import CARD_MEMBER, WEIGHTS_MEMBER, PPOAgent
+from tiny_york_env.agents.shipped import shipped_policy_path
+from tiny_york_env.arena.match import evaluate_match
 from tiny_york_env.registry import get_game
-from tiny_york_env.training.game_matches import evaluate_match, shipped_policy_path
 
 STRENGTH_GAMES = 60
 MIN_WIN_RATE_VS_RANDOM = 0.9  # measured 0.965-1.000 for every shipped policy (docs/results)

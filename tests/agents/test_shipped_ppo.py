@@ -17,6 +17,7 @@ from tests.agents.shipped_models import MAX_MODEL_BYTES
 from tiny_york_env.agents.base import choose_action  # noqa: E402
 from tiny_york_env.agents.ppo_agent import CARD_MEMBER, DEFAULT_MODEL_PATH, WEIGHTS_MEMBER, PPOAgent  # noqa: E402
 from tiny_york_env.agents.registry import make_agent  # noqa: E402
+from tiny_york_env.arena.ladder import evaluate_vs_toms
 from tiny_york_env.games.tiny_york import (  # noqa: E402
     GameConfig,
     apply_action,
@@ -25,7 +26,6 @@ from tiny_york_env.games.tiny_york import (  # noqa: E402
     legal_mask,
     new_game,
 )
-from tiny_york_env.training.evaluate import evaluate_vs_toms  # noqa: E402
 
 STRENGTH_GAMES = 200
 MIN_WIN_RATE_GAP = 0.50  # measured at seed 7: 73.5% for the shipped agent, 0.0% for RandomAgent

@@ -6,10 +6,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from tests.game.scenario import bidding_round, deal_cards, give_character, rec, resume, set_press
+from tests.tiny_york.scenario import bidding_round, deal_cards, give_character, rec, resume, set_press
 from tiny_york_env.agents.base import choose_action
 from tiny_york_env.agents.random_agent import RandomAgent
-from tiny_york_env.agents.tom_rules_agent import TomRulesAgent
 from tiny_york_env.games.tiny_york import (
     GameConfig,
     apply_action,
@@ -60,6 +59,7 @@ from tiny_york_env.games.tiny_york.state import (
     STAGE_BID_START,
     VESSEL_ON_BOARD,
 )
+from tiny_york_env.games.tiny_york.tom_rules import TomRulesAgent
 
 CONFIGS = [GameConfig(2), GameConfig(3), GameConfig(4), GameConfig(1, toms=(5,)),
            GameConfig(2, toms=(1,)), GameConfig(3, toms=("C5",))]

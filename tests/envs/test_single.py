@@ -345,7 +345,7 @@ def test_maskable_ppo_learns_on_the_single_env(env_id, one_torch_thread):
 def test_a_planning_opponent_plays_on_a_seat_safe_view():
     """An opponent with ``act_state`` gets a determinized copy: its own hand as it is, the
     learning seat's hidden hand resampled."""
-    from tiny_york_env.agents.greedy_agent import GreedyAgent
+    from tiny_york_env.games.tiny_york.greedy import GreedyAgent
 
     seen = []  # (view, real game) at each of the opponent's decisions
 

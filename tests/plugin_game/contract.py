@@ -1,6 +1,7 @@
 """Sealed Bids' game record for the registry (``tiny_york_env.contract.Game``)."""
 
-from tiny_york_env.contract import Game, GameKernels
+from tiny_york_env.contract import Game, GameKernels, PublishedRun, verb_fields
+from tiny_york_env.core.seats import bot_seat_fields
 
 from . import api, kernels, observation
 from .actions import NUM_ACTIONS, describe_action
@@ -12,6 +13,7 @@ from .global_state import encode_global_state, global_state_space
 from .legal import fill_legal_mask
 from .legend import LEGEND
 from .persist import load_state, save_state
+from .players import PLAYERS
 from .rules import apply, apply_unchecked
 from .state import MAX_PLAYERS, MAX_SCORE, NUM_ROUNDS, STATE_DTYPE
 from .text import render_text
@@ -37,16 +39,6 @@ def describe_option(action: int, state) -> str:
     return f"{words} for the prize {int(rec['prize'])}" if not api.is_terminal(state) else words
 
 
-def seat_config(agents: int, automatic) -> GameConfig:
-    """Agent seats 0..agents-1, then one bot seat per name in ``automatic``."""
-    return GameConfig(num_players=agents + len(automatic), bots=tuple(automatic))
-
-
-def automatic_label(bot: str) -> str:
-    """One bot for people: ``'greedy bot'``."""
-    return f"{bot} bot"
-
-
 def plugin_game() -> Game:
     """The record the adapters read (docs/games.md); join with ``register_game(plugin_game())``."""
     return Game(
@@ -54,20 +46,11 @@ def plugin_game() -> Game:
         env_id="SealedBids-v0", aec_name="sealed_bids_v0",
         rules_source="tests/plugin_game/__init__.py (its docstring: R1-R7)",
         automatic_participants="bots ('random', 'greedy') in the last seats",
-        config_type=GameConfig, make_config=GameConfig,
-        num_agents=lambda config: config.num_agents,
-        num_participants=lambda config: config.num_participants,
-        config_params=api.config_params,
-        seat_config=seat_config,
-        automatic_of=lambda config: tuple(config.bots),
-        automatic_kind="bots", automatic_label=automatic_label, automatic_choices=("greedy", "random"),
+        **bot_seat_fields(GameConfig), config_params=api.config_params,
+        automatic_choices=("greedy", "random"),
         board_defaults=("greedy",),
         state_dtype=STATE_DTYPE, num_actions=NUM_ACTIONS,
-        new_game=api.new_game, current_player=api.current_player, legal_mask=api.legal_mask,
-        apply_action=api.apply_action, step=api.step, is_terminal=api.is_terminal,
-        final_scores=api.final_scores, winners=api.winners, placings=api.placings,
-        score_breakdown=api.score_breakdown, describe_action=describe_action,
-        pending_decision=api.pending_decision,
+        **verb_fields(api), describe_action=describe_action,
         render_text=render_text, determinize=determinize,
         obs_size=observation.OBS_SIZE, encode=observation.encode,
         observation_space=observation.observation_space, obs_slices=observation.OBS_SLICES,
@@ -80,15 +63,20 @@ def plugin_game() -> Game:
         render_rgb=render_rgb, board_svg=sealed_bids_svg, describe_option=describe_option,
         global_state=encode_global_state, global_state_space=global_state_space,
         validate_state=validate_state, save_state=save_state, load_state=load_state,
-        greedy_action=api.greedy_choice, greedy_playout=kernels.greedy_playout,
+        greedy_action=api.greedy_choice, greedy_playout=kernels.greedy_playout, players=PLAYERS,
         automatic_moves=bot_moves_of,
         env_defaults={"num_players": 2, "bots": ("greedy",)},
         aec_defaults={"num_players": 2, "bots": ()},
-        train_defaults={"eval_levels": (), "eval_opponents": ("greedy", "random")},
+        train_defaults={"eval_levels": (), "eval_opponents": ("greedy", "random"),
+                        "shipped_recipe": {"players": (2,), "bc_games": 100, "bc_epochs": 2,
+                                           "eval_every": 4096, "eval_games": 20, "steps": {2: 8192}}},
         example_setups=({"num_players": 2, "bots": ()}, {"num_players": 2, "bots": ("greedy",)},
                         {"num_players": 3, "bots": ("random", "greedy")}, {"num_players": 4, "bots": ()}),
         legend=LEGEND, seat_word="seat ",
         max_decisions=MAX_DECISIONS, max_score=MAX_SCORE,
         shipped_policies={},  # no trained policy ships for a test-only game
         docs=(),
+        # a figure its page would publish: scripts/publish_runs.py plays it with the built-in games'
+        published_runs=(PublishedRun("matches", "match", "lowbid-greedy", ("--vs", "lowbid", "greedy"),
+                                     20),),
     )

@@ -459,8 +459,8 @@ def test_the_vecenv_plays_the_same_games_as_single_envs(game):
 
 def test_saved_games_the_terminal_and_the_board_take_it(game, tmp_path):
     """The terminal game records a file that the saved-game reader replays; the browser board's
-    sessions and views, and the contract's policies (search plans on determinized views) too."""
-    from tiny_york_env.agents.policies import offered_policies
+    sessions and views, and the registry's players (search plans on determinized views) too."""
+    from tiny_york_env.agents.registry import offered_players
     from tiny_york_env.cli import main
     from tiny_york_env.saved_games import read_saved_game, replay_states
     from tiny_york_env.web.sessions import SessionStore
@@ -473,7 +473,7 @@ def test_saved_games_the_terminal_and_the_board_take_it(game, tmp_path):
     saved = read_saved_game(path)
     states = list(replay_states(saved))
     assert saved.game == NAME and len(states) == 2 * NUM_ROUNDS + 1 and game.is_terminal(states[-1])
-    assert offered_policies(game) == ("greedy", "random", "search")
+    assert offered_players(game) == ("greedy", "random", "search")
     store = SessionStore()
     made = store.new_game({"game": NAME, "seats": ["person", "greedy"], "automatic": ["random"], "seed": 4})
     assert set(made["seat_tokens"]) == {"0"}
@@ -573,3 +573,26 @@ def test_compiled_and_plain_python_engines_agree():
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == golden_lines()
+
+
+def test_its_own_player_joins_the_one_table_of_players(game, tmp_path):
+    """A player only this game has (its record's ``players``: ``lowbid``) is a player of every layer
+    above, named like any other, with no file outside its package naming it; the other games do
+    not have it."""
+    from tiny_york_env.agents.registry import make_player, player_names
+    from tiny_york_env.arena.ladder import evaluate_ladder
+    from tiny_york_env.cli import main
+
+    assert "lowbid" in player_names(game)
+    assert all("lowbid" not in player_names(registry.get_game(name)) for name in registry.BUILTIN_GAMES)
+    state = game.new_game(game.seat_config(1, ("greedy",)), seed=2)
+    agent = make_player(game, "LowBid", seed=1)  # only the name is case-insensitive
+    assert agent.act(None, game.legal_mask(state)) == int(np.flatnonzero(game.legal_mask(state))[0])
+    ladder = evaluate_ladder("lowbid", ["random"], games=2, seed=1, progress=False, game=game)
+    assert ladder.cells[0].agent == "lowbid" and ladder.cells[0].games == 2
+    out = io.StringIO()
+    assert main(["eval", "--game", NAME, "--agent", "lowbid", "--levels", "greedy", "--games", "2",
+                 "--no-progress", "--out", str(tmp_path)], stdout=out) == 0
+    assert "lowbid" in out.getvalue()
+    with pytest.raises(ValueError, match="unknown agent 'lowbid' for Construction Yard"):
+        make_player("construction_yard", "lowbid", seed=1)

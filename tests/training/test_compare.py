@@ -5,9 +5,9 @@ import json
 
 import pytest
 
+from tiny_york_env.arena.compare import RESULT_NAME, compare_agents, read_comparison, share
+from tiny_york_env.arena.sprt import ACCEPT_H0, ACCEPT_H1, INCONCLUSIVE, SprtBounds, sprt_state
 from tiny_york_env.cli import main
-from tiny_york_env.training.compare import RESULT_NAME, compare_agents, read_comparison, share
-from tiny_york_env.training.sprt import ACCEPT_H0, ACCEPT_H1, INCONCLUSIVE, SprtBounds, sprt_state
 
 QUICK = {"delta1": 0.1, "batch": 10, "seed": 3}
 

@@ -1,4 +1,5 @@
-"""The evaluation harness: seeding, seat rotation, statistics, output files, agent errors."""
+"""The arena (``tiny_york_env.arena``): seeding, seat rotation, statistics, output files, agent
+errors; and the one table of players it makes them from (``agents/registry.py``)."""
 
 import csv
 import json
@@ -7,23 +8,24 @@ import numpy as np
 import pytest
 
 from tiny_york_env.agents.random_agent import RandomAgent
-from tiny_york_env.agents.registry import AGENTS, make_agent, normalize_agent_name, parse_agent_name
-from tiny_york_env.training.evaluate import (
-    CellResult,
-    EvalResults,
-    GameRecord,
-    agent_label,
-    cell_result,
-    combine_results,
-    derive_seed,
-    evaluate_vs_agents,
-    evaluate_vs_toms,
-    format_table,
-    plot_ladder,
-    rotation_jobs,
-    wilson_interval,
-    write_results,
+from tiny_york_env.agents.registry import (
+    PLAYERS,
+    make_agent,
+    normalize_agent_name,
+    parse_agent_name,
+    player_names,
+    player_table,
 )
+from tiny_york_env.arena.intervals import wilson_interval
+from tiny_york_env.arena.jobs import rotation_jobs
+from tiny_york_env.arena.labels import agent_label
+from tiny_york_env.arena.ladder import evaluate_vs_toms
+from tiny_york_env.arena.match import evaluate_vs_agents
+from tiny_york_env.arena.records import CellResult, EvalResults, GameRecord, cell_result, combine_results
+from tiny_york_env.arena.result_files import plot_ladder, write_results
+from tiny_york_env.arena.seeds import derive_seed
+from tiny_york_env.arena.tables import format_table
+from tiny_york_env.registry import game_names, get_game
 
 PNG_MAGIC = b"\x89PNG"
 
@@ -85,17 +87,24 @@ def test_wilson_interval_rejects_impossible_counts(wins, games):
 # ---------------------------------------------------------------- registry
 
 def test_registry_names_and_budget():
-    assert set(AGENTS) == {"random", "tomrules", "greedy", "search", "psearch", "champion", "ppo", "rllib",
-                           "gsearch"}
-    every_game = {name for name, entry in AGENTS.items() if entry.contract_policy}  # one table of names
-    assert every_game == {"random", "greedy", "search", "gsearch", "psearch", "champion", "ppo"}
+    """One table: the players of every game, then each game's own from its record."""
+    assert set(PLAYERS) == {"random", "search", "gsearch", "psearch", "champion", "ppo", "rllib"}
+    own = {name: {entry.name for entry in get_game(name).players} for name in game_names()}
+    assert own["tiny_york"] == {"tomrules", "greedy"}
+    assert own["construction_yard"] == own["fifth_avenue"] == {"greedy"}
+    every_record = {entry.name for name in game_names() for entry in get_game(name).players}
+    assert set(player_table()) == set(PLAYERS) | every_record  # the plug-in's lowbid included
+    assert set(player_table(get_game("tiny_york"))) == set(PLAYERS) | {"tomrules", "greedy"}
+    assert "tomrules" in player_names(get_game("tiny_york"))
+    assert "tomrules" not in player_names(get_game("construction_yard"))
+    assert "gsearch" not in player_names(get_game("tiny_york"))  # no compiled greedy heuristic
     assert parse_agent_name("search:64") == ("search", {"simulations": 64})
     assert isinstance(make_agent("random", seed=3), RandomAgent)
 
 
 @pytest.mark.parametrize("name, message", [
-    ("bogus", "unknown agent 'bogus'; known agents: champion, greedy, gsearch, ppo, psearch, random, rllib, "
-              "search, tomrules"),
+    ("bogus", "unknown agent 'bogus'; known agents: champion, greedy, gsearch, (lowbid, )?ppo, psearch, "
+              "random, rllib, search, tomrules, or MODULE:ATTRIBUTE"),
     ("random:5", "takes no budget"),
     ("search:x", "positive int"),
     ("search:0", "positive int"),

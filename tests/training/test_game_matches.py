@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from tiny_york_env import __version__
+from tiny_york_env.arena.match import evaluate_match
 from tiny_york_env.cli import main
-from tiny_york_env.training.game_matches import evaluate_match
 
 
 def test_wins_are_shared_out_and_the_greedy_bot_beats_random():
@@ -128,7 +128,7 @@ def test_the_cli_runs_a_construction_yard_tournament(tmp_path):
 
 
 def test_a_tournament_refuses_bad_setups():
-    from tiny_york_env.training.tournament import run_game_tournament
+    from tiny_york_env.arena.tournament import run_game_tournament
     with pytest.raises(ValueError, match="multiple of the number of agent seats"):
         run_game_tournament("construction_yard", ["greedy", "random"], games=3)
     with pytest.raises(ValueError, match="needs at least 3 agents"):

@@ -10,9 +10,9 @@ import pytest
 import sb3_contrib  # noqa: F401  (required: make test installs the train extra)
 
 from tiny_york_env.agents.ppo_agent import PPOAgent, read_policy_file
+from tiny_york_env.arena.match import evaluate_match
 from tiny_york_env.registry import get_game
 from tiny_york_env.training import selfplay as selfplay_module
-from tiny_york_env.training.game_matches import evaluate_match
 from tiny_york_env.training.train_ppo import main as train_main
 from tiny_york_env.training.train_ppo import make_config, train
 

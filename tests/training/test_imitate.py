@@ -67,7 +67,7 @@ def test_demonstrations_are_seeded_and_round_trip_through_a_file(demos, tmp_path
 
 def test_the_teacher_replays_its_recorded_game(demos):
     """The recorded actions, replayed from the same seed, finish the first game."""
-    from tiny_york_env.training.evaluate import derive_seed
+    from tiny_york_env.arena.seeds import derive_seed
     from tiny_york_env.training.imitate import STREAM_GAME
     state = new_game(GameConfig(num_agents=1, toms=(1,)), seed=derive_seed(2, STREAM_GAME, 0))
     for action in demos.actions[demos.games == 0]:

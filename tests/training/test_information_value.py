@@ -6,9 +6,10 @@ import json
 import numpy as np
 import pytest
 
+from tiny_york_env.arena.jobs import rotation_jobs
+from tiny_york_env.arena.seeds import ladder_seed_keys
 from tiny_york_env.games.tiny_york import GameConfig, apply_action, determinize, legal_mask, new_game
-from tiny_york_env.training.evaluate import ladder_seed_keys, rotation_jobs
-from tiny_york_env.training.information_value import clairvoyant_game, ladder_shares, paired_row
+from tiny_york_env.training.experiments.information_value import clairvoyant_game, ladder_shares, paired_row
 
 
 def test_the_clairvoyant_sees_what_the_seat_may_not():

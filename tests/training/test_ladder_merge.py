@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from tiny_york_env import __version__
+from tiny_york_env.arena.ladder import evaluate_vs_toms
+from tiny_york_env.arena.ladder_merge import merge_ladder_files, merge_ladders, parse_ladder, read_ladder
+from tiny_york_env.arena.result_files import write_results
 from tiny_york_env.cli import main
 from tiny_york_env.training import ladder_merge
-from tiny_york_env.training.evaluate import evaluate_vs_toms, write_results
-from tiny_york_env.training.ladder_merge import merge_ladder_files, merge_ladders, parse_ladder, read_ladder
 
 AGENT = "greedy"  # deterministic given its seed, and fast
 LEVELS = [3, 10]

@@ -6,9 +6,9 @@ import shutil
 
 import pytest
 
+from tiny_york_env.arena.ladder import evaluate_ladder
+from tiny_york_env.arena.ladder_parts import part_folder, part_ranges, play_ladder_in_parts
 from tiny_york_env.cli import main
-from tiny_york_env.training.evaluate import evaluate_ladder
-from tiny_york_env.training.ladder_parts import part_folder, part_ranges, play_ladder_in_parts
 
 
 def test_the_parts_cover_the_games_once():

@@ -4,9 +4,9 @@ and the same search told that its opponent plays greedy."""
 import pytest
 
 from tiny_york_env.agents.policy_search import ChampionAgent
+from tiny_york_env.agents.shipped import shipped_policy_path
 from tiny_york_env.registry import get_game
-from tiny_york_env.training.game_matches import shipped_policy_path
-from tiny_york_env.training.opponent_model import ModelledChampion
+from tiny_york_env.training.experiments.opponent_model import ModelledChampion
 
 
 @pytest.mark.parametrize("game_name", ["construction_yard", "fifth_avenue"])

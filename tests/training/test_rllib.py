@@ -147,8 +147,9 @@ def test_the_module_reader_refuses_what_would_need_unpickling(tmp_path):
 
 
 def test_evaluation_on_ray_equals_local_evaluation_cell_for_cell(local_ray):
-    from tiny_york_env.training.evaluate import evaluate_vs_agents, evaluate_vs_toms
-    from tiny_york_env.training.tournament import run_tournament
+    from tiny_york_env.arena.ladder import evaluate_vs_toms
+    from tiny_york_env.arena.match import evaluate_vs_agents
+    from tiny_york_env.arena.tournament import run_tournament
     local = evaluate_vs_toms("greedy", levels=[1, 5, 12], games=6, seed=3, workers=2, progress=False)
     on_ray = evaluate_vs_toms("greedy", levels=[1, 5, 12], games=6, seed=3, progress=False,
                               ray_address="local")
@@ -169,8 +170,8 @@ def test_evaluation_on_ray_equals_local_evaluation_cell_for_cell(local_ray):
 def test_a_comparison_and_a_ladder_in_parts_on_ray_equal_local_ones(local_ray, tmp_path):
     """tiny-york compare and eval --part-games send their games to Ray with --ray: the same games,
     the same decision and the same joined ladder."""
-    from tiny_york_env.training.compare import compare_agents
-    from tiny_york_env.training.ladder_parts import play_ladder_in_parts
+    from tiny_york_env.arena.compare import compare_agents
+    from tiny_york_env.arena.ladder_parts import play_ladder_in_parts
     test = dict(automatic=[1], delta1=0.1, max_pairs=30, batch=10, seed=3)
     on_ray, local = compare_agents("random", "greedy", ray_address="local", **test), compare_agents(
         "random", "greedy", **test)

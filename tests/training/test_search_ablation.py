@@ -2,7 +2,7 @@
 
 import pytest
 
-from tiny_york_env.training.search_ablation import cell_options, markdown
+from tiny_york_env.training.experiments.search_ablation import cell_options, markdown
 
 
 def test_cell_names_give_the_search_options():

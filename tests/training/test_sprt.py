@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from tiny_york_env.training.sprt import (
+from tiny_york_env.arena.sprt import (
     ACCEPT_H0,
     ACCEPT_H1,
     CONTINUE,

@@ -5,8 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from tiny_york_env.training.evaluate import GameRecord
-from tiny_york_env.training.tournament import game_ranks, pairwise_matrix, run_tournament, write_tournament
+from tiny_york_env.arena.records import GameRecord
+from tiny_york_env.arena.tournament import game_ranks, pairwise_matrix, run_tournament, write_tournament
 
 
 class FirstLegalAgent:
@@ -88,8 +88,8 @@ def test_tournament_rejects_bad_sizes():
 def test_ratings_do_not_depend_on_the_order_of_the_games():
     """OpenSkill rates game after game; rate_games averages seeded shuffled orders, so the same
     games in any order give the same ratings, and one order alone would differ."""
-    from tiny_york_env.training.evaluate import GameRecord
-    from tiny_york_env.training.tournament import _rate_in_order, rate_games
+    from tiny_york_env.arena.records import GameRecord
+    from tiny_york_env.arena.tournament import _rate_in_order, rate_games
     rng = np.random.default_rng(0)
     records = []
     for index in range(40):

@@ -18,6 +18,8 @@ import tiny_york_env.training.train_ppo as train_ppo  # noqa: E402
 from tiny_york_env.agents.base import choose_action  # noqa: E402
 from tiny_york_env.agents.ppo_agent import PPOAgent, check_model_spaces  # noqa: E402
 from tiny_york_env.agents.registry import make_agent, parse_agent_name  # noqa: E402
+from tiny_york_env.arena.ladder import evaluate_vs_toms
+from tiny_york_env.arena.records import EvalResults
 from tiny_york_env.envs.vector import TinyYorkVecEnv  # noqa: E402
 from tiny_york_env.games.tiny_york import (  # noqa: E402
     NUM_ACTIONS,
@@ -27,7 +29,6 @@ from tiny_york_env.games.tiny_york import (  # noqa: E402
     legal_mask,
     new_game,
 )
-from tiny_york_env.training.evaluate import EvalResults, evaluate_vs_toms  # noqa: E402
 from tiny_york_env.training.train_ppo import main, make_config, train  # noqa: E402
 
 # A tiny, fast setup: 8 games, 32-step rollouts (256 decisions), one small hidden layer.

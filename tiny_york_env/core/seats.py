@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
-from .labels import count_noun
+from .labels import bot_label, count_noun
 
 AGENT_KIND = 0  # a seat decided from outside in ``bot_kinds()``; bot i of BOT_KINDS is i + 1
 
@@ -65,3 +65,17 @@ class BotSeatsConfig:
         """Each seat's kind for the engine: ``AGENT_KIND`` for the agents, then each bot's code
         (its index in ``BOT_KINDS`` + 1)."""
         return (AGENT_KIND,) * self.num_agents + tuple(self.BOT_KINDS.index(b) + 1 for b in self.bots)
+
+
+def bot_seat_fields(config_type: type[BotSeatsConfig]) -> dict[str, Any]:
+    """The game record's fields (``contract.Game``) of a game of agent seats then bot seats whose
+    config is ``config_type``: the config, who decides and who scores, the config of agent seats
+    and bots and its bots back, how the bots are called ("bots", "greedy bot")."""
+    def seat_config(agents: int, automatic: Sequence[str]) -> BotSeatsConfig:
+        return config_type(num_players=agents + len(automatic), bots=tuple(automatic))
+
+    return {"config_type": config_type, "make_config": config_type,
+            "num_agents": lambda config: config.num_agents,
+            "num_participants": lambda config: config.num_participants,
+            "seat_config": seat_config, "automatic_of": lambda config: tuple(config.bots),
+            "automatic_kind": "bots", "automatic_label": bot_label}

@@ -3,14 +3,17 @@
 A game's ``api.py`` makes one ``EngineVerbs`` from its kernels and exports its methods as the
 module's functions (``new_game = VERBS.new_game``, ...): a single game is a 0-d numpy array of the
 game's ``STATE_DTYPE``, a batch a 1-d array of them. What differs between games (scores, winners,
-breakdowns) stays in each ``api.py``.
+breakdowns) stays in each ``api.py``; a game that words its refusals its own way passes its
+``VerbTexts``, and one whose documented names must be plain functions of its ``api`` (Tiny York's:
+autodoc, ``tests/test_typing.py``) wraps the methods with ``module_function``.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -19,15 +22,60 @@ from .checked import apply_checked, check_writeable, refusal_text
 from .seeds import normal_seed
 
 
-def single_game_batch(state: np.ndarray, state_dtype: np.dtype, title: str) -> np.ndarray:
+@dataclass(frozen=True)
+class VerbTexts:
+    """The words of the verbs' refusals: ``str.format`` templates over ``title`` (the game's) and
+    what was given (``type``: its type's name, ``shape``, ``dtype``; each may go unused)."""
+
+    not_a_state: str = ("state must be a numpy array of {title}'s STATE_DTYPE, as returned by its "
+                        "new_game")
+    not_single: str = "expected a single game (shape ()), got a batch of shape {shape}"
+    not_a_batch: str = "states must be a 1-d numpy array of {title}'s STATE_DTYPE"
+    not_a_config: str = "config must be a {title} GameConfig, got {type}"
+    not_over: str = "the game is not over yet: final scores exist only after the final scoring"
+
+    def say(self, template: str, title: str, given: object = None) -> str:
+        """``template`` filled in for the game ``title`` and the value ``given``."""
+        return template.format(title=title, type=type(given).__name__, shape=getattr(given, "shape", ""),
+                               dtype=getattr(given, "dtype", "")).rstrip()
+
+
+SHARED_TEXTS = VerbTexts()
+
+
+def single_game_batch(state: np.ndarray, state_dtype: np.dtype, title: str,
+                      texts: VerbTexts = SHARED_TEXTS) -> np.ndarray:
     """A (1,)-shaped view of a single game of ``title`` (records of ``state_dtype``), sharing its
-    memory; ValueError for anything else."""
+    memory; ValueError for anything else (in the words of ``texts``)."""
     if not isinstance(state, np.ndarray) or state.dtype != state_dtype:
-        raise ValueError(f"state must be a numpy array of {title}'s STATE_DTYPE, as returned "
-                         "by its new_game")
+        raise ValueError(texts.say(texts.not_a_state, title, state))
     if state.shape in ((), (1,)):
         return state.reshape(1)
-    raise ValueError(f"expected a single game (shape ()), got a batch of shape {state.shape}")
+    raise ValueError(texts.say(texts.not_single, title, state))
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def module_function(method: Callable[P, R], module: str) -> Callable[P, R]:
+    """``method`` (a verb of an ``EngineVerbs``) as a plain function of ``module``, with its name,
+    docstring and signature."""
+    @functools.wraps(method)
+    def verb(*args: P.args, **kwargs: P.kwargs) -> R:
+        return method(*args, **kwargs)
+
+    verb.__module__ = module
+    verb.__qualname__ = method.__name__
+    return verb
+
+
+def _python_form(kernel):
+    """A compiled function's plain Python form (the function itself when it is not compiled)."""
+    # a compiled function takes microseconds to type a record argument on each call from Python
+    # (about 20 us against 1.5 us), and the verbs that read a field or two of a record are asked often
+    # (the envs ask current_player each step, the rewards is_terminal several times a game end)
+    return getattr(kernel, "py_func", kernel)
 
 
 @dataclass(frozen=True)
@@ -52,22 +100,23 @@ class EngineVerbs:
     decision_names: Sequence[str]
     legal_masks_batch: Callable[..., None] | None = None
     apply_batch: Callable[..., None] | None = None
+    texts: VerbTexts = SHARED_TEXTS  # the words of its refusals
 
     def check_config(self, config: Any) -> Any:
         """``config`` (the default config for None); ValueError for anything else."""
         config = self.config_type() if config is None else config
         if not isinstance(config, self.config_type):
-            raise ValueError(f"config must be a {self.title} GameConfig, got {type(config).__name__}")
+            raise ValueError(self.texts.say(self.texts.not_a_config, self.title, config))
         return config
 
     def as_batch(self, state: np.ndarray) -> np.ndarray:
         """A (1,)-shaped view of a single game, sharing its memory; ValueError for anything else."""
-        return single_game_batch(state, self.state_dtype, self.title)
+        return single_game_batch(state, self.state_dtype, self.title, self.texts)
 
     def check_batch(self, states: np.ndarray) -> np.ndarray:
         """``states`` when it is a 1-d array of the game's records; ValueError otherwise."""
         if not isinstance(states, np.ndarray) or states.dtype != self.state_dtype or states.ndim != 1:
-            raise ValueError(f"states must be a 1-d numpy array of {self.title}'s STATE_DTYPE")
+            raise ValueError(self.texts.say(self.texts.not_a_batch, self.title, states))
         return states
 
     def new_game(self, config: Any = None, seed: int | np.integer | None = None) -> np.ndarray:
@@ -90,7 +139,7 @@ class EngineVerbs:
 
     def current_player(self, state: np.ndarray) -> int:
         """The seat to decide, or -1 when the game is over."""
-        return int(self.actor_of(self.as_batch(state)[0]))
+        return int(_python_form(self.actor_of)(self.as_batch(state)[0]))
 
     def legal_mask(self, state: np.ndarray) -> NDArray[np.bool_]:
         """bool[num_actions]: the actions the seat to move may take (all False only at the end)."""
@@ -123,14 +172,12 @@ class EngineVerbs:
 
     def is_terminal(self, state: np.ndarray) -> bool:
         """True once the game's final scoring is done."""
-        # is_over's plain Python form: a compiled function takes microseconds to type a record
-        # argument on each call from Python, and the rewards ask this several times per game end
-        return bool(getattr(self.is_over, "py_func", self.is_over)(self.as_batch(state)[0]))
+        return bool(_python_form(self.is_over)(self.as_batch(state)[0]))
 
     def require_terminal(self, state: np.ndarray) -> np.void:
         """The record of a finished game; ValueError while it is not over."""
         if not self.is_terminal(state):
-            raise ValueError("the game is not over yet: final scores exist only after the final scoring")
+            raise ValueError(self.texts.not_over)
         return self.as_batch(state)[0]
 
     def legal_masks(self, states: np.ndarray) -> NDArray[np.bool_]:

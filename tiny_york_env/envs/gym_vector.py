@@ -60,8 +60,8 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from ..contract import Game
+from ..core.options import check_int
 from ..core.seeds import SEED_LIMIT, check_seed
-from ..options import check_int
 from ..registry import get_game
 from .batch import LEARNING_SEAT, BatchRunner, byte_view, check_num_threads
 from .generated import game_class_name, make_game_class, render_modes, setup_config

@@ -54,8 +54,8 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from ..contract import Game
+from ..core.options import check_int
 from ..core.seeds import SEED_LIMIT, check_seed
-from ..options import check_int
 from ..registry import get_game
 from .batch import LEARNING_SEAT, BatchRunner, byte_view, check_num_threads
 from .generated import game_class_name, make_game_class, setup_config

@@ -45,7 +45,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..agents.policies import offered_policies
+from ..agents.registry import offered_players
 from ..registry import game_names, get_game
 from ..saved_games import SavedGameError, decode_saved_game
 from .database import BoardDatabase
@@ -135,7 +135,7 @@ def create_app(store: SessionStore | None = None,
         for name in game_names():
             game = get_game(name)
             games.append({"name": name, "title": game.title, "person": PERSON,
-                          "policies": list(offered_policies(game)),
+                          "policies": list(offered_players(game)),
                           "automatic": list(game.automatic_choices),
                           "automatic_keyword": game.automatic_kind,
                           "automatic_default": [str(a) for a in game.board_defaults],

@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from ..agents.registry import offered_players
+from ..agents.seats import seat_decider
 from ..contract import Game
 from ..core.seeds import SEED_LIMIT
 from ..registry import DEFAULT_GAME, game_names, get_game
@@ -67,9 +69,9 @@ def make_config(game: Game, num_agents: int, automatic: list[Any]) -> Any:
 
 
 def seat_policy(game: Game, name: str, seed: int, config: Any) -> Callable[[np.ndarray], int]:
-    """A state -> action function for the policy ``name`` (``agents.policies.seat_policy``)."""
-    from ..agents.policies import seat_policy as make_seat_policy
-    return make_seat_policy(game, name, np.random.default_rng(seed), config, agent_seed=seed)
+    """A state -> action function for the player ``name`` (``agents.seats.seat_decider``), seeded
+    with ``seed``, its views drawn from a generator of the same seed."""
+    return seat_decider(game, name, seed, config, np.random.default_rng(seed))
 
 
 @dataclass
@@ -475,8 +477,7 @@ def check_game_request(request: Any) -> tuple[str, list[str], list[Any], int]:
     if (not isinstance(seats, list) or not 1 <= len(seats) <= MAX_AGENT_SEATS
             or not all(isinstance(s, str) and s for s in seats)):
         raise SessionError(f"seats must be a list of 1-{MAX_AGENT_SEATS} names: 'person' or a policy")
-    from ..agents.policies import offered_policies
-    allowed = offered_policies(get_game(game_name))
+    allowed = offered_players(get_game(game_name))
     bad = [who for who in seats if who != PERSON and who not in allowed]
     if bad:
         raise SessionError(f"seat {bad[0]!r} is not offered: a seat is 'person' or one of {list(allowed)}")

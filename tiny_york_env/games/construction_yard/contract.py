@@ -1,7 +1,7 @@
 """Construction Yard's game record for the registry (``tiny_york_env.contract.Game``)."""
 
-from ...contract import Game, GameKernels
-from ...core.labels import bot_label
+from ...contract import Game, GameKernels, PublishedRun, verb_fields
+from ...core.seats import bot_seat_fields
 from . import api, kernels, observation
 from .actions import NUM_ACTIONS, describe_action
 from .board_svg import construction_yard_svg
@@ -12,12 +12,25 @@ from .global_state import encode_global_state, global_state_space
 from .legal import fill_legal_mask
 from .legend import LEGEND
 from .persist import load_state, save_state
+from .players import PLAYERS
 from .rules import apply, apply_unchecked
 from .state import STATE_DTYPE
 from .text import render_text
 from .validate import validate_state
 
 SCORE_SCALE = 50.0  # the "score" reward: margin to the best other seat / 50 points
+
+# The published figures beyond the standard matches (scripts/publish_runs.py): the champion's
+# (seed 3) and the sequential test of the champion's search against its policy
+PUBLISHED_RUNS = (
+    PublishedRun("champion", "ladder", "construction-yard-2p", ("--levels", "greedy,random"), 200, 50),
+    PublishedRun("champion", "match", "construction-yard-3p-greedy-bots",
+                 ("--vs", "champion", "--bots", "greedy", "greedy"), 200),
+    PublishedRun("champion", "match", "construction-yard-2p-greedy-agent",
+                 ("--vs", "champion", "greedy"), 100),
+    PublishedRun("comparisons", "compare", "cy-champion-greedy",
+                 ("ppo", "champion", "--vs", "greedy", "--max-pairs", "400")),
+)
 
 
 def render_rgb(state):
@@ -36,22 +49,10 @@ def construction_yard_game() -> Game:
         rules_source="rules/construction-yard-rules-en.txt (docs/construction-yard.md)",
         automatic_participants="bots ('random', 'greedy') in the last seats; Dirk in every "
                                "two-player game (not a seat: he scores but never wins)",
-        config_type=GameConfig, make_config=GameConfig,
-        num_agents=lambda config: config.num_agents,
-        num_participants=lambda config: config.num_participants,
-        config_params=api.config_params,
-        seat_config=lambda agents, automatic: GameConfig(num_players=agents + len(automatic),
-                                                         bots=tuple(automatic)),
-        automatic_of=lambda config: tuple(config.bots),
-        automatic_kind="bots",
-        automatic_label=bot_label,
+        **bot_seat_fields(GameConfig), config_params=api.config_params,
         automatic_choices=("greedy", "random"),
         state_dtype=STATE_DTYPE, num_actions=NUM_ACTIONS,
-        new_game=api.new_game, current_player=api.current_player, legal_mask=api.legal_mask,
-        apply_action=api.apply_action, step=api.step, is_terminal=api.is_terminal,
-        final_scores=api.final_scores, winners=api.winners, placings=api.placings,
-        score_breakdown=api.score_breakdown, describe_action=describe_action,
-        pending_decision=api.pending_decision,
+        **verb_fields(api), describe_action=describe_action,
         render_text=render_text, determinize=determinize,
         validate_state=validate_state, save_state=save_state, load_state=load_state,
         automatic_moves=bot_moves_of,
@@ -62,12 +63,18 @@ def construction_yard_game() -> Game:
             apply_checked=apply, apply_unchecked=apply_unchecked, is_over=kernels.is_over,
             actor_of=kernels.actor_of, encode_record=observation.encode_record),
         batch_module="tiny_york_env.games.construction_yard.batch",
-        score_scale=SCORE_SCALE, greedy_action=api.greedy_choice, board_svg=construction_yard_svg,
+        score_scale=SCORE_SCALE, greedy_action=api.greedy_choice, players=PLAYERS,
+        board_svg=construction_yard_svg,
         render_rgb=render_rgb,
         greedy_playout=kernels.greedy_playout,
         env_defaults={"num_players": 2, "bots": ("greedy",)},
         aec_defaults={"num_players": 3, "bots": ()},
-        train_defaults={"eval_levels": (), "eval_opponents": ("greedy", "random")},
+        train_defaults={"eval_levels": (), "eval_opponents": ("greedy", "random"),
+                        # training/recipes/game_agents.py: the shipped policies were the checkpoints at
+                        # 17,998,848 and 23,998,464 steps of runs meant for 40M, stopped for time once
+                        # the periodic evaluations had levelled off; the steps below end on those weights
+                        "shipped_recipe": {"bc_games": 4000, "bc_epochs": 10, "eval_every": 2_000_000,
+                                           "eval_games": 400, "steps": {2: 17_989_632, 3: 23_986_176}}},
         global_state=encode_global_state, global_state_space=global_state_space,
         benchmark_setups=(
             ("2 players + Dirk", {"num_players": 2}), ("3 players", {"num_players": 3}),
@@ -86,5 +93,6 @@ def construction_yard_game() -> Game:
         #       --automatic random,greedy
         max_decisions=1024,
         max_score=observation.SCORE_CAP,  # the encoder's cap; the highest total measured above: 155
+        published_runs=PUBLISHED_RUNS,
         docs=("docs/construction-yard.md", "docs/construction-yard-observation.md"),
     )

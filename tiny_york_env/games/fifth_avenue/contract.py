@@ -1,7 +1,7 @@
 """5th Avenue's game record for the registry (``tiny_york_env.contract.Game``)."""
 
-from ...contract import Game, GameKernels
-from ...core.labels import bot_label
+from ...contract import Game, GameKernels, PublishedRun, verb_fields
+from ...core.seats import bot_seat_fields
 from . import api, kernels, observation
 from .actions import NUM_ACTIONS, describe_action
 from .board_svg import fifth_avenue_svg
@@ -13,11 +13,28 @@ from .global_state import encode_global_state, global_state_space
 from .legal import fill_legal_mask
 from .legend import LEGEND
 from .persist import load_state, save_state
+from .players import PLAYERS
 from .state import STATE_DTYPE
 from .text import render_text
 from .validate import validate_state
 
 SCORE_SCALE = 50.0  # the "score" reward: margin to the best other seat / 50 VP
+
+# The published figures beyond the standard matches (scripts/publish_runs.py): the search agents'
+# matches (fewer games: a search decision costs milliseconds, psearch's far more), the champion's
+# (seed 3) and the sequential test of the champion's search against its policy
+PUBLISHED_RUNS = (
+    PublishedRun("matches", "match", "search64-greedy", ("--vs", "search:64", "greedy"), 40),
+    PublishedRun("matches", "match", "gsearch8-search8",
+                 ("--vs", "gsearch:8", "search:8", "--seed", "1"), 30),
+    PublishedRun("matches", "match", "psearch64-ppo", ("--vs", "psearch:64", "ppo", "--seed", "1"), 20),
+    PublishedRun("champion", "ladder", "fifth-avenue-2p", ("--levels", "greedy,random"), 100, 50),
+    PublishedRun("champion", "match", "fifth-avenue-2p-greedy-agent", ("--vs", "champion", "greedy"), 100),
+    PublishedRun("champion", "match", "fifth-avenue-3p-greedy-bots",
+                 ("--vs", "champion", "--bots", "greedy", "greedy"), 100),
+    PublishedRun("comparisons", "compare", "5a-champion-greedy",
+                 ("ppo", "champion", "--vs", "greedy", "--max-pairs", "400")),
+)
 
 
 def render_rgb(state):
@@ -35,22 +52,10 @@ def fifth_avenue_game() -> Game:
         aec_name="fifth_avenue_v0", rules_source="rules/fifth-avenue-rules-en.txt (docs/fifth-avenue.md)",
         automatic_participants="bots ('random', 'greedy') in the last seats; Alea bids and builds in every "
                                "two-player game (not a seat: he never scores)",
-        config_type=GameConfig, make_config=GameConfig,
-        num_agents=lambda config: config.num_agents,
-        num_participants=lambda config: config.num_participants,
-        config_params=api.config_params,
-        seat_config=lambda agents, automatic: GameConfig(num_players=agents + len(automatic),
-                                                         bots=tuple(automatic)),
-        automatic_of=lambda config: tuple(config.bots),
-        automatic_kind="bots",
-        automatic_label=bot_label,
+        **bot_seat_fields(GameConfig), config_params=api.config_params,
         automatic_choices=("greedy", "random"),
         state_dtype=STATE_DTYPE, num_actions=NUM_ACTIONS,
-        new_game=api.new_game, current_player=api.current_player, legal_mask=api.legal_mask,
-        apply_action=api.apply_action, step=api.step, is_terminal=api.is_terminal,
-        final_scores=api.final_scores, winners=api.winners, placings=api.placings,
-        score_breakdown=api.score_breakdown, describe_action=describe_action,
-        pending_decision=api.pending_decision,
+        **verb_fields(api), describe_action=describe_action,
         render_text=render_text, determinize=determinize,
         validate_state=validate_state, save_state=save_state, load_state=load_state,
         automatic_moves=bot_moves_of,
@@ -61,11 +66,16 @@ def fifth_avenue_game() -> Game:
             apply_checked=apply, apply_unchecked=play, is_over=kernels.is_over,
             actor_of=kernels.actor_of, encode_record=observation.encode_record),
         batch_module="tiny_york_env.games.fifth_avenue.batch",
-        score_scale=SCORE_SCALE, greedy_action=api.greedy_choice, greedy_playout=kernels.greedy_playout,
+        score_scale=SCORE_SCALE, greedy_action=api.greedy_choice, players=PLAYERS,
+        greedy_playout=kernels.greedy_playout,
         render_rgb=render_rgb, board_svg=fifth_avenue_svg,
         env_defaults={"num_players": 2, "bots": ("greedy",)},
         aec_defaults={"num_players": 3, "bots": ()},
-        train_defaults={"eval_levels": (), "eval_opponents": ("greedy", "random")},
+        train_defaults={"eval_levels": (), "eval_opponents": ("greedy", "random"),
+                        # training/recipes/game_agents.py: 120 rollouts of 16,384 steps for each player
+                        # count, what one session's time allowed
+                        "shipped_recipe": {"bc_games": 3000, "bc_epochs": 8, "eval_every": 491_520,
+                                           "eval_games": 200, "steps": {2: 1_966_080, 3: 1_966_080}}},
         global_state=encode_global_state, global_state_space=global_state_space,
         benchmark_setups=(
             ("2 players + Alea", {"num_players": 2}), ("3 players", {"num_players": 3}),
@@ -86,5 +96,6 @@ def fifth_avenue_game() -> Game:
         # the highest total measured there: 573 (random games: 412), above the encoder's cap of 200;
         # with half as much again, rounded up
         max_score=1000,
+        published_runs=PUBLISHED_RUNS,
         docs=("docs/fifth-avenue.md",),
     )

@@ -28,7 +28,7 @@ from .api import (
 )
 from .bot_moves import tom_events_of
 from .config import GameConfig
-from .determinize import determinize
+from .determinize import determinize, redraw_unseen
 from .persist import load_state, save_state
 from .state import STATE_DTYPE
 from .text import render_text
@@ -39,6 +39,7 @@ __all__ = [
     "current_player", "decode", "describe_action", "determinize", "encode", "end_character_points",
     "final_scores", "is_terminal",
     "legal_actions", "legal_mask", "legal_masks", "load_state", "new_game", "new_games",
-    "pending_decision", "placings", "render_text", "save_state", "score_breakdown", "step", "tom_events_of",
+    "pending_decision", "placings", "redraw_unseen", "render_text", "save_state", "score_breakdown", "step",
+    "tom_events_of",
     "validate_state", "winner", "winners",
 ]

@@ -7,7 +7,7 @@ log before it carries out the action; ``new_game`` starts it empty. The log hold
 table sees (R25): a card Tom keeps face down in his supply is recorded as "a card", never by type.
 
 ``tom_event_count`` counts every event since the clear; the first ``TOM_EVENT_CAPACITY`` are kept
-(the most one decision has produced is far below it: ``tests/game/test_tom_events.py`` measures
+(the most one decision has produced is far below it: ``tests/tiny_york/test_tom_events.py`` measures
 it over random games) and ``tom_events_of`` says when some were dropped.
 """
 

@@ -1,40 +1,45 @@
 """Tiny York's game record for the registry (``tiny_york_env.contract.Game``)."""
 
-from ...contract import Game, GameKernels
+from ...contract import Game, GameKernels, PublishedRun, verb_fields
 from . import (
     NUM_ACTIONS,
     STATE_DTYPE,
     GameConfig,
     api,
-    apply_action,
-    current_player,
     describe_action,
     determinize,
-    final_scores,
     global_state,
-    is_terminal,
     kernels,
     legal,
-    legal_mask,
     load_state,
-    new_game,
     observation,
-    placings,
     render_text,
     rules,
     save_state,
-    score_breakdown,
     search,
-    step,
     tom_events_of,
     validate_state,
-    winners,
 )
 from .board_svg import tiny_york_svg
 from .config import NUM_TOM_LEVELS, tom_label
+from .greedy import greedy_action
 from .legend import LEGEND
+from .players import PLAYERS
 
 SCORE_SCALE = 50.0  # the "score" reward: margin to the best other participant / 50 points
+
+# The published figures beyond the standard ones (scripts/publish_runs.py): the champion's ladder by
+# its playouts (seed 3, resumable parts of 100) and the sequential tests of expert iteration's first
+# generation alone against the shipped PPO network
+PUBLISHED_RUNS = (
+    PublishedRun("champion", "ladder", "tiny-york-tom10-tom12", ("--levels", "12,10"), 400, 100),
+    PublishedRun("champion", "ladder", "tiny-york-tom1-6", ("--levels", "6,5,4,3,2,1"), 100, 100),
+    PublishedRun("champion", "ladder", "tiny-york-tom7-11", ("--levels", "11,9,8,7"), 400, 100),
+    PublishedRun("comparisons", "compare", "gen1-alone-tom12",
+                 ("ppo", "ppo:agents/models/champion.zip", "--vs", "12")),
+    PublishedRun("comparisons", "compare", "gen1-alone-tom10",
+                 ("ppo", "ppo:agents/models/champion.zip", "--vs", "10")),
+)
 
 
 def tiny_york_game() -> Game:
@@ -58,11 +63,7 @@ def tiny_york_game() -> Game:
         automatic_label=tom_label,
         automatic_choices=tuple(range(1, NUM_TOM_LEVELS + 1)),
         state_dtype=STATE_DTYPE, num_actions=NUM_ACTIONS,
-        new_game=new_game, current_player=current_player, legal_mask=legal_mask,
-        apply_action=apply_action, step=step, is_terminal=is_terminal,
-        final_scores=final_scores, winners=winners, placings=placings,
-        score_breakdown=score_breakdown, describe_action=describe_action,
-        pending_decision=api.pending_decision,
+        **verb_fields(api), describe_action=describe_action,
         render_text=render_text, determinize=determinize,
         validate_state=validate_state, save_state=save_state, load_state=load_state,
         automatic_moves=tom_events_of,
@@ -75,7 +76,7 @@ def tiny_york_game() -> Game:
             encode_record=observation.encode_record),
         batch_module=f"{__package__}.batch",
         score_scale=SCORE_SCALE, render_rgb=render_rgb, board_svg=tiny_york_svg,
-        search_kernel=search.search_kernel,
+        search_kernel=search.search_kernel, greedy_action=greedy_action, players=PLAYERS,
         describe_option=describe_action,
         global_state=global_state.encode_global_state,
         global_state_space=global_state.global_state_space,
@@ -103,5 +104,6 @@ def tiny_york_game() -> Game:
         max_decisions=1024,
         # totals are >= 0 and none has come near the encoder's cap (16,000 random games: 14-138)
         max_score=observation.POINTS_CAP,
+        published_runs=PUBLISHED_RUNS,
         docs=("docs/rules.md", "docs/actions.md", "docs/observation.md", "docs/global-state.md"),
     )

@@ -455,3 +455,27 @@ def determinize(state: np.ndarray, seat: int | np.integer,
     view = np.zeros((), dtype=STATE_DTYPE)
     determinize_into(batch, 0, view.reshape(1), 0, int(seat), _seed_value(seed))
     return view
+
+
+@jit
+def redraw_unseen_by_all(states, i, seed):
+    """Reseed game ``i``'s generator from ``seed`` and redraw in place what no seat has seen (R25
+    "hidden from all"): the draw pile's order, the face-down elevator, prestige and start tiles;
+    every hand, reserve and the discard pile kept."""
+    st = states[i]
+    seed_rng(st["rng"], seed)
+    reshuffle_in_place(st, st["draw_pile"], st["draw_count"])
+    shuffle_elevator_stacks_order(st)
+    shuffle_prestige_stack_order(st)
+    shuffle_hidden_start_stacks(st)
+
+
+def redraw_unseen(state: np.ndarray, seed: int | np.integer | np.random.Generator) -> np.ndarray:
+    """A new game record: ``state`` with every hand and reserve kept and only what no seat has seen
+    redrawn (``redraw_unseen_by_all``): a view for a search told every hand (a study of what hidden
+    information costs, not a seat-safe view). The record is checked first (``validate_state``)."""
+    batch = _as_batch(state)
+    validate_state(batch.reshape(()))
+    view = batch.copy()
+    redraw_unseen_by_all(view, 0, _seed_value(seed))
+    return view.reshape(())

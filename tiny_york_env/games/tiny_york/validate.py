@@ -4,9 +4,10 @@ A game is a plain numpy record, so one read back from a file, a socket or a dama
 can hold anything, and the compiled engine trusts its record: it indexes arrays with the
 record's values and loops as often as its counts say. ``validate_state`` checks a record before
 the engine sees it and raises a ``ValueError`` naming the first wrong field and what it must be.
-The checks are compiled: ``validate_record(st)`` (callable from compiled code) returns an error
-code, an index into ``ERRORS`` (field, rule); ``state_error_codes`` gives one per game of a
-batch. They cost about 2 microseconds per game compiled, 3.5 through ``validate_state`` for one
+The checks are compiled, and each raises ``StateError(code)`` where its rule fails, ``code`` an
+index into ``ERRORS`` (field, rule), so ``validate_record(st)`` (callable from compiled code) stops
+at the first rule broken; ``state_error_codes`` gives each game's code (OK = 0) for a batch. They
+cost about 2 microseconds per game compiled, 3.5 through ``validate_state`` for one
 game (``benchmarks/validate_state.py``: ``apply_action`` costs about 3, ``legal_mask`` 2.5,
 ``encode`` 5, ``load_state`` 9-15 with the checks, ``determinize`` 11-12 without them), so
 ``load_state`` runs them on every load and ``determinize`` at its door. ``apply_action``,
@@ -80,7 +81,7 @@ Bids are at most ``MAX_BID_VALUE`` (a bid counts cards). Counts the rules leave 
 dollars, skyscrapers, press moves, decisions) are capped at ``COUNT_LIMIT``, far above any game
 and low enough that no sum overflows (``CAPPED_FIELDS``). Every index the engine, the encoder
 and ``determinize`` take from the record is one of the fields checked here, so a record that
-passes is read within bounds, and its loops end; ``tests/game/test_state_fuzz.py`` plays on
+passes is read within bounds, and its loops end; ``tests/tiny_york/test_state_fuzz.py`` plays on
 thousands of corrupted records that pass.
 """
 
@@ -456,6 +457,31 @@ ERRORS = (
  E_TOM_EVENTS) = range(len(ERRORS))
 
 
+def error_message(code: int) -> str:
+    """The words for error ``code``: the field, then what it must be."""
+    field, rule = ERRORS[code]
+    return f"invalid game state: {field} {rule}"
+
+
+class StateError(ValueError):
+    """A record the engine could not have made: ``code`` indexes ERRORS (the field and its rule),
+    ``game`` is its index in a batch (None for a single game).
+
+    The compiled checks raise it with a constant code (``raise StateError(E_ROUND)``), as numba
+    allows in nopython mode. A function that raises, or lets a raise pass through it, must hold no
+    array: numba skips the frees of the frames a raise leaves, so every scratch array lives in a
+    predicate that returns a bool to the check that raises (``_each_once``, ``_cards_accounted``,
+    ``_tiles_where_they_say``, ...; ``tests/tiny_york/test_validate_frees.py`` counts the frees)."""
+
+    def __init__(self, code: int, game: int | None = None) -> None:
+        where = "" if game is None else f"game {game} of the batch: "
+        super().__init__(where + error_message(code))
+        self.code, self.game = code, game
+
+    def __reduce__(self):
+        return StateError, (self.code, self.game)
+
+
 # --- small predicates ----------------------------------------------------------------------------
 @jit
 def _in(x, low, high):
@@ -493,6 +519,18 @@ def _is_character_choice(d):
 
 
 @jit
+def _each_once(values, low, high):
+    """Every entry is in [low, high) and no value appears twice."""
+    seen = np.zeros(high - low, np.bool_)
+    for k in range(values.shape[0]):
+        x = values[k]
+        if not _in(x, low, high) or seen[x - low]:
+            return False
+        seen[x - low] = True
+    return True
+
+
+@jit
 def _seat_rows_ok(rows, n, low, high):
     """Every entry of the seat rows below ``n`` is in [low, high) and every entry after is 0."""
     for seat in range(rows.shape[0]):
@@ -521,29 +559,28 @@ def _seat_values_ok(values, n, low, high):
 def _check_players(st):
     n = st["num_seats"]
     if not _in(n, MIN_PARTICIPANTS, MAX_SEATS + 1):
-        return E_NUM_SEATS
+        raise StateError(E_NUM_SEATS)
     if not _in(st["num_agents"], 1, n + 1):
-        return E_NUM_AGENTS
+        raise StateError(E_NUM_AGENTS)
     for seat in range(MAX_SEATS):
         tom = st["num_agents"] <= seat < n
         if st["is_tom"][seat] != (1 if tom else 0):
-            return E_IS_TOM
+            raise StateError(E_IS_TOM)
         mode, draw, level = st["tom_mode"][seat], st["tom_draw"][seat], st["tom_level"][seat]
         if not tom:
             if mode != 0:
-                return E_TOM_MODE
+                raise StateError(E_TOM_MODE)
             if draw != 0:
-                return E_TOM_DRAW
+                raise StateError(E_TOM_DRAW)
             if level != 0:
-                return E_TOM_LEVEL
+                raise StateError(E_TOM_LEVEL)
             continue
         if not _in(mode, 0, TOM_MODE_COUNT):
-            return E_TOM_MODE
+            raise StateError(E_TOM_MODE)
         if not _in(draw, TOM_MIN_DRAW, TOM_MAX_DRAW + 1):
-            return E_TOM_DRAW
+            raise StateError(E_TOM_DRAW)
         if level != TOM_LEVEL_TABLE[mode, draw]:
-            return E_TOM_LEVEL
-    return OK
+            raise StateError(E_TOM_LEVEL)
 
 
 @jit
@@ -564,40 +601,39 @@ def _expected_bid_round_ok(st):
 def _check_progress(st):
     rnd, stage, d = st["round"], st["stage"], st["decision"]
     if not _in(rnd, 0, FINAL_ROUND + 1):
-        return E_ROUND
+        raise StateError(E_ROUND)
     if not _in(stage, 0, NUM_STAGES):
-        return E_STAGE
+        raise StateError(E_STAGE)
     if not _in(d, 0, NUM_DECISIONS):
-        return E_DECISION
+        raise StateError(E_DECISION)
     if (rnd == 0) != (stage == STAGE_START_CHARACTERS) or (
             (rnd == FINAL_ROUND) != (stage == STAGE_GAME_OVER)):
-        return E_STAGE_ROUND
+        raise StateError(E_STAGE_ROUND)
     if not STAGE_DECISIONS[stage, d]:
-        return E_STAGE_DECISION
+        raise StateError(E_STAGE_DECISION)
     if not _expected_bid_round_ok(st):
-        return E_BID_ROUND
+        raise StateError(E_BID_ROUND)
     if d == DEC_ELEVATOR and st["bid_round"] != ELEVATOR:
-        return E_STAGE_DECISION
+        raise StateError(E_STAGE_DECISION)
     prestige_decision = d == DEC_PRESTIGE_TILE or d == DEC_PRESTIGE_VESSEL or d == DEC_PRESTIGE_BOROUGH
     if prestige_decision and st["bid_round"] != PRESTIGE:
-        return E_STAGE_DECISION
+        raise StateError(E_STAGE_DECISION)
     if d == DEC_BUILD and st["bid_round"] != PRESTIGE and st["bid_round"] != SKYSCRAPERS:
-        return E_STAGE_DECISION
+        raise StateError(E_STAGE_DECISION)
     if d == DEC_GAME_OVER:
         if st["actor"] != NO_SEAT:
-            return E_ACTOR
+            raise StateError(E_ACTOR)
     elif not _is_agent(st, st["actor"]):
-        return E_ACTOR
+        raise StateError(E_ACTOR)
     total = 0
     for k in range(RNG_WORDS):
         if not _in(st["rng"][k], 0, RNG_WORD_LIMIT):
-            return E_RNG
+            raise StateError(E_RNG)
         total += st["rng"][k]
     if total == 0:
-        return E_RNG
+        raise StateError(E_RNG)
     if not _in(st["num_decisions"], 0, COUNT_LIMIT + 1):
-        return E_NUM_DECISIONS
-    return OK
+        raise StateError(E_NUM_DECISIONS)
 
 
 # --- cards ---------------------------------------------------------------------------------------
@@ -615,69 +651,64 @@ def _check_reserves(st):
         agent = seat < n and st["is_tom"][seat] == 0
         size = st["reserve_size"][seat]
         if agent and not _in(size, START_RESERVE, MAX_RESERVE + 1):
-            return E_RESERVE_SIZE
+            raise StateError(E_RESERVE_SIZE)
         if not agent and size != 0:
-            return E_RESERVE_SIZE
+            raise StateError(E_RESERVE_SIZE)
         held = 0
         for t in range(NUM_CARD_TYPES):
             x = st["reserve"][seat, t]
             if not _in(x, 0, CARDS_PER_TYPE + 1) or (not agent and x != 0):
-                return E_RESERVE
+                raise StateError(E_RESERVE)
             held += x
         if held > size or (held < size and not _reserve_may_be_short(st, seat)):
-            return E_RESERVE_FULL
+            raise StateError(E_RESERVE_FULL)
         for t in range(NUM_CARD_TYPES):
             if not _in(st["reserve_faceup"][seat, t], 0, st["reserve"][seat, t] + 1):
-                return E_RESERVE_FACEUP
-    return OK
+                raise StateError(E_RESERVE_FACEUP)
 
 
 @jit
 def _check_pairs(st):
     expected = 0 if st["round"] == 0 else num_pairs_dealt(st)
     if st["num_pairs"] != expected:
-        return E_NUM_PAIRS
+        raise StateError(E_NUM_PAIRS)
     phase1 = st["stage"] == STAGE_PHASE1
     for p in range(MAX_PAIRS):
         for k in range(2):
             c = st["pairs"][p, k]
             if not _in(c, EMPTY, NUM_CARD_TYPES):
-                return E_PAIRS
+                raise StateError(E_PAIRS)
             if c != EMPTY and (p >= st["num_pairs"] or not phase1):
-                return E_PAIRS
-    return OK
+                raise StateError(E_PAIRS)
 
 
 @jit
 def _check_card_counts(st):
     n = st["num_seats"]
     if not _in(st["draw_count"], 0, NUM_CARDS + 1):
-        return E_DRAW_COUNT
+        raise StateError(E_DRAW_COUNT)
     for i in range(NUM_CARDS):
         c = st["draw_pile"][i]
         if i < st["draw_count"] and not _in(c, 0, NUM_CARD_TYPES):
-            return E_DRAW_PILE
+            raise StateError(E_DRAW_PILE)
         if i >= st["draw_count"] and c != EMPTY:
-            return E_DRAW_PILE
+            raise StateError(E_DRAW_PILE)
     for t in range(NUM_CARD_TYPES):
         if not _in(st["discard"][t], 0, CARDS_PER_TYPE + 1):
-            return E_DISCARD
+            raise StateError(E_DISCARD)
     if not _seat_rows_ok(st["hand"], n, 0, CARDS_PER_TYPE + 1):
-        return E_HAND
-    code = _check_reserves(st)
-    if code != OK:
-        return code
-    code = _check_pairs(st)
-    if code != OK:
-        return code
+        raise StateError(E_HAND)
+    _check_reserves(st)
+    _check_pairs(st)
     if not _seat_rows_ok(st["played"], n if _in_bidding_round(st["stage"]) else 0, 0,
                          CARDS_PER_TYPE + 1):
-        return E_PLAYED
-    return OK
+        raise StateError(E_PLAYED)
+    if not _cards_accounted(st):
+        raise StateError(E_CARDS)
 
 
 @jit
-def _check_cards_accounted(st):
+def _cards_accounted(st):
     """Each type: draw pile + discard + hands + reserves + pairs + played = 15."""
     counts = np.zeros(NUM_CARD_TYPES, np.int64)
     for i in range(st["draw_count"]):
@@ -691,8 +722,8 @@ def _check_cards_accounted(st):
         for seat in range(MAX_SEATS):
             counts[t] += st["hand"][seat, t] + st["reserve"][seat, t] + st["played"][seat, t]
         if counts[t] != CARDS_PER_TYPE:
-            return E_CARDS
-    return OK
+            return False
+    return True
 
 
 @jit
@@ -700,8 +731,7 @@ def _check_pairs_taken(st):
     for seat in range(MAX_SEATS):
         high = PAIRS_PER_AGENT if _is_agent(st, seat) else 0
         if not _in(st["pairs_taken"][seat], 0, high + 1):
-            return E_PAIRS_TAKEN
-    return OK
+            raise StateError(E_PAIRS_TAKEN)
 
 
 @jit
@@ -725,11 +755,10 @@ def _tom_supply_ok(st, tom):
 @jit
 def _check_tom_supplies(st):
     if not _in_bidding_round(st["stage"]):
-        return OK
+        return
     for tom in range(st["num_agents"], st["num_seats"]):
         if not _tom_supply_ok(st, tom):
-            return E_TOM_SUPPLY
-    return OK
+            raise StateError(E_TOM_SUPPLY)
 
 
 # --- character tiles -----------------------------------------------------------------------------
@@ -738,22 +767,21 @@ def _check_tile_fields(st):
     for tile in range(NUM_TILES):
         loc, owner = st["tile_loc"][tile], st["tile_owner"][tile]
         if not _in(loc, 0, NUM_LOCATIONS):
-            return E_TILE_LOC
+            raise StateError(E_TILE_LOC)
         if loc == LOC_OWNED and not _seated(st, owner):
-            return E_TILE_OWNER
+            raise StateError(E_TILE_OWNER)
         if loc != LOC_OWNED and owner != NO_SEAT:
-            return E_TILE_OWNER
+            raise StateError(E_TILE_OWNER)
         used, dollar = st["tile_used"][tile], st["tile_dollar"][tile]
         if not _is_flag(used):
-            return E_TILE_USED
+            raise StateError(E_TILE_USED)
         if used == 1 and (loc != LOC_OWNED or st["is_tom"][owner] != 0
                           or TILE_CHARACTER[tile] > NUM_ACTIVE_CHARACTERS):
-            return E_TILE_USED
+            raise StateError(E_TILE_USED)
         if not _is_flag(dollar):
-            return E_TILE_DOLLAR
+            raise StateError(E_TILE_DOLLAR)
         if dollar == 1 and (used == 0 or CHARACTER_FREE[TILE_CHARACTER[tile]] != 0):
-            return E_TILE_DOLLAR
-    return OK
+            raise StateError(E_TILE_DOLLAR)
 
 
 @jit
@@ -794,70 +822,65 @@ def _start_status_ok(st, k):
 
 @jit
 def _check_start_stacks(st):
-    seen = np.zeros(NUM_TILES, np.int64)
-    for k in range(NUM_START_STACKS):
-        for column in range(2):
-            tile = st["start_stacks"][k, column]
-            # value-1 tiles are tiles 0..5, value-5 tiles 6..11 (components._build_tiles)
-            if not _in(tile, column * NUM_START_STACKS, (column + 1) * NUM_START_STACKS):
-                return E_START_STACKS
-            seen[tile] += 1
-            if seen[tile] > 1:
-                return E_START_STACKS
+    """R4: each start tile once, value-1 on the left, value-5 on the right; each stack's status
+    fits the stage, with one stack taken per pick (``cursor`` during the draft, every seat's
+    after it)."""
+    for column in range(2):
+        # value-1 tiles are tiles 0..5, value-5 tiles 6..11 (components._build_tiles)
+        if not _each_once(st["start_stacks"][:, column], column * NUM_START_STACKS,
+                          (column + 1) * NUM_START_STACKS):
+            raise StateError(E_START_STACKS)
     taken = 0
     for k in range(NUM_START_STACKS):
         if not _start_status_ok(st, k):
-            return E_START_STATUS
+            raise StateError(E_START_STATUS)
         if st["start_stack_status"][k] == STACK_TAKEN:
             taken += 1
     draft = st["stage"] == STAGE_START_CHARACTERS
     if (draft and taken != st["cursor"]) or (not draft and taken != st["num_seats"]):
-        return E_START_STATUS
-    return OK
+        raise StateError(E_START_STATUS)
 
 
 @jit
-def _check_elevator(st, seen):
-    """Stacks and display; counts where each tile appears into ``seen``."""
+def _check_elevator(st):
+    """Each row's stack holds ``elevator_count`` tiles of its value, then blanks; its display
+    tiles of its value, with no gap while the stack has tiles."""
     for row in range(NUM_TILE_VALUES):
         count = st["elevator_count"][row]
         if not _in(count, 0, ELEVATOR_STACK_SIZES[row] + 1):
-            return E_ELEVATOR_COUNT
+            raise StateError(E_ELEVATOR_COUNT)
         for i in range(st["elevator_stack"].shape[1]):
             tile = st["elevator_stack"][row, i]
             if i >= count:
                 if tile != EMPTY:
-                    return E_ELEVATOR_STACK
+                    raise StateError(E_ELEVATOR_STACK)
                 continue
             if (not _in(tile, 0, NUM_TILES) or TILE_IS_START[tile] != 0
                     or TILE_VALUE[tile] != row + 1 or st["tile_loc"][tile] != LOC_ELEVATOR_STACK):
-                return E_ELEVATOR_STACK
-            seen[tile] += 1
+                raise StateError(E_ELEVATOR_STACK)
         for col in range(ELEVATOR_COLUMNS):
             tile = st["elevator_display"][row, col]
             if tile == EMPTY:
                 if count > 0:
-                    return E_ELEVATOR_DISPLAY
+                    raise StateError(E_ELEVATOR_DISPLAY)
                 continue
             if (not _in(tile, 0, NUM_TILES) or TILE_IS_START[tile] != 0
                     or TILE_VALUE[tile] != row + 1 or st["tile_loc"][tile] != LOC_DISPLAY):
-                return E_ELEVATOR_DISPLAY
-            seen[tile] += 1
-    return OK
+                raise StateError(E_ELEVATOR_DISPLAY)
 
 
 @jit
-def _check_tiles(st):
-    code = _check_tile_fields(st)
-    if code != OK:
-        return code
-    code = _check_start_stacks(st)
-    if code != OK:
-        return code
+def _tiles_where_they_say(st):
+    """Every tile is exactly where ``tile_loc`` says: a start tile in a start stack, owned or
+    removed; an elevator tile once in its row's stack or display when it says so, and nowhere
+    there otherwise (the elevator's entries are checked already)."""
     seen = np.zeros(NUM_TILES, np.int64)
-    code = _check_elevator(st, seen)
-    if code != OK:
-        return code
+    for row in range(NUM_TILE_VALUES):
+        for i in range(st["elevator_count"][row]):
+            seen[st["elevator_stack"][row, i]] += 1
+        for col in range(ELEVATOR_COLUMNS):
+            if st["elevator_display"][row, col] != EMPTY:
+                seen[st["elevator_display"][row, col]] += 1
     for tile in range(NUM_TILES):
         loc = st["tile_loc"][tile]
         if TILE_IS_START[tile] != 0:
@@ -866,38 +889,45 @@ def _check_tiles(st):
             in_elevator = loc == LOC_ELEVATOR_STACK or loc == LOC_DISPLAY
             ok = loc != LOC_START_STACK and seen[tile] == (1 if in_elevator else 0)
         if not ok:
-            return E_TILE_WHERE
-    return OK
+            return False
+    return True
+
+
+@jit
+def _check_tiles(st):
+    """The character tiles: their fields, the start stacks, the elevator, each tile once."""
+    _check_tile_fields(st)
+    _check_start_stacks(st)
+    _check_elevator(st)
+    if not _tiles_where_they_say(st):
+        raise StateError(E_TILE_WHERE)
 
 
 # --- board ---------------------------------------------------------------------------------------
 @jit
 def _check_boroughs(st):
-    seen = np.zeros(NUM_BOROUGHS, np.int64)
-    for b in range(NUM_BOROUGHS):
-        letter = st["borough_sequence"][b]
-        if not _in(letter, 0, NUM_BOROUGHS) or seen[letter] != 0:
-            return E_SEQUENCE
-        seen[letter] = 1
+    """The sequence tiles and base values are the components', each once; the Mayor is on the
+    round's letter (R3); the statue is a flag."""
+    if not _each_once(st["borough_sequence"], 0, NUM_BOROUGHS):
+        raise StateError(E_SEQUENCE)
     for b in range(NUM_BOROUGHS):
         want, have = 0, 0
         for k in range(NUM_BOROUGHS):
             want += BASE_VALUES[k] == BASE_VALUES[b]
             have += st["borough_base"][k] == BASE_VALUES[b]
         if want != have:
-            return E_BASE
+            raise StateError(E_BASE)
     rnd = st["round"]
     if rnd == 0:
         if st["mayor"] != NO_SEAT:
-            return E_MAYOR
+            raise StateError(E_MAYOR)
     else:
         mayor = st["mayor"]
         letter = min(rnd, NUM_GAME_ROUNDS) - 1
         if not _in(mayor, 0, NUM_BOROUGHS) or st["borough_sequence"][mayor] != letter:
-            return E_MAYOR
+            raise StateError(E_MAYOR)
     if not _is_flag(st["statue_flipped"]):
-        return E_STATUE
-    return OK
+        raise StateError(E_STATUE)
 
 
 @jit
@@ -915,8 +945,7 @@ def _check_skyscrapers(st):
             else:
                 high = COUNT_LIMIT
             if not _in(x, 0, high + 1):
-                return E_SKYSCRAPERS
-    return OK
+                raise StateError(E_SKYSCRAPERS)
 
 
 @jit
@@ -924,59 +953,76 @@ def _check_prestige(st):
     played_rounds = min(st["round"], NUM_GAME_ROUNDS)
     nxt = st["prestige_next"]
     if nxt != PRESTIGE_REVEALED_PER_ROUND * played_rounds:
-        return E_PRESTIGE_NEXT
-    position = np.full(NUM_PRESTIGE_TILES, -1, np.int64)
-    for k in range(NUM_PRESTIGE_TILES):
-        tile = st["prestige_stack"][k]
-        if not _in(tile, 0, NUM_PRESTIGE_TILES) or position[tile] >= 0:
-            return E_PRESTIGE_STACK
-        position[tile] = k
+        raise StateError(E_PRESTIGE_NEXT)
+    if not _each_once(st["prestige_stack"], 0, NUM_PRESTIGE_TILES):
+        raise StateError(E_PRESTIGE_STACK)
     revealing = 0 < st["round"] <= NUM_GAME_ROUNDS
     for k in range(PRESTIGE_REVEALED_PER_ROUND):
         tile = st["prestige_revealed"][k]
         if tile == EMPTY:
             continue
         if not revealing or tile != st["prestige_stack"][nxt - PRESTIGE_REVEALED_PER_ROUND + k]:
-            return E_PRESTIGE_REVEALED
+            raise StateError(E_PRESTIGE_REVEALED)
+    if not _prestige_locs_ok(st):
+        raise StateError(E_PRESTIGE_LOC)
+
+
+@jit
+def _prestige_locs_ok(st):
+    """Each prestige tile's ``prestige_loc``: in the stack from ``prestige_next`` on, revealed in
+    a revealed slot, else removed or in a borough (the stack holds each tile once)."""
+    in_stack = np.zeros(NUM_PRESTIGE_TILES, np.bool_)
+    for k in range(st["prestige_next"], NUM_PRESTIGE_TILES):
+        in_stack[st["prestige_stack"][k]] = True
     for tile in range(NUM_PRESTIGE_TILES):
         loc = st["prestige_loc"][tile]
         shown = False
         for k in range(PRESTIGE_REVEALED_PER_ROUND):
             shown = shown or st["prestige_revealed"][k] == tile
-        if position[tile] >= nxt:
+        if in_stack[tile]:
             ok = loc == PRESTIGE_IN_STACK
         elif shown:
             ok = loc == PRESTIGE_REVEALED
         else:
             ok = loc == PRESTIGE_REMOVED or _in(loc, 0, NUM_BOROUGHS)
         if not ok:
-            return E_PRESTIGE_LOC
-    return OK
+            return False
+    return True
 
 
 @jit
-def _check_placed_prestige(st):
-    """borough_prestige sums the tiles placed; one vessel owned per tile placed, by colour."""
+def _vessels_match_placed(st):
+    """R15: each vessel is on the board or a seat's, one owned per prestige tile placed in a
+    borough, of the tile's colour."""
     placed = np.zeros(NUM_COLOURS, np.int64)
-    for b in range(NUM_BOROUGHS):
-        total = 0
-        for tile in range(NUM_PRESTIGE_TILES):
-            if st["prestige_loc"][tile] == b:
-                total += PRESTIGE_TILE_VALUE[tile]
-                placed[PRESTIGE_TILE_COLOUR[tile]] += 1
-        if st["borough_prestige"][b] != total:
-            return E_BOROUGH_PRESTIGE
+    for tile in range(NUM_PRESTIGE_TILES):
+        if _in(st["prestige_loc"][tile], 0, NUM_BOROUGHS):
+            placed[PRESTIGE_TILE_COLOUR[tile]] += 1
     for v in range(NUM_VESSELS):
         owner = st["vessel_owner"][v]
         if owner == NO_SEAT:
             continue
         if not _seated(st, owner):
-            return E_VESSEL_OWNER
+            return False
         placed[VESSEL_COLOUR[v]] -= 1
     for colour in range(NUM_COLOURS):
         if placed[colour] != 0:
-            return E_VESSEL_OWNER
-    return OK
+            return False
+    return True
+
+
+@jit
+def _check_placed_prestige(st):
+    """borough_prestige sums the tiles placed; one vessel owned per tile placed, by colour."""
+    for b in range(NUM_BOROUGHS):
+        total = 0
+        for tile in range(NUM_PRESTIGE_TILES):
+            if st["prestige_loc"][tile] == b:
+                total += PRESTIGE_TILE_VALUE[tile]
+        if st["borough_prestige"][b] != total:
+            raise StateError(E_BOROUGH_PRESTIGE)
+    if not _vessels_match_placed(st):
+        raise StateError(E_VESSEL_OWNER)
 
 
 # --- participants --------------------------------------------------------------------------------
@@ -984,33 +1030,32 @@ def _check_placed_prestige(st):
 def _check_participants(st):
     n = st["num_seats"]
     if not _seat_values_ok(st["points"], n, 0, COUNT_LIMIT + 1):
-        return E_POINTS
+        raise StateError(E_POINTS)
     if not _seat_values_ok(st["dollars"], n, 0, COUNT_LIMIT + 1):
-        return E_DOLLARS
+        raise StateError(E_DOLLARS)
     if not _seat_values_ok(st["board_skyscrapers"], n, 0, COUNT_LIMIT + 1):
-        return E_BOARD
+        raise StateError(E_BOARD)
     if not _seat_values_ok(st["press_space"][:MAX_SEATS], n, 0, PRESS_LAST_SPACE + 1):
-        return E_PRESS_SPACE
+        raise StateError(E_PRESS_SPACE)
     if st["press_space"][NEUTRAL] != NEUTRAL_PRESS_START[n]:
-        return E_PRESS_SPACE
+        raise StateError(E_PRESS_SPACE)
     moves = st["press_moves"]
     if not _in(moves, n, COUNT_LIMIT + 1):
-        return E_PRESS_MOVES
+        raise StateError(E_PRESS_MOVES)
     if st["press_height"][NEUTRAL] != 0:
-        return E_PRESS_HEIGHT
+        raise StateError(E_PRESS_HEIGHT)
     for seat in range(MAX_SEATS):
         h = st["press_height"][seat]
         if seat >= n:
             if h != 0:
-                return E_PRESS_HEIGHT
+                raise StateError(E_PRESS_HEIGHT)
             continue
         last = st["press_space"][seat] == PRESS_LAST_SPACE
         if not _in(abs(h), 1, moves + 1) or (h < 0) != last:
-            return E_PRESS_HEIGHT
+            raise StateError(E_PRESS_HEIGHT)
         for other in range(seat):
             if abs(st["press_height"][other]) == abs(h):
-                return E_PRESS_HEIGHT
-    return OK
+                raise StateError(E_PRESS_HEIGHT)
 
 
 # --- the order of play, the bidding round and the evaluation --------------------------------------
@@ -1020,19 +1065,14 @@ def _check_order(st):
     stage = st["stage"]
     agents_only = stage == STAGE_START_CHARACTERS or stage == STAGE_PHASE1
     count = st["num_agents"] if agents_only else st["num_seats"]
-    seen = np.zeros(MAX_SEATS, np.int64)
+    if not _each_once(st["order"][:count], 0, st["num_seats"]):
+        raise StateError(E_ORDER)
     for i in range(MAX_SEATS):
         seat = st["order"][i]
-        if i >= count:
-            if seat != NO_SEAT:
-                return E_ORDER
-            continue
-        if not _seated(st, seat) or seen[seat] != 0:
-            return E_ORDER
-        if agents_only and st["is_tom"][seat] != 0:
-            return E_ORDER
-        seen[seat] = 1
-    return OK
+        if i >= count and seat != NO_SEAT:
+            raise StateError(E_ORDER)
+        if i < count and agents_only and st["is_tom"][seat] != 0:
+            raise StateError(E_ORDER)
 
 
 @jit
@@ -1076,32 +1116,31 @@ def _cursor_ok(st):
 def _check_bids(st):
     n = st["num_seats"]
     if not _seated(st, st["bid_start"]):
-        return E_BID_START
+        raise StateError(E_BID_START)
     if not _seat_values_ok(st["bid_value"], n, 0, MAX_BID_VALUE + 1):
-        return E_BID_VALUE
+        raise StateError(E_BID_VALUE)
     if not _seat_values_ok(st["bid_done"], n, 0, 2):
-        return E_BID_DONE
+        raise StateError(E_BID_DONE)
     if not _in(st["exchanges_left"], 0, NUM_CARDS + 1):
-        return E_EXCHANGES
+        raise StateError(E_EXCHANGES)
     winner, runner_up = st["bonus_winner"], st["runner_up"]
     if winner != NO_SEAT and not _seated(st, winner):
-        return E_BONUS_WINNER
+        raise StateError(E_BONUS_WINNER)
     if runner_up != NO_SEAT and (not _seated(st, runner_up) or winner == NO_SEAT
                                  or runner_up == winner):
-        return E_RUNNER_UP
+        raise StateError(E_RUNNER_UP)
     if not _seat_values_ok(st["bid_base"], n, 0, 2):
-        return E_BID_BASE
+        raise StateError(E_BID_BASE)
     if not _seat_rows_ok(st["icons_played"], n, 0, CARDS_PER_TYPE + 1):
-        return E_ICONS
+        raise StateError(E_ICONS)
     if not _seat_values_ok(st["double_prestige"], n, 0, 2):
-        return E_DOUBLE_PRESTIGE
+        raise StateError(E_DOUBLE_PRESTIGE)
     if not _is_flag(st["character18_used"]):
-        return E_CHARACTER18
+        raise StateError(E_CHARACTER18)
     if st["stage"] == STAGE_DECLARE_BID_LAST and st["character18_used"] != 0:
-        return E_CHARACTER18
+        raise StateError(E_CHARACTER18)
     if not _is_flag(st["build_bonus_due"]):
-        return E_BUILD_BONUS
-    return OK
+        raise StateError(E_BUILD_BONUS)
 
 
 @jit
@@ -1128,24 +1167,23 @@ def _check_bid_turns(st):
         seat = st["order"][i] if bidding else i
         done = _has_bid(st, i)
         if st["bid_done"][seat] != (1 if done else 0):
-            return E_BID_TURNS
+            raise StateError(E_BID_TURNS)
         bidding_now = st["stage"] == STAGE_BIDDING and seat == st["actor"]
         if not bidding or done or bidding_now:
             continue
         if st["bid_value"][seat] != 0 or st["bid_base"][seat] != 0 or st["double_prestige"][seat] != 0:
-            return E_BID_TURNS
+            raise StateError(E_BID_TURNS)
         if st["is_tom"][seat] == 0:
             for t in range(NUM_CARD_TYPES):
                 if st["played"][seat, t] != 0 or st["icons_played"][seat, t] != 0:
-                    return E_BID_TURNS
-    return OK
+                    raise StateError(E_BID_TURNS)
 
 
 @jit
 def _check_evaluation(st):
     d = st["decision"]
     if not _in(st["eval_step"], 0, NUM_EVAL_STEPS):
-        return E_EVAL_STEP
+        raise StateError(E_EVAL_STEP)
     prestige = d == DEC_PRESTIGE_TILE or d == DEC_PRESTIGE_VESSEL or d == DEC_PRESTIGE_BOROUGH
     if prestige or (d == DEC_BUILD and st["bid_round"] == PRESTIGE):
         # R15: the bonus winner's turn sets the step to the runner-up's, the runner-up's to done
@@ -1153,26 +1191,25 @@ def _check_evaluation(st):
         winner_turn = st["actor"] == st["bonus_winner"] and step == PRESTIGE_STEP_RUNNER_UP
         runner_turn = st["actor"] == st["runner_up"] and step == PRESTIGE_STEP_DONE
         if not (winner_turn or runner_turn):
-            return E_EVAL_STEP
+            raise StateError(E_EVAL_STEP)
     building = d == DEC_BUILD
     if (st["build_left"] > 0) != building or not _in(st["build_left"], 0, COUNT_LIMIT + 1):
-        return E_BUILD_LEFT
+        raise StateError(E_BUILD_LEFT)
     if not _in(st["build_borough"], 0, NUM_BOROUGHS):
-        return E_BUILD_BOROUGH
+        raise StateError(E_BUILD_BOROUGH)
     slot, vessel = st["chosen_slot"], st["chosen_vessel"]
     if not _in(slot, 0, PRESTIGE_REVEALED_PER_ROUND):
-        return E_CHOSEN_SLOT
+        raise StateError(E_CHOSEN_SLOT)
     if not _in(vessel, 0, NUM_VESSELS):
-        return E_CHOSEN_VESSEL
+        raise StateError(E_CHOSEN_VESSEL)
     if d == DEC_PRESTIGE_VESSEL or d == DEC_PRESTIGE_BOROUGH:
         tile = st["prestige_revealed"][slot]
         if tile == EMPTY:
-            return E_CHOSEN_SLOT
+            raise StateError(E_CHOSEN_SLOT)
         if d == DEC_PRESTIGE_BOROUGH and (
                 st["vessel_owner"][vessel] != NO_SEAT
                 or VESSEL_COLOUR[vessel] != PRESTIGE_TILE_COLOUR[tile]):
-            return E_CHOSEN_VESSEL
-    return OK
+            raise StateError(E_CHOSEN_VESSEL)
 
 
 # --- a character ability -------------------------------------------------------------------------
@@ -1183,40 +1220,39 @@ def _check_ability_memory(st):
         x = st["ability_memory"][k]
         high = NUM_CARD_TYPES if k >= PAIR_MEMORY else ABILITY_MEMORY_HIGH
         if not _in(x, EMPTY, high):
-            return E_ABILITY_MEMORY
+            raise StateError(E_ABILITY_MEMORY)
     first = st["ability_memory"][0]
     if c == MATCH_PAIR_FROM_RESERVE:
         for k in range(PAIR_MEMORY):
             if not _in(st["ability_memory"][k], EMPTY, NUM_CARD_TYPES):
-                return E_ABILITY_MEMORY
+                raise StateError(E_ABILITY_MEMORY)
     if c == TWO_SINGLE_CARDS and st["ability_count"] == 1:
         # 2: the pair the first single card came from, which has at most one card left
         if not _in(first, 0, st["num_pairs"]):
-            return E_ABILITY_MEMORY
+            raise StateError(E_ABILITY_MEMORY)
         if st["pairs"][first, 0] != EMPTY and st["pairs"][first, 1] != EMPTY:
-            return E_ABILITY_MEMORY
+            raise StateError(E_ABILITY_MEMORY)
     if (c == SWAP_CHARACTER and st["decision"] == DEC_CHARACTER_ELEVATOR
             and not _in(first, SEVEN_MEMORY_LOW, MAX_TILE_VALUE + 1)):
-        return E_ABILITY_MEMORY
-    return OK
+        raise StateError(E_ABILITY_MEMORY)
 
 
 @jit
 def _check_ability(st):
     c, d, ctx = st["ability"], st["decision"], st["ability_context"]
     if not _in(c, 0, NUM_ACTIVE_CHARACTERS + 1) or (c != 0) != _is_character_choice(d):
-        return E_ABILITY
+        raise StateError(E_ABILITY)
     if c != 0 and not ABILITY_CHOICES[c, d]:
-        return E_ABILITY
+        raise StateError(E_ABILITY)
     if not _in(ctx, 0, NUM_CONTEXTS):
-        return E_CONTEXT
+        raise StateError(E_CONTEXT)
     if c != 0 and (ctx != ABILITY_CONTEXT[c] or CONTEXT_STAGE[ctx] != st["stage"]):
-        return E_CONTEXT
+        raise StateError(E_CONTEXT)
     count, limit = st["ability_count"], st["ability_limit"]
     if not _in(limit, 0, NO_LIMIT + 1):
-        return E_ABILITY_LIMIT
+        raise StateError(E_ABILITY_LIMIT)
     if not _in(count, 0, NUM_CARDS + 1):
-        return E_ABILITY_COUNT
+        raise StateError(E_ABILITY_COUNT)
     if c != 0:
         high = limit  # card choices end when the count reaches the limit
         if d == DEC_CHARACTER_PAIR_CARD or d == DEC_CHARACTER_PAIR:
@@ -1224,9 +1260,9 @@ def _check_ability(st):
         elif d != DEC_CHARACTER_CARD:
             high = 1  # one choice: the count is still 0
         if count >= high:
-            return E_ABILITY_COUNT
+            raise StateError(E_ABILITY_COUNT)
     if c == REPLACE_NEUTRAL and st["board_skyscrapers"][st["actor"]] < 1:
-        return E_ABILITY  # 11 moves a skyscraper from the board (addendum)
+        raise StateError(E_ABILITY)  # 11 moves a skyscraper from the board (addendum)
     return _check_ability_memory(st)
 
 
@@ -1239,17 +1275,16 @@ def _check_scores(st):
     for seat in range(MAX_SEATS):
         for k in range(rows.shape[1]):
             if (seat >= n and rows[seat, k] != 0) or abs(rows[seat, k]) > COUNT_LIMIT:
-                return E_SCORE_LINES
+                raise StateError(E_SCORE_LINES)
     rows = st["end_character_points"]
     for seat in range(MAX_SEATS):
         for k in range(rows.shape[1]):
             if (seat >= n and rows[seat, k] != 0) or abs(rows[seat, k]) > COUNT_LIMIT:
-                return E_END_POINTS
+                raise StateError(E_END_POINTS)
     if over and not _seated(st, st["winner"]):
-        return E_WINNER
+        raise StateError(E_WINNER)
     if not over and st["winner"] != NO_SEAT:
-        return E_WINNER
-    return OK
+        raise StateError(E_WINNER)
 
 
 # --- the seat to move can go on ---------------------------------------------------------------------
@@ -1295,116 +1330,117 @@ def _tom_event_ok(st, i):
 def _check_tom_events(st):
     count = st["tom_event_count"]
     if not _in(count, 0, COUNT_LIMIT + 1):
-        return E_TOM_EVENT_COUNT
+        raise StateError(E_TOM_EVENT_COUNT)
     for i in range(TOM_EVENT_CAPACITY):
         if i < count:
             if not _tom_event_ok(st, i):
-                return E_TOM_EVENTS
+                raise StateError(E_TOM_EVENTS)
         else:
             for j in range(TOM_EVENT_FIELDS):
                 if st["tom_events"][i, j] != 0:
-                    return E_TOM_EVENTS
-    return OK
+                    raise StateError(E_TOM_EVENTS)
 
 
 @jit
-def _check_can_answer(st):
-    d = st["decision"]
-    if d == DEC_GAME_OVER:
-        return OK
-    if st["stage"] == STAGE_PHASE1 and not _pairs_suffice(st):
-        return E_PAIRS_SHORT
+def _offers_legal_action(st):
+    """The pending decision's mask offers the seat to move at least one action."""
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     fill_legal_mask(st, mask)
     found = False
     for a in range(NUM_ACTIONS):
         found = found or mask[a]
-    if not found:
-        return E_NO_LEGAL_ACTION
+    return found
+
+
+@jit
+def _check_can_answer(st):
+    """While the game runs, the seat to move can answer: Phase I has the pairs its picks need,
+    the decision offers a legal action and a character turn a usable character."""
+    d = st["decision"]
+    if d == DEC_GAME_OVER:
+        return
+    if st["stage"] == STAGE_PHASE1 and not _pairs_suffice(st):
+        raise StateError(E_PAIRS_SHORT)
+    if not _offers_legal_action(st):
+        raise StateError(E_NO_LEGAL_ACTION)
     character_turn = (d == DEC_AFTER_PICK or d == DEC_AFTER_EVALUATION or d == DEC_PHASE3
                       or d == DEC_DECLARE_BID_LAST)
     if character_turn and not any_character_usable(st, st["actor"], d):
-        return E_NO_CHARACTER
-    return OK
+        raise StateError(E_NO_CHARACTER)
 
 
 # --- the whole record ----------------------------------------------------------------------------
 @jit
 def validate_record(st):
-    """The first error code (index into ERRORS) of record ``st``, or OK (0)."""
-    code = _check_players(st)
-    if code == OK:
-        code = _check_progress(st)
-    if code == OK:
-        code = _check_card_counts(st)
-    if code == OK:
-        code = _check_cards_accounted(st)
-    if code == OK:
-        code = _check_pairs_taken(st)
-    if code == OK:
-        code = _check_bids(st)
-    if code == OK:
-        code = _check_tom_supplies(st)
-    if code == OK:
-        code = _check_tiles(st)
-    if code == OK:
-        code = _check_boroughs(st)
-    if code == OK:
-        code = _check_skyscrapers(st)
-    if code == OK:
-        code = _check_prestige(st)
-    if code == OK:
-        code = _check_placed_prestige(st)
-    if code == OK:
-        code = _check_participants(st)
-    if code == OK:
-        code = _check_order(st)
-    if code == OK and not _cursor_ok(st):
-        code = E_CURSOR
-    if code == OK:
-        code = _check_bid_turns(st)
-    if code == OK:
-        code = _check_evaluation(st)
-    if code == OK:
-        code = _check_ability(st)
-    if code == OK:
-        code = _check_scores(st)
-    if code == OK:
-        code = _check_tom_events(st)
-    if code == OK:
-        code = _check_can_answer(st)
-    return code
-
-
-@jit
-def validate_batch_kernel(states, codes):
-    """codes[i] = validate_record(states[i]) for every game of the batch."""
-    for i in range(states.shape[0]):
-        codes[i] = validate_record(states[i])
+    """Raise ``StateError`` with the code of the first rule record ``st`` breaks (in the module
+    docstring's order: each check reads only fields the ones before it have bounded)."""
+    _check_players(st)
+    _check_progress(st)
+    _check_card_counts(st)
+    _check_pairs_taken(st)
+    _check_bids(st)
+    _check_tom_supplies(st)
+    _check_tiles(st)
+    _check_boroughs(st)
+    _check_skyscrapers(st)
+    _check_prestige(st)
+    _check_placed_prestige(st)
+    _check_participants(st)
+    _check_order(st)
+    if not _cursor_ok(st):
+        raise StateError(E_CURSOR)
+    _check_bid_turns(st)
+    _check_evaluation(st)
+    _check_ability(st)
+    _check_scores(st)
+    _check_tom_events(st)
+    _check_can_answer(st)
 
 
 @jit
 def validate_kernel(states, i):
     """validate_record of game ``i`` of a batch: one compiled call for a single game."""
-    return validate_record(states[i])
+    validate_record(states[i])
 
 
-def error_message(code: int) -> str:
-    """The words for error ``code``: the field, then what it must be."""
-    field, rule = ERRORS[code]
-    return f"invalid game state: {field} {rule}"
+@jit
+def invalid_games_kernel(states, invalid):
+    """invalid[i] = True for each game of the batch that ``validate_record`` refuses."""
+    for i in range(states.shape[0]):
+        try:
+            validate_record(states[i])
+        except Exception:  # numba catches no narrower class; error_code re-raises any other
+            invalid[i] = True
+
+
+def error_code(states: np.ndarray, i: int) -> int:
+    """The code of the first rule game ``i`` of the batch ``states`` breaks, OK (0) if none."""
+    try:
+        validate_kernel(states, i)
+    except StateError as error:
+        return error.code
+    return OK
+
+
+def _invalid_games(states):
+    """bool[B]: True for each game of the batch that ``validate_record`` refuses."""
+    invalid = np.zeros(states.shape[0], np.bool_)
+    invalid_games_kernel(states, invalid)
+    return invalid
 
 
 def state_error_codes(states: np.ndarray) -> NDArray[np.int64]:
     """int64[B]: each game's first error code (OK = 0) for a 1-d batch of STATE_DTYPE."""
     codes = np.zeros(states.shape[0], np.int64)
-    validate_batch_kernel(states, codes)
+    for i in np.flatnonzero(_invalid_games(states)):
+        codes[i] = error_code(states, int(i))
     return codes
 
 
 def validate_state(state: np.ndarray) -> None:
-    """Raise ValueError naming the first wrong field unless ``state`` (a single game, shape (),
-    or a 1-d batch) holds records the engine could have made; see the module docstring."""
+    """Raise ValueError (a ``StateError`` for a record) naming the first wrong field unless
+    ``state`` (a single game, shape (), or a 1-d batch) holds records the engine could have made;
+    see the module docstring."""
     if not isinstance(state, np.ndarray) or state.dtype != STATE_DTYPE or state.ndim > 1:
         dtype = getattr(state, "dtype", "")
         if getattr(dtype, "names", None):
@@ -1413,11 +1449,9 @@ def validate_state(state: np.ndarray) -> None:
                          f"or a 1-d batch; got {type(state).__name__} "
                          f"{getattr(state, 'shape', '')} {dtype}".rstrip())
     if state.ndim == 0:
-        code = validate_kernel(state.reshape(1), 0)
-        if code != OK:
-            raise ValueError(error_message(code))
+        validate_kernel(state.reshape(1), 0)  # a StateError names the field and its rule
         return
-    codes = state_error_codes(state)
-    bad = np.flatnonzero(codes)
-    if bad.size:
-        raise ValueError(f"game {int(bad[0])} of the batch: {error_message(int(codes[bad[0]]))}")
+    invalid = np.flatnonzero(_invalid_games(state))
+    if invalid.size:
+        game = int(invalid[0])
+        raise StateError(error_code(state, game), game)
