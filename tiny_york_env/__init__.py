@@ -15,8 +15,11 @@ and 5th Avenue, through one game contract (``contract.py``, ``registry.py``, doc
 - ``gymnasium.make_vec("TinyYork-v0", num_envs=B)``: the same compiled batch kernels as a native
   Gymnasium vector env (``TinyYorkVectorEnv``, next-step autoreset, masks in
   ``infos["action_mask"]``); ``vectorization_mode="sync"`` gives B Python envs.
-- :mod:`tiny_york_env.agents`, :mod:`tiny_york_env.training`: baseline agents, the shipped policy,
-  evaluation and training (the repository's ``agents/`` and ``training/`` folders).
+- :mod:`tiny_york_env.agents`: the one table of players of every game (``agents.registry``), the
+  shipped policies and the search agents (the repository's ``agents/`` folder);
+  :mod:`tiny_york_env.arena`: where players meet (ladders, matches, tournaments, sequential
+  tests, result files); :mod:`tiny_york_env.training`: the learners (the repository's
+  ``training/`` folder).
 - :mod:`tiny_york_env.openspiel`: registers the OpenSpiel game ``python_<name>`` of every game on
   import (``python_tiny_york``, ...).
 """
