@@ -60,13 +60,16 @@ def main() -> None:
     parser.add_argument("--after", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--games", nargs="+", default=list(GAMES))
+    parser.add_argument("--scripts", nargs="+", default=list(BENCHMARKS), choices=list(BENCHMARKS),
+                        help="the benchmarks to run (default: all)")
     args = parser.parse_args()
     trees = {"before": args.before.resolve(), "after": args.after.resolve()}
     results = {"command": " ".join(sys.argv), "date": datetime.date.today().isoformat(),
                "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.platform()}",
                "python": platform.python_version(),
                "commits": {label: commit(tree) for label, tree in trees.items()}, "runs": []}
-    for script, (measured, warm_up) in BENCHMARKS.items():
+    for script in args.scripts:
+        measured, warm_up = BENCHMARKS[script]
         for game in args.games:
             for tree in trees.values():
                 run(tree, script, game, warm_up)
