@@ -14,9 +14,12 @@ Each decision, from the seat's view (the hidden parts redrawn for every playout 
    same redrawn views (common random numbers: two candidates are compared on the same deals),
    and the better half by mean result goes on. The last one standing is played.
 3. **Playouts**, all of a round in one batch: the candidate's action, then every agent seat
-   plays the policy's most probable legal action (``playout="policy"``; one batched network
-   call per step over every running game, the engine stepping the games in compiled code and
-   playing its own participants, Toms, Dirk, bots), or uniformly random actions
+   plays the policy's most probable legal action (``playout="policy"``; the engine plays its own
+   participants, Toms, Dirk, bots). With ``forward="compiled"`` the whole batch is one compiled
+   call (``core/batch_loops.py``'s ``network_playouts``: the engine's steps, the encoder and the
+   network's forward pass of ``core/network.py``, game after game, no return to Python); with
+   ``forward="torch"`` Python steps the batch, one batched torch call a step over every running
+   game. Both choose the same actions but for float rounding of near-ties. Or uniformly random actions
    (``"random"``), or the game's compiled greedy heuristic (``"greedy"``, where the contract
    has ``greedy_playout``). A playout's result for the searching seat is
 
@@ -47,11 +50,16 @@ limit is read on ``clock`` (``time.perf_counter`` unless given).
 (most decisions of the shipped Tiny York policy are that sure: 74% at 0.9). Given its seed and a
 budget in simulations the agent is deterministic; a wall-time budget depends on the machine.
 
-Where the time goes: nearly all of it in the network (one row a decision of every running
-playout, batched up to ``MAX_BATCH`` games); ``PolicyNetwork`` multiplies only the observation
-entries a batch sets and the actions some row may take, which made a search about 3x faster;
-the engine's stepping and encoding is a tenth of the rest. ``benchmarks/policy_search.py`` and the
-ablation (``training/experiments/search_ablation.py``) measure it.
+Where the time goes: nearly all of it in the network (one evaluation a decision of every
+playout). The torch path batches up to ``MAX_BATCH`` games a call and multiplies only the
+observation entries a batch sets and the actions some row may take; the compiled path evaluates
+one observation at a time (its first layer a sum of the weight rows of the set entries, its head
+only the legal actions' rows), which for the shipped 256 x 256 networks is bound by reading the
+second layer's weights (256 kB an evaluation), so large batches (the champion's 64-256 games)
+gain little from it and small ones most; a smaller network gains in proportion.
+``benchmarks/compiled_playouts.py``, ``benchmarks/policy_search.py`` and the ablation
+(``training/experiments/search_ablation.py``) measure it. Against the clock the compiled path
+reads the clock between batches only (a batch may end past the deadline; its results count).
 """
 
 from __future__ import annotations
@@ -64,6 +72,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from tiny_york_env.agents.compiled_network import CompiledNetwork
 from tiny_york_env.agents.game_search import MAX_PLAYOUT_DECISIONS, RNG_WORDS, check_view, playout_value
 from tiny_york_env.agents.ppo_agent import (
     MODELS_DIR,
@@ -84,6 +93,7 @@ from tiny_york_env.envs.batch import batch_kernels
 from tiny_york_env.registry import DEFAULT_GAME, get_game
 
 PLAYOUTS = ("policy", "random", "greedy")
+FORWARDS = ("compiled", "torch")  # how policy playouts evaluate the network (module doc)
 OPPONENT_MODELS = ("greedy", "random")  # heuristics of the contract the other seats' playouts may play
 DEFAULT_SIMULATIONS = 64
 DEFAULT_MARGIN_WEIGHT = 0.5  # the margin tells apart candidates that win equally often
@@ -161,6 +171,7 @@ class PolicyNetwork:
         if game is not None and get_game(game).name != self.game.name:
             raise ValueError(f"{self.source} plays {self.game.title}, not {get_game(game).title}")
         self.network = loaded.network
+        self.activation_name = loaded.card["network"]["activation"]
         if loaded.index is not None:
             # Read the current observation whole: the trained layout's columns are placed in
             # zero-padded input weights, so no column gather a call (a copy of every batch).
@@ -174,6 +185,14 @@ class PolicyNetwork:
         head = self.network["action_net"]
         self.num_actions = head.out_features
         self._action_weights, self._action_bias = head.weight.detach().numpy(), head.bias.detach()
+        self._compiled: CompiledNetwork | None = None
+
+    @property
+    def compiled(self) -> CompiledNetwork:
+        """The network as arrays for the compiled forward pass (exported on first use)."""
+        if self._compiled is None:
+            self._compiled = CompiledNetwork.from_policy_network(self)
+        return self._compiled
 
     def evaluate(self, observations: NDArray[np.float32], with_value: bool = False,
                  masks: NDArray[np.bool_] | None = None) -> Evaluation:
@@ -274,8 +293,11 @@ class PolicySearchAgent:
                  value_depth: int | None = None, time_limit: float | None = None,
                  margin_weight: float = DEFAULT_MARGIN_WEIGHT, widening: float = DEFAULT_WIDENING,
                  network: str | Path | PolicyNetwork | None = None, skip_above: float | None = None,
-                 clock: Callable[[], float] = time.perf_counter, opponents: str | None = None) -> None:
+                 clock: Callable[[], float] = time.perf_counter, opponents: str | None = None,
+                 forward: str = "compiled") -> None:
         self.game = get_game(game)
+        if forward not in FORWARDS:
+            raise ValueError(f"forward must be one of {FORWARDS}, got {forward!r}")
         self.clock = clock  # seconds, read against time_limit (a test injects one of its own)
         check_search_settings(self.game, simulations, playout, prior, value_depth, time_limit,
                               margin_weight, widening, skip_above)
@@ -293,6 +315,11 @@ class PolicySearchAgent:
             self.network = PolicyNetwork(network, self.game) if needs_network else None
         if self.network is not None and self.network.game.name != self.game.name:
             raise ValueError(f"the network plays {self.network.game.title}, not {self.game.title}")
+        # policy playouts in one compiled call a batch where the network has a compiled form and
+        # no Python opponent model plays a seat; else step by step, the network through torch
+        self.forward = forward if playout == "policy" and opponents is None else "torch"
+        if self.forward == "compiled":
+            self.network.compiled.check_fits(self.game)  # compiled code reads the arrays unchecked
         self.rng = np.random.default_rng(seed)
         self._opponent_policy = None
         if opponents == "greedy":
@@ -304,6 +331,7 @@ class PolicySearchAgent:
         self._kernels = batch_kernels(self.game)
         self._words = np.zeros(RNG_WORDS, dtype=np.int64)
         self.last_search: dict | None = None  # what the last search did (for tests and tables)
+        self.evaluations = 0  # network rows evaluated in playouts so far (benchmarks count them)
 
     def act(self, observation: NDArray[np.float32], action_mask: NDArray[np.bool_]) -> int:
         """Refused: a search needs the engine view, not the observation vector."""
@@ -320,6 +348,8 @@ class PolicySearchAgent:
     def _policy_playouts(self, states: np.ndarray, seat: int, deadline: float | None) -> NDArray | None:
         """Play every game of ``states`` with the policy (cut at ``value_depth``); the values of
         games cut early for ``seat`` (NaN for finished ones), or None past the deadline."""
+        if self.forward == "compiled":
+            return self._compiled_playouts(states, seat)
         n, game = states.shape[0], self.game
         live = np.ones(n, dtype=np.bool_)
         obs = np.zeros((n, game.obs_size), dtype=np.float32)
@@ -337,6 +367,7 @@ class PolicySearchAgent:
                 for j, i in enumerate(rows):
                     self._kernels.encode_at(states, i, seat, own[j])
                 values = self.network.values(own)
+                self.evaluations += rows.size
                 margin = np.clip(values.astype(np.float64), -1.0, 1.0)
                 leaf[rows] = 1.0 / (1.0 + np.exp(-VALUE_WIN_SLOPE * values)) + self.margin_weight * margin
                 break
@@ -344,8 +375,25 @@ class PolicySearchAgent:
                 rows = self._opponents_move(states, rows, seat, actions)
             if rows.size:
                 logits, _ = self.network.evaluate(obs[rows], masks=masks[rows])
+                self.evaluations += rows.size
                 actions[rows] = masked_argmax(logits, masks[rows])
             self._kernels.rollout_apply(states, live, actions)
+        return leaf
+
+    def _compiled_playouts(self, states: np.ndarray, seat: int) -> NDArray[np.float64]:
+        """``_policy_playouts`` in one compiled call for the whole batch (``network_playouts``):
+        the same actions but for float rounding of near-ties; the clock is not read inside."""
+        compiled = self.network.compiled
+        leaf = np.full(states.shape[0], np.nan)
+        depth = -1 if self.value_depth is None else self.value_depth
+        self.evaluations += self._kernels.network_playouts(
+            states, seat, *compiled.policy_arrays, *compiled.value_arrays, compiled.activation, depth,
+            MAX_PLAYOUT_DECISIONS, leaf)
+        cut = ~np.isnan(leaf)
+        self.evaluations += int(cut.sum())
+        values = leaf[cut]
+        leaf[cut] = (1.0 / (1.0 + np.exp(-VALUE_WIN_SLOPE * values))
+                     + self.margin_weight * np.clip(values, -1.0, 1.0))
         return leaf
 
     def _opponents_move(self, states: np.ndarray, rows: NDArray[np.int64], seat: int,

@@ -174,18 +174,22 @@ def test_the_search_follows_its_schedule(network):
 
 
 class TickingClock:
-    """A stand-in for the clock: every reading is a millisecond after the last, however busy the
-    machine is."""
+    """A stand-in for the clock: every reading is ``tick`` seconds after the last, however busy
+    the machine is."""
 
-    def __init__(self):
+    def __init__(self, tick=TICK):
         self.readings = []
+        self.tick = tick
 
     def perf_counter(self):
-        self.readings.append(len(self.readings) * TICK)
+        self.readings.append(len(self.readings) * self.tick)
         return self.readings[-1]
 
 
-def test_the_time_budget_is_kept(network):
+# The torch path reads the clock every step of a batch; the compiled path between batches only
+# (a batch is one compiled call), so its clock is made to tick a tenth of the limit a reading.
+@pytest.mark.parametrize("forward, tick", [("torch", TICK), ("compiled", 0.05)])
+def test_the_time_budget_is_kept(network, forward, tick):
     """The search stops at its first reading of the clock past the limit (one more reading times
     it), keeping the playouts finished by then."""
     state = open_position(GameConfig(num_agents=1, toms=(12,)), 2, 5)
@@ -194,9 +198,10 @@ def test_the_time_budget_is_kept(network):
     plan = 4096  # far more playouts than fit in the limit, over 7 candidates
     for seed in range(3):
         agent = PolicySearchAgent(simulations=plan, seed=seed, time_limit=limit, network=network,
-                                  widening=0.1, clock=TickingClock().perf_counter)
+                                  widening=0.1, clock=TickingClock(tick).perf_counter,
+                                  forward=forward)
         result = agent.search(view, 0)
-        assert limit < result["seconds"] <= limit + 2 * TICK + 1e-9, result["seconds"]
+        assert limit < result["seconds"] <= limit + 2 * tick + 1e-9, result["seconds"]
         assert 0 < result["playouts"] < plan
         assert result["action"] in legal_actions(state)
 
@@ -262,21 +267,30 @@ def test_the_sparse_network_computes_what_the_dense_one_does(network):
             network.values(bad)
 
 
-def test_no_engine_step_starts_after_the_deadline(network):
+# what each path calls to advance its playouts: a step of the batch, or the whole batch
+ADVANCE = {"torch": "rollout_apply", "compiled": "network_playouts"}
+
+
+@pytest.mark.parametrize("forward, tick", [("torch", TICK), ("compiled", 0.05)])
+def test_no_engine_step_starts_after_the_deadline(network, forward, tick):
+    """Neither a step of a batch (torch) nor a batch (compiled) starts once the deadline is read."""
     state = open_position(GameConfig(num_agents=1, toms=(12,)), 2, 5)
     view = determinize(state, 0, 0)
-    clock = TickingClock()
+    clock = TickingClock(tick)
     agent = PolicySearchAgent(simulations=4096, seed=0, time_limit=1.0, network=network, widening=0.1,
-                              clock=clock.perf_counter)
+                              clock=clock.perf_counter, forward=forward)
     kernels, stepped_at = agent._kernels, []
 
     class RecordingKernels:
         def __getattr__(self, name):
-            return getattr(kernels, name)
+            kernel = getattr(kernels, name)
+            if name != ADVANCE[forward]:
+                return kernel
 
-        def rollout_apply(self, *arguments):
-            stepped_at.append(clock.readings[-1])
-            return kernels.rollout_apply(*arguments)
+            def recorded(*arguments):
+                stepped_at.append(clock.readings[-1])
+                return kernel(*arguments)
+            return recorded
 
     agent._kernels = RecordingKernels()
     result = agent.search(view, 0)

@@ -27,6 +27,10 @@ from pathlib import Path
 import numpy as np
 
 from .jit import jit, jit_threads, prange
+from .network import accumulated_argmax, start_accumulator, update_accumulator
+from .network import masked_argmax as network_argmax
+from .network import scan_buffers as network_scan_buffers
+from .network import tower_output as network_output
 from .rng import randbelow
 from .seeds import next_seed
 
@@ -37,6 +41,7 @@ GAME_NAMES = ("init_record", "fill_legal_mask", "apply_checked", "apply_unchecke
 init_record = fill_legal_mask = apply_checked = apply_unchecked = None
 is_over = actor_of = encode_record = None
 NUM_ACTIONS = 0
+ACCUMULATED_SEATS = 6  # seats whose first layer a playout keeps and updates (the most any game seats)
 REFUSED = -2  # apply_at's answer for an illegal action (else the next seat to decide, -1 at the end)
 LOOPS_MARKER = "# --- the loops (compiled again in each game's batch module) ---"
 
@@ -48,7 +53,11 @@ def specialise(namespace: dict, filename: str) -> None:
     if missing:
         raise ValueError(f"a game's batch module must bind {missing} before specialise()")
     namespace.update(np=np, jit=jit, jit_threads=jit_threads, prange=prange, next_seed=next_seed,
-                     randbelow=randbelow, LEARNING_SEAT=LEARNING_SEAT, REFUSED=REFUSED)
+                     randbelow=randbelow, LEARNING_SEAT=LEARNING_SEAT, REFUSED=REFUSED,
+                     network_argmax=network_argmax, network_output=network_output,
+                     accumulated_argmax=accumulated_argmax, start_accumulator=start_accumulator,
+                     update_accumulator=update_accumulator, ACCUMULATED_SEATS=ACCUMULATED_SEATS,
+                     network_scan_buffers=network_scan_buffers)
     source = Path(__file__).read_text()
     start = source.index(LOOPS_MARKER)
     lines_before = source.count("\n", 0, start)  # keep line numbers (tracebacks, cache names)
@@ -403,3 +412,69 @@ def rollout_apply(states, live, actions):
     for i in range(states.shape[0]):
         if live[i]:
             apply_unchecked(states[i], actions[i])
+
+
+
+
+@jit
+def network_playout(states, i, seat, policy_first, policy_params, policy_widths, value_first,
+                    value_params, value_widths, activation, value_depth, max_decisions, obs,
+                    previous, accumulators, flags, indices, mask, logits):
+    """Play game ``i`` on: every agent seat takes the policy tower's most probable legal action
+    (the engine plays its automatic participants), to the end, or ``max_decisions``, or (when
+    ``value_depth >= 0``) until ``value_depth`` decisions were taken: then the value tower's
+    output for ``seat``'s observation, else NaN. Returns (that value, the decisions taken).
+
+    Each seat's first layer is kept from its last decision and updated by what changed
+    (``previous[s]``, ``accumulators[s]``, rows for the first ``len(previous)`` seats; a seat
+    beyond them is evaluated whole)."""
+    steps = 0
+    started = np.zeros(previous.shape[0], np.bool_)
+    while steps < max_decisions:
+        actor = actor_of(states[i])
+        if actor < 0:
+            break
+        if value_depth >= 0 and steps >= value_depth:
+            encode_record(states[i], seat, obs)
+            value = network_output(obs, value_first, value_params, value_widths, activation)
+            return value[0], steps
+        fill_legal_mask(states[i], mask)
+        encode_record(states[i], actor, obs)
+        if actor >= previous.shape[0]:
+            action = network_argmax(obs, mask, policy_first, policy_params, policy_widths,
+                                    activation, logits)
+        else:
+            if started[actor]:
+                update_accumulator(obs, policy_first, previous[actor], accumulators[actor], flags,
+                                   indices)
+            else:
+                start_accumulator(obs, policy_first, policy_params, previous[actor],
+                                  accumulators[actor])
+                started[actor] = True
+            action = accumulated_argmax(accumulators[actor], mask, policy_first, policy_params,
+                                        policy_widths, activation, logits)
+        apply_unchecked(states[i], action)
+        steps += 1
+    return np.nan, steps
+
+
+@jit
+def network_playouts(states, seat, policy_first, policy_params, policy_widths, value_first,
+                     value_params, value_widths, activation, value_depth, max_decisions, leaf):
+    """Every game of the batch played on by ``network_playout`` in one compiled call (no return
+    to Python between steps); each game's value cut-off (or NaN) into ``leaf``. Returns the
+    policy evaluations made (agents/policy_search.py)."""
+    obs = np.zeros(policy_first.shape[0], np.float32)
+    previous = np.zeros((ACCUMULATED_SEATS, policy_first.shape[0]), np.float32)
+    accumulators = np.zeros((ACCUMULATED_SEATS, policy_first.shape[1]), np.float32)
+    flags, indices = network_scan_buffers(policy_first.shape[0])
+    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    logits = np.zeros(NUM_ACTIONS, np.float32)
+    total = 0
+    for i in range(states.shape[0]):
+        leaf[i], steps = network_playout(states, i, seat, policy_first, policy_params,
+                                         policy_widths, value_first, value_params, value_widths,
+                                         activation, value_depth, max_decisions, obs, previous,
+                                         accumulators, flags, indices, mask, logits)
+        total += steps
+    return total

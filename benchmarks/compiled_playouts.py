@@ -1,0 +1,101 @@
+"""The champion's policy playouts, compiled against torch, side by side in one run on one core.
+
+For every game the champion (``agents.policy_search.ChampionAgent``: its network, 256 playouts a
+searched decision, the prior's choice above 0.9) plays ``--games`` solo games against one
+automatic participant (Tiny York: Tom 12; another game: its greedy bot), once with its playouts
+in one compiled call a batch (``forward="compiled"``: ``core/batch_loops.py``'s
+``network_playouts`` with the compiled forward pass of ``core/network.py``) and once stepping
+the batch from Python with the network in torch (``forward="torch"``, the path before), game by
+game in turn so both meet the same machine. The same seeds give both the same deals and, but for
+float rounding of near-ties, the same decisions (the ``same actions`` column says how many).
+
+Each row: decisions with more than one legal action (the searched ones and those the prior is
+sure of), ms a decision (mean, 95th percentile), playouts a second and network evaluations a
+second (the rows the playouts evaluated, over the decisions' time).
+
+Usage:
+    python benchmarks/compiled_playouts.py [--games 2] [--game tiny_york ...] [--out FILE.json]
+"""
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from result_file import write_table_result
+
+from tiny_york_env.agents.policy_search import FORWARDS, ChampionAgent
+from tiny_york_env.agents.shipped import champion_network
+from tiny_york_env.arena.seeds import derive_seed
+from tiny_york_env.registry import BUILTIN_GAMES, get_game
+
+OPPONENT = {"tiny_york": 12}  # Tiny York: Tom 12 (the ladder's top); another game: its greedy bot
+DEFAULT_OPPONENT = "greedy"
+PERCENTILE = 95
+MS = 1000.0
+SEED_KEY = 61  # the deals of this benchmark: derive_seed(SEED_KEY, game number)
+COLUMNS = ("game", "forward", "decisions", "ms / decision (mean)", f"p{PERCENTILE} ms",
+           "playouts / s", "evaluations / s", "same actions")
+
+
+def play(game, forward: str, games: int) -> tuple[np.ndarray, int, int, list[int]]:
+    """(seconds of each decision with a choice, playouts, network evaluations, actions taken) of
+    the champion with ``forward`` in ``games`` solo games."""
+    config = game.seat_config(1, (OPPONENT.get(game.name, DEFAULT_OPPONENT),))
+    seconds, playouts, evaluations, actions = [], 0, 0, []
+    for g in range(games):
+        seed = derive_seed(SEED_KEY, g)
+        agent = ChampionAgent(g, game=game, network=champion_network(game, config), forward=forward)
+        rng = np.random.default_rng(seed)
+        state = game.new_game(config, seed)
+        while not game.is_terminal(state):
+            legal = np.flatnonzero(game.legal_mask(state))
+            if legal.size == 1:
+                game.apply_action(state, int(legal[0]))
+                continue
+            view = game.determinize(state, 0, rng)
+            started = time.perf_counter()
+            result = agent.search(view, 0)
+            seconds.append(time.perf_counter() - started)
+            playouts += result["playouts"]
+            actions.append(result["action"])
+            game.apply_action(state, result["action"])
+        evaluations += agent.evaluations
+    return np.array(seconds), playouts, evaluations, actions
+
+
+def main() -> None:
+    """Print the table (and write it with ``--out``)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2, help="solo games a game and forward pass")
+    parser.add_argument("--game", nargs="+", default=list(BUILTIN_GAMES), choices=list(BUILTIN_GAMES))
+    parser.add_argument("--out", type=Path, default=None, help="write the table as a result file")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    rows = []
+    print("| " + " | ".join(COLUMNS) + " |")
+    for name in args.game:
+        game = get_game(name)
+        for forward in FORWARDS:
+            play(game, forward, 1)  # compile and warm up
+        runs = {forward: play(game, forward, args.games) for forward in FORWARDS}
+        reference = runs["torch"][3]
+        for forward, (seconds, playouts, evaluations, actions) in runs.items():
+            # games that diverged may differ in length
+            same = sum(a == b for a, b in zip(actions, reference, strict=False))
+            total = seconds.sum()
+            row = [name, forward, int(seconds.size), round(MS * seconds.mean(), 1),
+                   round(MS * float(np.percentile(seconds, PERCENTILE)), 1), round(playouts / total),
+                   round(evaluations / total), f"{same} of {len(reference)}"]
+            rows.append(row)
+            print("| " + " | ".join(f"{v:,}" if isinstance(v, int) else str(v) for v in row) + " |",
+                  flush=True)
+    if args.out is not None:
+        write_table_result(args.out, COLUMNS, rows,
+                           note=f"the champion, {args.games} solo games a game and forward pass, one core "
+                                f"(torch.set_num_threads(1)), compiled and torch playouts in turn")
+
+
+if __name__ == "__main__":
+    main()
