@@ -46,13 +46,14 @@ def tower_arrays(hidden_layers: list, head) -> Tower:
     return tower
 
 
-def tower_size(obs_size: int, widths: NDArray[np.int64]) -> tuple[int, int]:
-    """(rows of ``first``, entries of ``params``) of a tower of ``widths`` over ``obs_size`` inputs."""
+def params_size(widths: NDArray[np.int64]) -> int:
+    """The entries of ``params`` of a tower of ``widths``: the first layer's bias, then each later
+    layer's weights and bias."""
     size, width_in = int(widths[0]), int(widths[0])
     for width in widths[1:]:
         size += width_in * int(width) + int(width)
         width_in = int(width)
-    return obs_size, size
+    return size
 
 
 def check_tower(tower: Tower) -> None:
@@ -65,9 +66,9 @@ def check_tower(tower: Tower) -> None:
             or np.any(widths < 1) or first.shape[1] != widths[0]:
         raise ValueError("a tower is float32 first[obs_size, widths[0]] and params[...] (C order) "
                          "and int64 widths[L >= 1] of positive widths")
-    if params.size != tower_size(first.shape[0], widths)[1]:
-        raise ValueError(f"a tower of widths {widths.tolist()} has "
-                         f"{tower_size(first.shape[0], widths)[1]} params, got {params.size}")
+    if params.size != params_size(widths):
+        raise ValueError(f"a tower of widths {widths.tolist()} has {params_size(widths)} params, "
+                         f"got {params.size}")
 
 
 @dataclass(frozen=True)

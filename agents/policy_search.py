@@ -19,8 +19,8 @@ Each decision, from the seat's view (the hidden parts redrawn for every playout 
    call (``core/batch_loops.py``'s ``network_playouts``: the engine's steps, the encoder and the
    network's forward pass of ``core/network.py``, game after game, no return to Python); with
    ``forward="torch"`` Python steps the batch, one batched torch call a step over every running
-   game. Both choose the same actions but for float rounding of near-ties. Or uniformly random actions
-   (``"random"``), or the game's compiled greedy heuristic (``"greedy"``, where the contract
+   game; both choose the same actions but for float rounding of near-ties. Or uniformly random
+   actions (``"random"``), or the game's compiled greedy heuristic (``"greedy"``, where the contract
    has ``greedy_playout``). A playout's result for the searching seat is
 
        1 / (number of winners) when the seat wins, else 0,
@@ -268,6 +268,13 @@ def _input_layer(mlp) -> _SparseInputLayer | None:
                              mlp[1:])
 
 
+def value_cut_result(values: NDArray, margin_weight: float) -> NDArray[np.float64]:
+    """The result of playouts cut at ``value_depth`` from the value head's ``values`` (module
+    doc): ``sigmoid(v * VALUE_WIN_SLOPE) + margin_weight * clip(v, -1, 1)``."""
+    margin = np.clip(values.astype(np.float64), -1.0, 1.0)
+    return 1.0 / (1.0 + np.exp(-VALUE_WIN_SLOPE * values)) + margin_weight * margin
+
+
 def masked_argmax(logits: NDArray[np.float32], masks: NDArray[np.bool_]) -> NDArray[np.int64]:
     """Each row's most probable legal action (the first of ties)."""
     return np.argmax(np.where(masks, logits, -np.inf), axis=1)
@@ -315,8 +322,8 @@ class PolicySearchAgent:
             self.network = PolicyNetwork(network, self.game) if needs_network else None
         if self.network is not None and self.network.game.name != self.game.name:
             raise ValueError(f"the network plays {self.network.game.title}, not {self.game.title}")
-        # policy playouts in one compiled call a batch where the network has a compiled form and
-        # no Python opponent model plays a seat; else step by step, the network through torch
+        # policy playouts in one compiled call a batch unless a Python opponent model plays a
+        # seat; else (and with forward="torch") stepped from Python, the network through torch
         self.forward = forward if playout == "policy" and opponents is None else "torch"
         if self.forward == "compiled":
             self.network.compiled.check_fits(self.game)  # compiled code reads the arrays unchecked
@@ -368,8 +375,7 @@ class PolicySearchAgent:
                     self._kernels.encode_at(states, i, seat, own[j])
                 values = self.network.values(own)
                 self.evaluations += rows.size
-                margin = np.clip(values.astype(np.float64), -1.0, 1.0)
-                leaf[rows] = 1.0 / (1.0 + np.exp(-VALUE_WIN_SLOPE * values)) + self.margin_weight * margin
+                leaf[rows] = value_cut_result(values, self.margin_weight)
                 break
             if self._opponent_policy is not None:
                 rows = self._opponents_move(states, rows, seat, actions)
@@ -391,9 +397,7 @@ class PolicySearchAgent:
             MAX_PLAYOUT_DECISIONS, leaf)
         cut = ~np.isnan(leaf)
         self.evaluations += int(cut.sum())
-        values = leaf[cut]
-        leaf[cut] = (1.0 / (1.0 + np.exp(-VALUE_WIN_SLOPE * values))
-                     + self.margin_weight * np.clip(values, -1.0, 1.0))
+        leaf[cut] = value_cut_result(leaf[cut], self.margin_weight)
         return leaf
 
     def _opponents_move(self, states: np.ndarray, rows: NDArray[np.int64], seat: int,

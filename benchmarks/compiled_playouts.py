@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from decision_time import DEFAULT_OPPONENT, MS, OPPONENT, PERCENTILE
 from result_file import write_table_result
 
 from tiny_york_env.agents.policy_search import FORWARDS, ChampionAgent
@@ -30,10 +31,6 @@ from tiny_york_env.agents.shipped import champion_network
 from tiny_york_env.arena.seeds import derive_seed
 from tiny_york_env.registry import BUILTIN_GAMES, get_game
 
-OPPONENT = {"tiny_york": 12}  # Tiny York: Tom 12 (the ladder's top); another game: its greedy bot
-DEFAULT_OPPONENT = "greedy"
-PERCENTILE = 95
-MS = 1000.0
 SEED_KEY = 61  # the deals of this benchmark: derive_seed(SEED_KEY, game number)
 COLUMNS = ("game", "forward", "decisions", "ms / decision (mean)", f"p{PERCENTILE} ms",
            "playouts / s", "evaluations / s", "same actions")

@@ -17,6 +17,7 @@ GAMES = tuple(BUILTIN_GAMES)
 TOLERANCE = 1e-4  # float32 sums in another order: logits of size ~10 agree to this
 NEAR_TIE = 1e-3  # where the best two legal logits are closer, the argmax may differ by rounding
 POSITION_GAMES = 6  # random games a game whose positions are compared
+VIEW_GAMES = 20  # random games searched for positions with a choice, at most
 
 
 def two_seat_config(game):
@@ -111,7 +112,7 @@ def search_views(game, count=6, seed=1):
     """``count`` (view, seat) pairs with at least three legal actions from random games."""
     rng = np.random.default_rng(seed)
     views = []
-    for g in range(20):
+    for g in range(VIEW_GAMES):
         state = game.new_game(two_seat_config(game), seed + g)
         while not game.is_terminal(state) and len(views) < count:
             seat, mask = game.current_player(state), game.legal_mask(state)

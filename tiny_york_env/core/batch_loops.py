@@ -41,7 +41,8 @@ GAME_NAMES = ("init_record", "fill_legal_mask", "apply_checked", "apply_unchecke
 init_record = fill_legal_mask = apply_checked = apply_unchecked = None
 is_over = actor_of = encode_record = None
 NUM_ACTIONS = 0
-ACCUMULATED_SEATS = 6  # seats whose first layer a playout keeps and updates (the most any game seats)
+ACCUMULATED_SEATS = 6  # seats whose first layer a playout keeps and updates (the most a built-in
+# game seats; a seat beyond is evaluated whole)
 REFUSED = -2  # apply_at's answer for an illegal action (else the next seat to decide, -1 at the end)
 LOOPS_MARKER = "# --- the loops (compiled again in each game's batch module) ---"
 
@@ -412,8 +413,6 @@ def rollout_apply(states, live, actions):
     for i in range(states.shape[0]):
         if live[i]:
             apply_unchecked(states[i], actions[i])
-
-
 
 
 @jit

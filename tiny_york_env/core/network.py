@@ -238,7 +238,6 @@ def best_allowed(logits, mask):
     return best
 
 
-
 @jit
 def accumulated_argmax(accumulator, mask, first, params, widths, activation, logits):
     """``masked_argmax`` from the first layer's pre-activation ``accumulator`` (left unchanged)."""
