@@ -13,8 +13,13 @@ Each row: decisions with more than one legal action (the searched ones and those
 sure of), ms a decision (mean, 95th percentile), playouts a second and network evaluations a
 second (the rows the playouts evaluated, over the decisions' time).
 
+``--network PATH`` plays the champion's search on another network (a policy file of the one
+``--game``, e.g. a smaller network made for search) beside the shipped one, each with both forward
+passes; the ``network`` column names the file.
+
 Usage:
-    python benchmarks/compiled_playouts.py [--games 2] [--game tiny_york ...] [--out FILE.json]
+    python benchmarks/compiled_playouts.py [--games 2] [--game tiny_york ...] [--network PATH]
+        [--out FILE.json]
 """
 
 import argparse
@@ -32,18 +37,20 @@ from tiny_york_env.arena.seeds import derive_seed
 from tiny_york_env.registry import BUILTIN_GAMES, get_game
 
 SEED_KEY = 61  # the deals of this benchmark: derive_seed(SEED_KEY, game number)
-COLUMNS = ("game", "forward", "decisions", "ms / decision (mean)", f"p{PERCENTILE} ms",
+COLUMNS = ("game", "network", "forward", "decisions", "ms / decision (mean)", f"p{PERCENTILE} ms",
            "playouts / s", "evaluations / s", "same actions")
 
 
-def play(game, forward: str, games: int) -> tuple[np.ndarray, int, int, list[int]]:
+def play(game, forward: str, games: int, network: str | None = None
+         ) -> tuple[np.ndarray, int, int, list[int]]:
     """(seconds of each decision with a choice, playouts, network evaluations, actions taken) of
-    the champion with ``forward`` in ``games`` solo games."""
+    the champion with ``forward`` in ``games`` solo games (on ``network``, else its own)."""
     config = game.seat_config(1, (OPPONENT.get(game.name, DEFAULT_OPPONENT),))
+    network = champion_network(game, config) if network is None else network
     seconds, playouts, evaluations, actions = [], 0, 0, []
     for g in range(games):
         seed = derive_seed(SEED_KEY, g)
-        agent = ChampionAgent(g, game=game, network=champion_network(game, config), forward=forward)
+        agent = ChampionAgent(g, game=game, network=network, forward=forward)
         rng = np.random.default_rng(seed)
         state = game.new_game(config, seed)
         while not game.is_terminal(state):
@@ -67,27 +74,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2, help="solo games a game and forward pass")
     parser.add_argument("--game", nargs="+", default=list(BUILTIN_GAMES), choices=list(BUILTIN_GAMES))
+    parser.add_argument("--network", type=Path, default=None,
+                        help="also play the search on this policy file (one --game only)")
     parser.add_argument("--out", type=Path, default=None, help="write the table as a result file")
     args = parser.parse_args()
+    if args.network is not None and len(args.game) != 1:
+        parser.error("--network is a policy file of one game: give one --game")
     torch.set_num_threads(1)
     rows = []
     print("| " + " | ".join(COLUMNS) + " |")
     for name in args.game:
         game = get_game(name)
-        for forward in FORWARDS:
-            play(game, forward, 1)  # compile and warm up
-        runs = {forward: play(game, forward, args.games) for forward in FORWARDS}
-        reference = runs["torch"][3]
-        for forward, (seconds, playouts, evaluations, actions) in runs.items():
-            # games that diverged may differ in length
-            same = sum(a == b for a, b in zip(actions, reference, strict=False))
-            total = seconds.sum()
-            row = [name, forward, int(seconds.size), round(MS * seconds.mean(), 1),
-                   round(MS * float(np.percentile(seconds, PERCENTILE)), 1), round(playouts / total),
-                   round(evaluations / total), f"{same} of {len(reference)}"]
-            rows.append(row)
-            print("| " + " | ".join(f"{v:,}" if isinstance(v, int) else str(v) for v in row) + " |",
-                  flush=True)
+        networks = {"shipped": None, **({args.network.name: str(args.network)} if args.network else {})}
+        for label, network in networks.items():
+            for forward in FORWARDS:
+                play(game, forward, 1, network)  # compile and warm up
+            runs = {forward: play(game, forward, args.games, network) for forward in FORWARDS}
+            reference = runs["torch"][3]
+            for forward, (seconds, playouts, evaluations, actions) in runs.items():
+                # games that diverged may differ in length
+                same = sum(a == b for a, b in zip(actions, reference, strict=False))
+                total = seconds.sum()
+                row = [name, label, forward, int(seconds.size), round(MS * seconds.mean(), 1),
+                       round(MS * float(np.percentile(seconds, PERCENTILE)), 1), round(playouts / total),
+                       round(evaluations / total), f"{same} of {len(reference)}"]
+                rows.append(row)
+                print("| " + " | ".join(f"{v:,}" if isinstance(v, int) else str(v) for v in row) + " |",
+                      flush=True)
     if args.out is not None:
         write_table_result(args.out, COLUMNS, rows,
                            note=f"the champion, {args.games} solo games a game and forward pass, one core "

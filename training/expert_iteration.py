@@ -27,22 +27,26 @@ of the solo setup; or ``--start PATH``, e.g. ``agents/models/ppo.zip`` to begin 
    search chose other than the prior's first choice, and its fit; the best generation so far
    (mean ladder win rate) is named there.
 4. **Gate** (with ``--gate-vs``): a sequential test (``arena.compare``) of the search on the
-   new network against the search on the network it was trained from, paired games against the
-   automatic participants ``--gate-vs`` (e.g. ``12``), until the SPRT accepts "better by at
-   least ``--gate-delta1``" or rejects it (or ``--gate-max-pairs`` deals). Only an accepted
+   new network against the search on the network it was trained from (``--gate-player alone``:
+   the two networks alone, no search: the playouts' own strength, at a hundredth of the cost),
+   paired games against the automatic participants ``--gate-vs`` (e.g. ``12``), until the SPRT
+   accepts "better by at least ``--gate-delta1``" or rejects it (or ``--gate-max-pairs`` deals). Only an accepted
    generation's network goes on: a rejected one's successor is trained from the last accepted
    network again (on new games), and only accepted generations may be named best. The test's
    file is ``gen-K/gate/compare.json`` (resumed where a stopped run left it).
 
 Writes ``gen-K/policy.zip`` (a policy file: ``psearch`` takes it as ``network=``, ``ppo:PATH``
-plays it alone), ``gen-K/decisions.npz`` and ``generations.json`` under ``--out``.
+plays it alone), ``gen-K/games/`` (the generation's records: each game's actions, about a kilobyte
+a game, ``training.search_game_files``), ``gen-K/decisions.npz`` (the decisions the fit learned
+from, replayed from the records: observations, masks, targets; large, and derived, so a run kept in
+git leaves it out) and ``generations.json`` under ``--out``.
 
 **Stopping and resuming**: ``generations.json`` is written before the first game, and every game
-of a generation as it ends (``gen-K/games/``, ``training.search_game_files``; removed once the
-generation's row is written). ``--resume`` goes on with the run in ``--out``: the finished
-generations are kept (their networks named where ``--out`` is now, a games folder left beside
-them removed), the unfinished one's finished games read back (each checked) and the rest
-played, so the records are those of a run never stopped. The settings must be the run's, but for
+of a generation as it ends (``gen-K/games/``, ``training.search_game_files``, kept as the
+generation's records). ``--resume`` goes on with the run in ``--out``: the finished
+generations are kept (their networks named where ``--out`` is now), the unfinished one's finished
+games read back (each checked and replayed) and the rest played, so the records are those of a run
+never stopped, on any machine that has the folder. The settings must be the run's, but for
 ``--generations`` (more to go on further) and ``--workers``. Without ``--resume``, an ``--out``
 that already holds a run is refused rather than overwritten.
 """
@@ -69,7 +73,7 @@ from tiny_york_env.agents.policy_search import (
     PolicySearchAgent,
     check_search_settings,
 )
-from tiny_york_env.agents.ppo_agent import MODELS_DIR, POLICY_FILE
+from tiny_york_env.agents.ppo_agent import MODELS_DIR, POLICY_FILE, PPOAgent, read_policy_file
 from tiny_york_env.agents.shipped import shipped_policy_path
 from tiny_york_env.arena.compare import DEFAULT_DELTA0, DEFAULT_DELTA1, compare_agents
 from tiny_york_env.arena.ladder import check_rungs, parse_rungs
@@ -101,7 +105,6 @@ from tiny_york_env.training.search_game_files import (
 )
 from tiny_york_env.training.train_ppo import (
     DEFAULT_GAMMA,
-    DEFAULT_NET_ARCH,
     evaluate_policy_on_ladder,
     make_config,
     make_model,
@@ -121,7 +124,9 @@ DEFAULT_EVAL_GAMES = defaults.EXIT_EVAL_GAMES
 DEFAULT_GATE_DELTA1 = DEFAULT_DELTA1  # a generation goes on when its search wins 5 points more a deal
 DEFAULT_GATE_MAX_PAIRS = defaults.EXIT_GATE_MAX_PAIRS
 GATE_DIR = "gate"
-GATE_DEFAULTS = {"gate_vs": [], "gate_delta1": DEFAULT_GATE_DELTA1, "gate_max_pairs": DEFAULT_GATE_MAX_PAIRS}
+GATE_PLAYERS = ("search", "alone")  # the gate plays each network searched (the teacher's search) or alone
+GATE_DEFAULTS = {"gate_vs": [], "gate_delta1": DEFAULT_GATE_DELTA1, "gate_max_pairs": DEFAULT_GATE_MAX_PAIRS,
+                 "gate_player": GATE_PLAYERS[0]}
 
 
 @dataclass(frozen=True)
@@ -146,6 +151,7 @@ class ExpertIterationSettings:
     gate_vs: tuple = ()  # automatic participants of the gate's paired games; (): no gate
     gate_delta1: float = DEFAULT_GATE_DELTA1
     gate_max_pairs: int = DEFAULT_GATE_MAX_PAIRS
+    gate_player: str = GATE_PLAYERS[0]  # "search": the teacher's search on each network; "alone": no search
 
     def __post_init__(self) -> None:
         for name in ("generations", "games", "simulations", "epochs", "eval_games", "workers",
@@ -169,6 +175,9 @@ class ExpertIterationSettings:
             except ValueError as error:
                 raise ValueError(f"{name}: {error}") from None
         object.__setattr__(self, "gate_vs", tuple(self.gate_vs))
+        if self.gate_player not in GATE_PLAYERS:
+            raise ValueError(f"gate_player must be one of {GATE_PLAYERS} (each network searched or "
+                             f"alone), got {self.gate_player!r}")
         if self.gate_vs:
             try:
                 game.seat_config(1, self.gate_vs)
@@ -204,18 +213,24 @@ def game_config(settings: ExpertIterationSettings, index: int):
     return game.seat_config(1, (settings.levels[solo_index % len(settings.levels)],))
 
 
+def game_seed(settings: ExpertIterationSettings, generation: int, index: int) -> int:
+    """The seed of game ``index`` of ``generation`` (its deal and the engine's participants)."""
+    return derive_seed(settings.seed, STREAM_GAME, generation, index)
+
+
 def play_search_game(settings: ExpertIterationSettings, network, generation: int, index: int) -> SearchGame:
     """Game ``index`` of ``generation``, every agent seat played by the search on ``network`` (a
     PolicyNetwork); seeded by the indices alone."""
     config = game_config(settings, index)
     game = get_game(settings.game)
-    state = game.new_game(config, seed=derive_seed(settings.seed, STREAM_GAME, generation, index))
+    state = game.new_game(config, seed=game_seed(settings, generation, index))
     agent = PolicySearchAgent(settings.game, simulations=settings.simulations, network=network,
                               margin_weight=settings.margin_weight, skip_above=settings.skip_above,
                               seed=derive_seed(settings.seed, STREAM_SEARCH, generation, index))
     rng = np.random.default_rng(derive_seed(settings.seed, STREAM_VIEW, generation, index))
     seats = [DemonstrationLog(DEFAULT_GAMMA) for _ in range(config.num_agents)]
     searched = changed = 0
+    played = []
     while not game.is_terminal(state):
         seat = game.current_player(state)
         observation, mask = game.encode(state, seat), game.legal_mask(state)
@@ -227,11 +242,12 @@ def play_search_game(settings: ExpertIterationSettings, network, generation: int
             searched += 1
             changed += int(action != int(search["legal"][np.argmax(search["prior"])]))
         game.apply_action(state, action)
+        played.append(action)
     rewards = [float(r) for r in final_rewards(state, DEFAULT_REWARD, game)]
     for seat, log in enumerate(seats):
         log.end_game(index, rewards[seat])
     solo_win = (0 in game.winners(state)) if game.automatic_of(config) else None
-    return SearchGame(seats, rewards, solo_win, searched, changed)
+    return SearchGame(seats, rewards, solo_win, searched, changed, played)
 
 
 _WORKER_GAMES: tuple | None = None  # (settings, network, generation) in a pool worker
@@ -256,8 +272,8 @@ def kept_games(settings: ExpertIterationSettings, generation: int, games_dir: st
     each checked (``search_game_files.load_search_game``)."""
     if games_dir is None:
         return {}
-    return {index: load_search_game(games_dir, generation, index, game_config(settings, index), DEFAULT_GAMMA,
-                                    settings.game)
+    return {index: load_search_game(games_dir, generation, index, game_config(settings, index),
+                                    game_seed(settings, generation, index), DEFAULT_GAMMA, settings.game)
             for index in range(settings.games) if game_file(games_dir, index).exists()}
 
 
@@ -273,7 +289,7 @@ def search_games(settings: ExpertIterationSettings, network_path: str | Path, ge
 
     def finished(index: int, game: SearchGame) -> None:
         if games_dir is not None:
-            save_search_game(games_dir, generation, index, game, settings.game)
+            save_search_game(games_dir, generation, index, game)
         games[index] = game
         bar.update()
 
@@ -310,10 +326,22 @@ def play_search_games(settings: ExpertIterationSettings, network_path: str | Pat
              "changed_share": changed / searched if searched else None})
 
 
+def network_widths(path: str | Path) -> tuple[int, ...]:
+    """The hidden layer widths of the policy file at ``path`` (the policy and value sides alike);
+    ValueError for a file whose two sides differ, which a generation's fit cannot continue."""
+    card, _ = read_policy_file(path)
+    pi, vf = (tuple(card["network"][side]) for side in ("pi", "vf"))
+    if pi != vf or not pi:
+        raise ValueError(f"{path}: expert iteration fits a network whose policy and value sides have the "
+                         f"same hidden layers; this one has pi={list(pi)}, vf={list(vf)}")
+    return pi
+
+
 def fit_generation(settings: ExpertIterationSettings, network_path: str | Path, demos, generation: int,
                    policy_path: Path, progress: bool = True):
-    """The network of ``network_path`` fitted to ``demos``, saved at ``policy_path``; (model, history)."""
-    config = make_config(net_arch=tuple(DEFAULT_NET_ARCH), gamma=DEFAULT_GAMMA, reward=DEFAULT_REWARD,
+    """The network of ``network_path`` fitted to ``demos``, saved at ``policy_path``; (model, history).
+    The fitted network has ``network_path``'s hidden layers (``network_widths``)."""
+    config = make_config(net_arch=network_widths(network_path), gamma=DEFAULT_GAMMA, reward=DEFAULT_REWARD,
                          seed=settings.seed, out=str(policy_path.parent), num_envs=1, batch_size=2,
                          n_steps=2, game=settings.game, curriculum=None,
                          **{get_game(settings.game).automatic_kind: settings.levels[:1]},
@@ -393,13 +421,30 @@ class SearchOnNetwork:
                                  margin_weight=s.margin_weight, skip_above=s.skip_above, seed=seed)
 
 
+class NetworkAlone:
+    """``factory(seed)``: one network played alone (its most probable legal action), labelled by the
+    network's path, for the gate's paired games."""
+
+    def __init__(self, settings: ExpertIterationSettings, network: str | Path) -> None:
+        self.network = str(network)
+        self.label = f"alone:{Path(network).parent.name}/{Path(network).name}"  # as where the run moves
+
+    def __call__(self, seed: int | None):
+        """The network as a deterministic agent (``seed`` is not needed)."""
+        return PPOAgent(self.network)
+
+
+GATE_FACTORIES = {"search": SearchOnNetwork, "alone": NetworkAlone}
+
+
 def gate_generation(settings: ExpertIterationSettings, previous: Path, candidate: Path, gen_dir: Path,
                     generation: int) -> dict:
-    """The gate's sequential test of the search on ``candidate`` against it on ``previous``
-    (module doc, step 4): its decision, deals, LLR and file."""
+    """The gate's sequential test of ``candidate`` against ``previous``, each searched or alone as
+    ``settings.gate_player`` says (module doc, step 4): its decision, deals, LLR and file."""
     folder = gen_dir / GATE_DIR
+    player = GATE_FACTORIES[settings.gate_player]
     comparison = compare_agents(
-        SearchOnNetwork(settings, previous), SearchOnNetwork(settings, candidate), game=settings.game,
+        player(settings, previous), player(settings, candidate), game=settings.game,
         automatic=settings.gate_vs, delta1=settings.gate_delta1, max_pairs=settings.gate_max_pairs,
         seed=derive_seed(settings.seed, STREAM_GATE, generation), workers=settings.workers, out=folder,
         resume=(folder / "compare.json").exists())
@@ -437,10 +482,6 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
     output_dir(out)
     write_output_text(results_path, json.dumps(results, indent=1) + "\n")
     rows = results["generations"][:settings.generations]
-    for generation in range(1, len(results["generations"]) + 1):
-        stale = out / f"gen-{generation}" / GAMES_DIR  # left if a run stopped between its row and cleanup
-        if stale.exists():
-            shutil.rmtree(refuse_symlink(stale))
     network_path = next_network(rows, start)
     for generation in range(len(rows) + 1, settings.generations + 1):
         started = time.perf_counter()
@@ -482,7 +523,6 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
         results["best"] = best and {"generation": best["generation"], "network": best["network"],
                                     "mean_ladder_win_rate": best["mean_ladder_win_rate"]}
         write_output_text(results_path, json.dumps(results, indent=1) + "\n")
-        shutil.rmtree(refuse_symlink(games_dir))  # decisions.npz and the row hold what they held
         network_path = Path(row["next_network"])
     return results
 
@@ -520,6 +560,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the gate's H1: better by at least this much win share a deal")
     parser.add_argument("--gate-max-pairs", type=int, default=DEFAULT_GATE_MAX_PAIRS,
                         help="the gate's cap on deals (inconclusive: rejected)")
+    parser.add_argument("--gate-player", choices=GATE_PLAYERS, default=GATE_PLAYERS[0],
+                        help="the gate plays each network with the teacher's search or alone (no search: "
+                             "a few seconds a hundred deals)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games")
     parser.add_argument("--torch-threads", type=int, default=1)
@@ -540,7 +583,7 @@ def settings_from_args(args: argparse.Namespace) -> ExpertIterationSettings:
         eval_levels=parse_rungs(game, args.eval_levels), eval_games=args.eval_games,
         start=args.start, seed=args.seed, workers=args.workers, game=game.name,
         gate_vs=tuple(automatic_spec(x) for x in args.gate_vs), gate_delta1=args.gate_delta1,
-        gate_max_pairs=args.gate_max_pairs)
+        gate_max_pairs=args.gate_max_pairs, gate_player=args.gate_player)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

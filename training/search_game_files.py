@@ -1,13 +1,17 @@
-"""One finished expert-iteration game on disk, so that an interrupted generation goes on where it stopped.
+"""One finished expert-iteration game on disk: the generation's record of it, and what lets an
+interrupted generation go on where it stopped.
 
 ``training.expert_iteration`` writes every game of a generation, as it ends, to
-``gen-K/games/game-NNNNNN.npz`` (plain arrays, no pickles: each agent seat's observations, legal
-masks and chosen actions, the seats' final rewards, the solo result and the search's counts).
-``--resume`` reads them back instead of playing those games again; every game is seeded by its
-index, so the generation's records are the same as if it had never stopped. A file is checked
-before it is used (its arrays, shapes, types, the legality of every action, and that it is the
-game of this index and generation in this setup); one that fails is refused with its path, and
-deleting it plays that game again.
+``gen-K/games/game-NNNNNN.npz`` (plain arrays, no pickles): the game's actions in the order they were
+played (every agent seat's, each the search's choice: the policy target), the seats' final
+rewards, the solo result and the search's counts; about a kilobyte a game. The observations, legal
+masks and value targets are not stored: the game is replayed from its seed (each game is seeded by
+its generation and index alone), which gives them back exactly. ``--resume`` reads the files back
+instead of playing those games again, so the generation's records are the same as if it had never
+stopped, on this machine or another. A file is checked before it is used (its arrays, shapes and
+types, that it is the game of this index and generation, that every action is legal where the
+replay meets it, that the game ends with its last action and that its rewards are the replay's);
+one that fails is refused with its path, and deleting it plays that game again.
 """
 
 from __future__ import annotations
@@ -22,26 +26,29 @@ import numpy as np
 
 from tiny_york_env.arena.output import open_output, output_dir
 from tiny_york_env.contract import Game
+from tiny_york_env.envs.rewards import final_rewards
 from tiny_york_env.registry import DEFAULT_GAME, get_game
-from tiny_york_env.training.imitate import DemonstrationLog, check_array_shapes, check_legal_actions
+from tiny_york_env.training.imitate import DEFAULT_REWARD, DemonstrationLog, check_array_shapes
 
 GAMES_DIR = "games"
 SOLO_RESULT = {None: -1, False: 0, True: 1}  # how a game's solo_win is stored (-1: self-play)
-RECORD_ARRAYS = ("generation", "index", "observations", "masks", "actions", "seat_decisions", "rewards",
-                 "solo_win", "searched", "changed")
+RECORD_ARRAYS = ("generation", "index", "actions", "rewards", "solo_win", "searched", "changed")
+REWARD_TOLERANCE = 1e-9  # the recorded rewards against the replay's (the same float computation)
 
 
 @dataclass
 class SearchGame:
     """One finished game of the search: each agent seat's decisions (ended), the seats' final
-    rewards, whether seat 0 won (None in self-play) and how many decisions were searched and
-    how many of those the search decided otherwise than the prior's first choice."""
+    rewards, whether seat 0 won (None in self-play), how many decisions were searched and
+    how many of those the search decided otherwise than the prior's first choice, and every
+    agent seat's actions in the order they were played."""
 
     seats: list[DemonstrationLog]
     rewards: list[float]
     solo_win: bool | None
     searched: int
     changed: int
+    actions: list[int]
 
 
 def game_file(games_dir: str | os.PathLike[str], index: int) -> Path:
@@ -50,20 +57,13 @@ def game_file(games_dir: str | os.PathLike[str], index: int) -> Path:
 
 
 def save_search_game(games_dir: str | os.PathLike[str], generation: int, index: int,
-                     game: SearchGame, played: str | Game = DEFAULT_GAME) -> Path:
-    """Write ``game`` (game ``index`` of ``generation``, a game of ``played``) under ``games_dir``,
-    whole or not at all (a temporary file renamed into place); its path."""
-    played = get_game(played)
+                     game: SearchGame) -> Path:
+    """Write ``game`` (game ``index`` of ``generation``) under ``games_dir``, whole or not at all
+    (a temporary file renamed into place); its path."""
     directory = output_dir(games_dir)
-    seats = game.seats
-    observations = [row for log in seats for row in log.observations]
     arrays = {
         "generation": np.int64(generation), "index": np.int64(index),
-        "observations": np.asarray(observations, np.float32).reshape(-1, played.obs_size),
-        "masks": np.asarray([row for log in seats for row in log.masks], np.bool_).reshape(
-            -1, played.num_actions),
-        "actions": np.asarray([action for log in seats for action in log.actions], np.int64),
-        "seat_decisions": np.asarray([len(log.actions) for log in seats], np.int64),
+        "actions": np.asarray(game.actions, np.int64),
         "rewards": np.asarray(game.rewards, np.float64),
         "solo_win": np.int8(SOLO_RESULT[game.solo_win]),
         "searched": np.int64(game.searched), "changed": np.int64(game.changed)}
@@ -76,8 +76,8 @@ def save_search_game(games_dir: str | os.PathLike[str], generation: int, index: 
 
 
 def _checked_arrays(data, generation: int, index: int, config: Any, game: Game) -> dict[str, np.ndarray]:
-    """The record's arrays if they are game ``index`` of ``generation`` in the setup ``config`` of
-    ``game``; ValueError saying what is wrong."""
+    """The record's arrays if they can be game ``index`` of ``generation`` in the setup ``config``
+    of ``game`` (the replay checks the rest); ValueError saying what is wrong."""
     if sorted(data.files) != sorted(RECORD_ARRAYS):
         raise ValueError(f"arrays {sorted(data.files)}, expected {sorted(RECORD_ARRAYS)}")
     arrays = {name: data[name] for name in RECORD_ARRAYS}
@@ -88,20 +88,12 @@ def _checked_arrays(data, generation: int, index: int, config: Any, game: Game) 
     if (int(arrays["generation"]), int(arrays["index"])) != (generation, index):
         raise ValueError(f"it is game {int(arrays['index'])} of generation {int(arrays['generation'])}, "
                          f"expected game {index} of generation {generation}")
-    observations, masks, actions = arrays["observations"], arrays["masks"], arrays["actions"]
+    actions = arrays["actions"]
     decisions = actions.shape[0] if actions.ndim == 1 else -1  # -1: refused below
-    expected = {"observations": (np.float32, (decisions, game.obs_size)),
-                "masks": (np.bool_, (decisions, game.num_actions)), "actions": (np.int64, (decisions,)),
-                "seat_decisions": (np.int64, (game.num_agents(config),)),
-                "rewards": (np.float64, (game.num_participants(config),))}
-    check_array_shapes(arrays, expected)
-    if not (np.isfinite(observations).all() and np.isfinite(arrays["rewards"]).all()):
-        raise ValueError("observations and rewards must be finite")
-    check_legal_actions(masks, actions)
-    seat_decisions = arrays["seat_decisions"]
-    if (seat_decisions < 1).any() or seat_decisions.sum() != decisions:
-        raise ValueError(f"seat_decisions {seat_decisions.tolist()} must be positive and add up to the "
-                         f"{decisions} decisions")
+    check_array_shapes(arrays, {"actions": (np.int64, (decisions,)),
+                                "rewards": (np.float64, (game.num_participants(config),))})
+    if not np.isfinite(arrays["rewards"]).all():
+        raise ValueError("rewards must be finite")
     solo_win, searched, changed = (int(arrays[name]) for name in ("solo_win", "searched", "changed"))
     solo = bool(game.automatic_of(config))
     if solo_win not in SOLO_RESULT.values() or (solo_win == SOLO_RESULT[None]) == solo:
@@ -113,26 +105,47 @@ def _checked_arrays(data, generation: int, index: int, config: Any, game: Game) 
     return arrays
 
 
+def replay_decisions(game: Game, config: Any, seed: int, actions: np.ndarray, gamma: float
+                     ) -> tuple[list[DemonstrationLog], list[float]]:
+    """(each agent seat's decisions, not yet ended; the final rewards) of the game of ``config``
+    and ``seed`` replayed with ``actions`` in turn; ValueError where an action is not legal, the
+    game ends before the last action or goes on after it."""
+    state = game.new_game(config, seed=seed)
+    seats = [DemonstrationLog(gamma) for _ in range(game.num_agents(config))]
+    for step, action in enumerate(actions.tolist()):
+        if game.is_terminal(state):
+            raise ValueError(f"the game ended after {step} of its {actions.size} actions")
+        seat, mask = game.current_player(state), game.legal_mask(state)
+        if not (0 <= action < mask.size and mask[action]):
+            raise ValueError(f"action {step} ({action}) is not legal where the replay meets it "
+                             f"(legal: {np.flatnonzero(mask).tolist()})")
+        seats[seat].decide(game.encode(state, seat), mask, action)
+        game.apply_action(state, action)
+    if not game.is_terminal(state):
+        raise ValueError(f"the game has not ended after its {actions.size} actions")
+    return seats, [float(r) for r in final_rewards(state, DEFAULT_REWARD, game)]
+
+
 def load_search_game(games_dir: str | os.PathLike[str], generation: int, index: int, config: Any,
-                     gamma: float, game: str | Game = DEFAULT_GAME) -> SearchGame:
-    """Game ``index`` of ``generation`` as ``save_search_game`` wrote it (its setup ``config`` of
-    ``game``, returns discounted by ``gamma``); ValueError naming the file if it is not that game."""
+                     seed: int, gamma: float, game: str | Game = DEFAULT_GAME) -> SearchGame:
+    """Game ``index`` of ``generation`` as ``save_search_game`` wrote it, replayed (its setup
+    ``config`` of ``game`` and its ``seed``; returns discounted by ``gamma``); ValueError naming
+    the file if it is not that game."""
     game = get_game(game)
     path = game_file(games_dir, index)
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = _checked_arrays(data, generation, index, config, game)
+        seats, rewards = replay_decisions(game, config, seed, arrays["actions"], gamma)
+        if np.abs(np.asarray(rewards) - arrays["rewards"]).max() > REWARD_TOLERANCE:
+            raise ValueError(f"its rewards {arrays['rewards'].tolist()} are not the replay's {rewards}")
+        if any(not log.actions for log in seats):
+            raise ValueError("every agent seat must have decided at least once")
     except (ValueError, OSError, EOFError, KeyError, zipfile.BadZipFile) as error:
         raise ValueError(f"{path} is not a usable record of game {index} of generation {generation}: "
                          f"{error}; delete it to play that game again") from error
-    seats, first = [], 0
-    for seat, decisions in enumerate(arrays["seat_decisions"].tolist()):
-        log = DemonstrationLog(gamma)
-        for row in range(first, first + decisions):
-            log.decide(arrays["observations"][row], arrays["masks"][row], int(arrays["actions"][row]))
-        log.end_game(index, float(arrays["rewards"][seat]))
-        seats.append(log)
-        first += decisions
+    for seat, log in enumerate(seats):
+        log.end_game(index, rewards[seat])
     solo_win = {stored: result for result, stored in SOLO_RESULT.items()}[int(arrays["solo_win"])]
-    return SearchGame(seats, arrays["rewards"].tolist(), solo_win, int(arrays["searched"]),
-                      int(arrays["changed"]))
+    return SearchGame(seats, rewards, solo_win, int(arrays["searched"]), int(arrays["changed"]),
+                      arrays["actions"].tolist())

@@ -59,7 +59,7 @@ class Interrupted(Exception):
 def test_a_stopped_run_resumes_and_a_run_is_never_overwritten(tmp_path, monkeypatch):
     """A run stopped at its third game goes on with --resume from the two it wrote; without
     --resume its folder is refused; resumed again it has nothing left to do; resumed from where it
-    was moved, its rows and best name the networks there and a left-over games folder goes."""
+    was moved, its rows and best name the networks there; its games stay as the generation's records."""
     settings = ExpertIterationSettings(out=str(tmp_path / "exit"), generations=1, games=3, simulations=4,
                                        levels=(5,), selfplay_every=3, epochs=1, eval_levels=(5,),
                                        eval_games=2)
@@ -84,9 +84,11 @@ def test_a_stopped_run_resumes_and_a_run_is_never_overwritten(tmp_path, monkeypa
     results = run(settings, progress=False, resume=True)
     (row,) = results["generations"]
     assert row["resumed_games"] == 2 and row["games"] == 3
-    assert not (tmp_path / "exit" / "gen-1" / "games").exists()  # decisions.npz holds them now
+    assert len(list((tmp_path / "exit" / "gen-1" / "games").iterdir())) == 3  # the records, kept
     decisions = Demonstrations.load(tmp_path / "exit" / "gen-1" / DECISIONS_FILE)
     assert set(np.unique(decisions.games)) == {0, 1, 2}
+    replayed = expert_iteration.kept_games(settings, 1, tmp_path / "exit" / "gen-1" / "games")
+    assert sum(len(log.actions) for game in replayed.values() for log in game.seats) == len(decisions)
     assert json.loads((tmp_path / "exit" / RESULTS_FILE).read_text()) == results
 
     def never(*args):
@@ -94,14 +96,11 @@ def test_a_stopped_run_resumes_and_a_run_is_never_overwritten(tmp_path, monkeypa
 
     monkeypatch.setattr(expert_iteration, "play_search_game", never)
     assert run(settings, progress=False, resume=True) == results  # nothing left to do
-    stale = tmp_path / "exit" / "gen-1" / "games"
-    stale.mkdir()  # as if stopped between the row and the cleanup
-    (stale / "game-000000.npz").write_bytes(b"left over")
     moved = tmp_path / "moved"
     (tmp_path / "exit").rename(moved)
     resumed = run(ExpertIterationSettings(**{**settings.__dict__, "out": str(moved)}), progress=False,
                   resume=True)
-    assert not (moved / "gen-1" / "games").exists()
+    assert len(list((moved / "gen-1" / "games").iterdir())) == 3
     network = str(moved / "gen-1" / POLICY_FILE)
     assert resumed["best"]["network"] == resumed["generations"][0]["network"] == network
 
@@ -228,6 +227,8 @@ def test_the_gate_tests_each_generation_by_sprt(tmp_path):
     assert row["next_network"] == (row["network"] if gate["accepted"] else str(CHAMPION_MODEL_PATH))
     with pytest.raises(ValueError, match="gate_vs"):
         ExpertIterationSettings(out=str(tmp_path / "x"), gate_vs=(13,))
+    with pytest.raises(ValueError, match=r"gate_player must be one of \('search', 'alone'\)"):
+        ExpertIterationSettings(out=str(tmp_path / "x"), gate_vs=(1,), gate_player="both")
     with pytest.raises(ValueError, match="gate_delta1 is the win share"):
         ExpertIterationSettings(out=str(tmp_path / "x"), gate_vs=(1,), gate_delta1=0.0)
 
@@ -269,3 +270,58 @@ def test_a_run_from_before_the_gate_resumes(tmp_path):
         del recorded[name]
     (tmp_path / RESULTS_FILE).write_text(json.dumps({"settings": recorded, "generations": [], "best": None}))
     assert resumed_results(settings, tmp_path / RESULTS_FILE)["settings"]["gate_vs"] == []
+
+
+def small_policy_file(path, widths, game="tiny_york"):
+    """A freshly initialised policy file with hidden layers ``widths`` (both sides)."""
+    from tiny_york_env.training.export import save_policy
+    from tiny_york_env.training.train_ppo import make_config, make_model, make_vec_env
+    config = make_config(net_arch=widths, out=str(path.parent), num_envs=1, batch_size=2, n_steps=2,
+                         game=game)
+    env = make_vec_env(config, config.stages[0], 0)
+    save_policy(make_model(config, env), path, game=game, written_by="tests")
+    env.close()
+    return path
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_a_generation_keeps_the_start_networks_layers(tmp_path):
+    """A small network made for search goes on with its own widths, not the shipped 256 x 256."""
+    from tiny_york_env.agents.ppo_agent import read_policy_file
+    start = small_policy_file(tmp_path / "small.zip", (16, 8))
+    assert expert_iteration.network_widths(start) == (16, 8)
+    settings = ExpertIterationSettings(out=str(tmp_path / "exit"), generations=1, games=2, simulations=4,
+                                       levels=(5,), selfplay_every=0, epochs=1, eval_levels=(5,),
+                                       eval_games=1, start=str(start))
+    (row,) = run(settings, progress=False)["generations"]
+    card, _ = read_policy_file(row["network"])
+    assert card["network"]["pi"] == card["network"]["vf"] == [16, 8]
+
+
+def test_a_network_with_two_different_sides_is_refused(tmp_path):
+    from tiny_york_env.agents.ppo_agent import read_policy_file, write_policy_file
+    card, state = read_policy_file(small_policy_file(tmp_path / "small.zip", (16, 8)))
+    card["network"]["vf"] = [16]
+    state = {name: tensor for name, tensor in state.items()
+             if not name.startswith("mlp_extractor.value_net.2")}
+    state["value_net.weight"] = state["value_net.weight"].new_zeros((1, 16))
+    with open(tmp_path / "odd.zip", "wb") as handle:
+        write_policy_file(handle, card, state)
+    with pytest.raises(ValueError, match="same hidden layers; this one has pi=\\[16, 8\\], vf=\\[16\\]"):
+        expert_iteration.network_widths(tmp_path / "odd.zip")
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_the_gate_may_play_the_networks_alone(tmp_path):
+    """gate_player="alone": the paired games play each network without search."""
+    settings = ExpertIterationSettings(out=str(tmp_path / "exit"), generations=1, games=2, simulations=2,
+                                       levels=(1,), selfplay_every=0, epochs=1, eval_levels=(1,),
+                                       eval_games=1, gate_vs=(1,), gate_delta1=0.5, gate_max_pairs=4,
+                                       gate_player="alone")
+    (row,) = run(settings, progress=False)["generations"]
+    written = json.loads((tmp_path / "exit" / "gen-1" / "gate" / "compare.json").read_text())
+    assert (written["settings"]["a"], written["settings"]["b"]) == ("alone:models/champion.zip",
+                                                                    "alone:gen-1/policy.zip")
+    assert set(written["settings"]["files"]) == {row["network"], str(CHAMPION_MODEL_PATH)}
+    assert row["gate"]["pairs"] <= 4
+    assert build_parser().parse_args(["--out", "x", "--gate-player", "alone"]).gate_player == "alone"

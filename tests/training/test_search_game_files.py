@@ -5,11 +5,17 @@ import pytest
 
 from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH
 from tiny_york_env.training import expert_iteration
-from tiny_york_env.training.expert_iteration import ExpertIterationSettings, game_config, play_search_games
+from tiny_york_env.training.expert_iteration import (
+    ExpertIterationSettings,
+    game_config,
+    game_seed,
+    play_search_games,
+)
 from tiny_york_env.training.imitate import DEFAULT_GAMMA
 from tiny_york_env.training.search_game_files import game_file, load_search_game, save_search_game
 
 GENERATION = 1
+RECORD_BYTES = 4096  # a game's file holds its actions and a few numbers
 
 
 def tiny_settings(tmp_path, **changes):
@@ -30,8 +36,8 @@ def played(tmp_path_factory):
 
 def same_game(first, second):
     """Whether two SearchGames hold the same decisions, returns and results."""
-    if (first.rewards, first.solo_win, first.searched, first.changed) != (
-            second.rewards, second.solo_win, second.searched, second.changed):
+    if (first.rewards, first.solo_win, first.searched, first.changed, first.actions) != (
+            second.rewards, second.solo_win, second.searched, second.changed, second.actions):
         return False
     if len(first.seats) != len(second.seats):
         return False
@@ -48,15 +54,19 @@ def test_a_game_comes_back_as_it_was_played(played, tmp_path, index):
     settings, games = played
     path = save_search_game(tmp_path, GENERATION, index, games[index])
     assert path == game_file(tmp_path, index) and not list(tmp_path.glob("*.partial"))
-    loaded = load_search_game(tmp_path, GENERATION, index, game_config(settings, index), DEFAULT_GAMMA)
+    assert path.stat().st_size < RECORD_BYTES  # the actions alone: the replay gives back the rest
+    seed = game_seed(settings, GENERATION, index)
+    loaded = load_search_game(tmp_path, GENERATION, index, game_config(settings, index), seed, DEFAULT_GAMMA)
     assert same_game(loaded, games[index])
     assert len(loaded.seats) == (2 if index == 2 else 1) and (loaded.solo_win is None) == (index == 2)
     if index == 2:
         with pytest.raises(ValueError, match="game 2 of generation 1, expected game 2 of generation 3"):
-            load_search_game(tmp_path, 3, 2, game_config(settings, 2), DEFAULT_GAMMA)
+            load_search_game(tmp_path, 3, 2, game_config(settings, 2), seed, DEFAULT_GAMMA)
     else:  # game 0 is solo (one agent and Tom 5), not self-play (two agents)
-        with pytest.raises(ValueError, match=r"seat_decisions must be int64 \(2,\), got int64 \(1,\)"):
-            load_search_game(tmp_path, GENERATION, 0, game_config(settings, 2), DEFAULT_GAMMA)
+        with pytest.raises(ValueError, match="solo_win [01]: 0 or 1 in a game against toms, -1 in self-play"):
+            load_search_game(tmp_path, GENERATION, 0, game_config(settings, 2), seed, DEFAULT_GAMMA)
+        with pytest.raises(ValueError, match="not legal where the replay meets it"):  # another deal
+            load_search_game(tmp_path, GENERATION, 0, game_config(settings, 0), seed + 1, DEFAULT_GAMMA)
 
 
 def rewritten(path, **changes):
@@ -70,18 +80,22 @@ def rewritten(path, **changes):
 @pytest.mark.usefixtures("one_torch_thread")
 def test_a_damaged_or_foreign_record_is_refused_with_its_path(played, tmp_path):
     settings, games = played
-    solo = game_config(settings, 0)
+    solo, seed = game_config(settings, 0), game_seed(settings, GENERATION, 0)
     path = save_search_game(tmp_path, GENERATION, 0, games[0])
     good = path.read_bytes()
     with np.load(path) as data:
-        actions, masks = data["actions"], data["masks"]
+        actions, rewards = data["actions"], data["rewards"]
+    masks = np.concatenate([np.asarray(log.masks) for log in games[0].seats])
     illegal = actions.copy()
     illegal[0] = int(np.flatnonzero(~masks[0])[0])
     damages = [
         (lambda: path.write_bytes(good[: len(good) // 2]), "not a usable record"),
         (lambda: path.write_bytes(b"not a zip file"), "not a usable record"),
-        (lambda: rewritten(path, actions=illegal), "legal under its mask"),
-        (lambda: rewritten(path, actions=actions[:-1]), "observations must be float32"),
+        (lambda: rewritten(path, actions=illegal), "action 0 .* is not legal where the replay meets it"),
+        (lambda: rewritten(path, actions=actions[:-1]), f"not ended after its {actions.size - 1} actions"),
+        (lambda: rewritten(path, actions=np.append(actions, actions[-1])), "the game ended after"),
+        (lambda: rewritten(path, actions=actions.astype(np.float64)), "actions must be int64"),
+        (lambda: rewritten(path, rewards=rewards + 0.5), "are not the replay's"),
         (lambda: rewritten(path, index=np.int64(7)), "it is game 7 of generation 1, expected game 0"),
         (lambda: rewritten(path, solo_win=np.int8(-1)), "solo_win -1"),
         (lambda: rewritten(path, changed=np.int64(10 ** 6)), "changed 1000000"),
@@ -93,7 +107,7 @@ def test_a_damaged_or_foreign_record_is_refused_with_its_path(played, tmp_path):
         path.write_bytes(good)
         damage()
         with pytest.raises(ValueError, match=message) as refused:
-            load_search_game(tmp_path, GENERATION, 0, solo, DEFAULT_GAMMA)
+            load_search_game(tmp_path, GENERATION, 0, solo, seed, DEFAULT_GAMMA)
         assert str(path) in str(refused.value) and "delete it to play that game again" in str(refused.value)
 
 
