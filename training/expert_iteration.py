@@ -30,10 +30,10 @@ of the solo setup; or ``--start PATH``, e.g. ``agents/models/ppo.zip`` to begin 
    new network against the search on the network it was trained from (``--gate-player alone``:
    the two networks alone, no search: the playouts' own strength, at a hundredth of the cost),
    paired games against the automatic participants ``--gate-vs`` (e.g. ``12``), until the SPRT
-   accepts "better by at least ``--gate-delta1``" or rejects it (or ``--gate-max-pairs`` deals). Only an accepted
-   generation's network goes on: a rejected one's successor is trained from the last accepted
-   network again (on new games), and only accepted generations may be named best. The test's
-   file is ``gen-K/gate/compare.json`` (resumed where a stopped run left it).
+   accepts "better by at least ``--gate-delta1``" or rejects it (or ``--gate-max-pairs`` deals).
+   Only an accepted generation's network goes on: a rejected one's successor is trained from the
+   last accepted network again (on new games), and only accepted generations may be named best.
+   The test's file is ``gen-K/gate/compare.json`` (resumed where a stopped run left it).
 
 Writes ``gen-K/policy.zip`` (a policy file: ``psearch`` takes it as ``network=``, ``ppo:PATH``
 plays it alone), ``gen-K/games/`` (the generation's records: each game's actions, about a kilobyte
