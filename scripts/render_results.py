@@ -281,6 +281,38 @@ def compare_table(files: Sequence[dict[str, Any]], options: Options) -> str:
     return markdown_table(header, rows)
 
 
+GATE_OUTCOMES = {True: "accepted", False: "rejected"}
+
+
+@view("generations")
+def generations_table(files: Sequence[dict[str, Any]], options: Options) -> str:
+    """An expert-iteration run's ``generations.json``, a row a generation: its searched games and
+    decisions, the decisions it was fitted on (its window's), the search's win rate in them, how
+    often it overruled the prior, the network's ladder alone (a column a rung, with 95% intervals),
+    the gate's test (decision, deals, LLR) and which network the next generation trained from;
+    ``rungs=A,B`` picks the ladder's columns."""
+    rows, rungs = [], option_list(options, "rungs")
+    for data in files:
+        if not isinstance(data.get("generations"), list) or "settings" not in data:
+            raise ValueError("the generations view reads an expert-iteration run's generations.json")
+        for row in data["generations"]:
+            ladder = row["ladder"]
+            shown = rungs or sorted(ladder, key=lambda rung: (len(rung), rung))
+            gate = row.get("gate")
+            verdict = (f"{GATE_OUTCOMES[gate['accepted']]} ({COMPARE_DECISIONS[gate['decision']]}, "
+                       f"{thousands(gate['pairs'])} deals, LLR {gate['llr']:+.2f})" if gate else "no gate")
+            rows.append([row["generation"], thousands(row["games"]), thousands(row["decisions"]),
+                         thousands(row.get("fitted_decisions", row["decisions"])),
+                         percent(row["search_win_rate_vs_toms"]), percent(row["changed_share"]),
+                         *(rate_with_interval(ladder[rung]) for rung in shown), verdict,
+                         f"gen-{row['next_generation']}" if row["next_generation"] else "start",
+                         f"{row['seconds'] / 60:.0f}"])
+        alone = [f"alone vs {'Tom ' * rung.isdigit()}{rung}" for rung in shown]
+        header = ["generation", "games", "decisions", "fitted on", "search won",
+                  "search overruled the prior", *alone, "gate", "next trains from", "minutes"]
+    return markdown_table(header, rows)
+
+
 # ---------------------------------------------------------------- generic tables
 
 @view("table")

@@ -20,7 +20,9 @@ of the solo setup; or ``--start PATH``, e.g. ``agents/models/ppo.zip`` to begin 
    of that seat (the value target, as ``training.imitate``). ``--workers`` plays the games in
    that many processes; each game is seeded by its index, so the records are the same.
 2. **Fit**: the current network goes on learning from these decisions (``imitate.fit_policy``:
-   masked cross-entropy and value MSE, each part kept at its best held-out epoch).
+   masked cross-entropy and value MSE, each part kept at its best held-out epoch); with
+   ``--window N``, from those of the N - 1 generations before it too (replayed from their
+   records, accepted or not).
 3. **Ladder**: the new network, played without search (deterministic), against ``--eval-levels``
    (``--eval-games`` each; by default ``train_defaults["search_eval_levels"]``, else all); the
    generation's row goes to ``generations.json`` with its teacher's win rate, how often the
@@ -36,10 +38,11 @@ of the solo setup; or ``--start PATH``, e.g. ``agents/models/ppo.zip`` to begin 
    The test's file is ``gen-K/gate/compare.json`` (resumed where a stopped run left it).
 
 Writes ``gen-K/policy.zip`` (a policy file: ``psearch`` takes it as ``network=``, ``ppo:PATH``
-plays it alone), ``gen-K/games/`` (the generation's records: each game's actions, about a kilobyte
+plays it alone), ``gen-K/games/`` (the generation's records: each game's actions, 1-2 kB
 a game, ``training.search_game_files``), ``gen-K/decisions.npz`` (the decisions the fit learned
 from, replayed from the records: observations, masks, targets; large, and derived, so a run kept in
-git leaves it out) and ``generations.json`` under ``--out``.
+git leaves it out) and ``generations.json`` under ``--out``. A rejected generation's network is
+never trained on nor named best, so a kept run may leave it out (``--resume`` needs the others).
 
 **Stopping and resuming**: ``generations.json`` is written before the first game, and every game
 of a generation as it ends (``gen-K/games/``, ``training.search_game_files``, kept as the
@@ -93,6 +96,7 @@ from tiny_york_env.training.imitate import (
     DEFAULT_REWARD,
     DEFAULT_VALUE_WEIGHT,
     DemonstrationLog,
+    Demonstrations,
     fit_policy,
     kept_epochs,
 )
@@ -112,7 +116,8 @@ from tiny_york_env.training.train_ppo import (
 )
 
 RESULTS_FILE, DECISIONS_FILE = "generations.json", "decisions.npz"
-RESUME_MAY_CHANGE = ("out", "generations", "workers")  # settings --resume lets differ from the run's
+# settings --resume lets differ from the run's (a generation's row records the window it was fitted on)
+RESUME_MAY_CHANGE = ("out", "generations", "workers", "window")
 STREAM_GAME, STREAM_SEARCH, STREAM_VIEW, STREAM_FIT, STREAM_EVAL, STREAM_GATE = 31, 32, 33, 34, 35, 36
 SELFPLAY_AGENTS = 2  # a self-play game: the search in two seats, no Tom
 DEFAULT_GENERATIONS = defaults.EXIT_GENERATIONS
@@ -126,7 +131,7 @@ DEFAULT_GATE_MAX_PAIRS = defaults.EXIT_GATE_MAX_PAIRS
 GATE_DIR = "gate"
 GATE_PLAYERS = ("search", "alone")  # the gate plays each network searched (the teacher's search) or alone
 GATE_DEFAULTS = {"gate_vs": [], "gate_delta1": DEFAULT_GATE_DELTA1, "gate_max_pairs": DEFAULT_GATE_MAX_PAIRS,
-                 "gate_player": GATE_PLAYERS[0]}
+                 "gate_player": GATE_PLAYERS[0], "window": 1}
 
 
 @dataclass(frozen=True)
@@ -152,10 +157,11 @@ class ExpertIterationSettings:
     gate_delta1: float = DEFAULT_GATE_DELTA1
     gate_max_pairs: int = DEFAULT_GATE_MAX_PAIRS
     gate_player: str = GATE_PLAYERS[0]  # "search": the teacher's search on each network; "alone": no search
+    window: int = 1  # a generation is fitted on its own games and those of the window - 1 before it
 
     def __post_init__(self) -> None:
         for name in ("generations", "games", "simulations", "epochs", "eval_games", "workers",
-                     "gate_max_pairs"):
+                     "gate_max_pairs", "window"):
             object.__setattr__(self, name, positive_int(getattr(self, name), name))  # numpy ints as int
         object.__setattr__(self, "selfplay_every", check_int("selfplay_every", self.selfplay_every, 0,
                                                              "0: no self-play"))
@@ -337,6 +343,37 @@ def network_widths(path: str | Path) -> tuple[int, ...]:
     return pi
 
 
+def window_generations(settings: ExpertIterationSettings, generation: int) -> list[int]:
+    """The generations whose games ``generation`` is fitted on: itself and the ``window - 1``
+    before it (those there are)."""
+    return list(range(max(1, generation - settings.window + 1), generation + 1))
+
+
+def earlier_games(settings: ExpertIterationSettings, out: Path, generation: int) -> Demonstrations:
+    """The decisions of the games of every generation of ``generation``'s window but itself,
+    replayed from their records under ``out`` (``gen-K/games/``), each game numbered apart
+    (``games`` a generation); ValueError where a generation's records are not all there."""
+    played = get_game(settings.game)
+    logs = DemonstrationLog(DEFAULT_GAMMA)
+    for earlier in window_generations(settings, generation)[:-1]:
+        games = kept_games(settings, earlier, out / f"gen-{earlier}" / GAMES_DIR)
+        if len(games) != settings.games:
+            raise ValueError(f"the window of generation {generation} needs the {settings.games} game "
+                             f"records of generation {earlier} under {out}; {len(games)} are there")
+        for index in range(settings.games):
+            for log in games[index].seats:
+                log.game_ids = [(earlier - 1) * settings.games + index] * len(log.actions)
+                logs.absorb(log)
+    return logs.demonstrations(played.obs_size, played.num_actions)
+
+
+def joined(parts: Sequence[Demonstrations]) -> Demonstrations:
+    """The demonstrations of ``parts`` one after another."""
+    return Demonstrations(*(np.concatenate([getattr(part, name) for part in parts])
+                            for name in ("observations", "masks", "actions", "returns", "games",
+                                         "teacher_rewards")))
+
+
 def fit_generation(settings: ExpertIterationSettings, network_path: str | Path, demos, generation: int,
                    policy_path: Path, progress: bool = True):
     """The network of ``network_path`` fitted to ``demos``, saved at ``policy_path``; (model, history).
@@ -393,7 +430,8 @@ def resumed_results(settings: ExpertIterationSettings, results_path: Path) -> di
         if not isinstance(row, dict) or row.get("generation") != number:
             raise ValueError(f"{results_path}: generation row {number} is not generation {number}")
         network = results_path.parent / f"gen-{number}" / POLICY_FILE  # where it is now, if out moved
-        if not network.is_file():
+        rejected = row.get("gate", {}).get("accepted", True) is False  # its network is never used again
+        if not network.is_file() and not rejected:
             raise ValueError(f"{results_path}: generation {number}'s network {str(network)!r} is missing")
         row["network"] = str(network)
         if "next_generation" in row:  # the network the next generation trains from, where it is now
@@ -493,6 +531,10 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
         resumed_games = sum(game_file(games_dir, index).exists() for index in range(settings.games))
         demos, teacher_win_rate, choices = play_search_games(settings, network_path, generation, progress,
                                                              games_dir)
+        own_decisions = len(demos)
+        if settings.window > 1:  # this generation's games last, numbered after the earlier ones'
+            demos.games = demos.games + (generation - 1) * settings.games
+            demos = joined([earlier_games(settings, out, generation), demos])
         with open_output(gen_dir / DECISIONS_FILE, "wb") as handle:
             demos.save(handle)
         policy_path = gen_dir / POLICY_FILE
@@ -503,7 +545,9 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
         ladder = ladder_row(evaluation)
         row = {"generation": generation, "network": str(policy_path),
                "trained_from": recorded_path(Path(network_path)),
-               "games": settings.games, "resumed_games": resumed_games, "decisions": len(demos),
+               "games": settings.games, "resumed_games": resumed_games, "decisions": own_decisions,
+               "fitted_on_generations": window_generations(settings, generation),
+               "fitted_decisions": len(demos),
                "search_win_rate_vs_toms": teacher_win_rate,
                **choices,
                "kept_epochs": dict(zip(("policy", "value"), kept_epochs(history), strict=True)),
@@ -563,6 +607,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--gate-player", choices=GATE_PLAYERS, default=GATE_PLAYERS[0],
                         help="the gate plays each network with the teacher's search or alone (no search: "
                              "a few seconds a hundred deals)")
+    parser.add_argument("--window", type=int, default=1,
+                        help="fit each generation on its games and those of the N - 1 generations before "
+                             "it (replayed from their records; may change on --resume)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games")
     parser.add_argument("--torch-threads", type=int, default=1)
@@ -583,7 +630,7 @@ def settings_from_args(args: argparse.Namespace) -> ExpertIterationSettings:
         eval_levels=parse_rungs(game, args.eval_levels), eval_games=args.eval_games,
         start=args.start, seed=args.seed, workers=args.workers, game=game.name,
         gate_vs=tuple(automatic_spec(x) for x in args.gate_vs), gate_delta1=args.gate_delta1,
-        gate_max_pairs=args.gate_max_pairs, gate_player=args.gate_player)
+        gate_max_pairs=args.gate_max_pairs, gate_player=args.gate_player, window=args.window)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

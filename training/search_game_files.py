@@ -4,7 +4,7 @@ interrupted generation go on where it stopped.
 ``training.expert_iteration`` writes every game of a generation, as it ends, to
 ``gen-K/games/game-NNNNNN.npz`` (plain arrays, no pickles): the game's actions in the order they were
 played (every agent seat's, each the search's choice: the policy target), the seats' final
-rewards, the solo result and the search's counts; about a kilobyte a game. The observations, legal
+rewards, the solo result and the search's counts; 1-2 kB a game. The observations, legal
 masks and value targets are not stored: the game is replayed from its seed (each game is seeded by
 its generation and index alone), which gives them back exactly. ``--resume`` reads the files back
 instead of playing those games again, so the generation's records are the same as if it had never

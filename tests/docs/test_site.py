@@ -163,3 +163,23 @@ def test_a_ladders_median_seconds_ignore_a_few_slow_games():
     assert median[0].endswith("| median s / game |") and median[-1].endswith("| 8.0 |")
     with pytest.raises(ValueError, match="seconds=median reads the games"):
         render.ladder_detail_table([{"kind": "ladder", "cells": [cell]}], {"seconds": "median"})
+
+
+def test_an_expert_iteration_run_renders_a_row_a_generation():
+    """The generations view: each generation's games, the network alone on its ladder with the
+    interval, the gate's outcome, and which network the next one trained from."""
+    cell = {"games": 200, "wins": 50, "win_rate": 0.25, "ci_low": 0.195, "ci_high": 0.314}
+    row = {"generation": 1, "games": 240, "decisions": 30000, "search_win_rate_vs_toms": 0.5,
+           "changed_share": 0.3, "ladder": {"12": cell, "10": cell}, "next_generation": 0,
+           "seconds": 600, "gate": {"accepted": False, "decision": "H0", "pairs": 120, "llr": -2.95}}
+    run = {"settings": {}, "generations": [row, row | {"generation": 2, "next_generation": 2,
+                                                         "gate": {"accepted": True, "decision": "H1",
+                                                                  "pairs": 80, "llr": 2.95}}]}
+    lines = _render_results().VIEWS["generations"]([run], {"rungs": "12"}).splitlines()
+    assert lines[0].startswith("| generation | games | decisions | fitted on | search won |")
+    assert "| alone vs Tom 12 | gate |" in lines[0] and "alone vs Tom 10" not in lines[0]
+    assert lines[2].startswith("| 1 | 240 | 30,000 | 30,000 | 50.0% | 30.0% | 25.0% [19.5, 31.4] | rejected")
+    assert lines[2].endswith("| start | 10 |") and lines[3].endswith("| gen-2 | 10 |")
+    assert "accepted (**B better** (H1), 80 deals, LLR +2.95)" in lines[3]
+    with pytest.raises(ValueError, match="generations.json"):
+        _render_results().VIEWS["generations"]([{"kind": "table"}], {})

@@ -325,3 +325,23 @@ def test_the_gate_may_play_the_networks_alone(tmp_path):
     assert set(written["settings"]["files"]) == {row["network"], str(CHAMPION_MODEL_PATH)}
     assert row["gate"]["pairs"] <= 4
     assert build_parser().parse_args(["--out", "x", "--gate-player", "alone"]).gate_player == "alone"
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_a_window_fits_each_generation_on_the_games_before_it_too(tmp_path):
+    """window=2: generation 2 is fitted on its own games and generation 1's, replayed from their
+    records and numbered apart; generation 1 on its own."""
+    settings = ExpertIterationSettings(out=str(tmp_path / "exit"), generations=2, games=2, simulations=2,
+                                       levels=(5,), selfplay_every=0, epochs=1, eval_levels=(5,),
+                                       eval_games=1, window=2)
+    first, second = run(settings, progress=False)["generations"]
+    assert first["fitted_on_generations"] == [1] and first["fitted_decisions"] == first["decisions"]
+    assert second["fitted_on_generations"] == [1, 2]
+    assert second["fitted_decisions"] == first["decisions"] + second["decisions"]
+    fitted = Demonstrations.load(tmp_path / "exit" / "gen-2" / DECISIONS_FILE)
+    assert len(fitted) == second["fitted_decisions"] and set(np.unique(fitted.games)) == {0, 1, 2, 3}
+    own = Demonstrations.load(tmp_path / "exit" / "gen-1" / DECISIONS_FILE)
+    assert np.array_equal(fitted.observations[:len(own)], own.observations)  # replayed as played
+    assert np.array_equal(fitted.actions[:len(own)], own.actions)
+    with pytest.raises(ValueError, match="window must be"):
+        ExpertIterationSettings(out=str(tmp_path / "x"), window=0)
