@@ -255,10 +255,14 @@ def test_a_rejected_generation_is_not_trained_on_nor_named_best(tmp_path, monkey
     assert results["best"]["generation"] == 1
     moved = tmp_path / "moved"  # resumed where the run was moved, a third generation: from gen-1 there
     (tmp_path / "exit").rename(moved)
+    (moved / "gen-2" / POLICY_FILE).unlink()  # a kept run may leave out a rejected network
     grown = dataclasses.replace(settings, out=str(moved), generations=3)
     decisions = iter([True])
     third = run(grown, progress=False, resume=True)["generations"][2]
     assert third["trained_from"] == str(moved / "gen-1" / POLICY_FILE)
+    (moved / "gen-1" / POLICY_FILE).unlink()  # but not an accepted one
+    with pytest.raises(ValueError, match="generation 1's network .* is missing"):
+        run(grown, progress=False, resume=True)
 
 
 def test_a_run_from_before_the_gate_resumes(tmp_path):
