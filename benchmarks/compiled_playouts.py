@@ -13,6 +13,8 @@ Each row: decisions with more than one legal action (the searched ones and those
 sure of), ms a decision (mean, 95th percentile), playouts a second and network evaluations a
 second (the rows the playouts evaluated, over the decisions' time).
 
+A last row a game plays the same search with uniformly random playouts: what the engine and its
+automatic participants cost without a network (the floor a smaller network approaches).
 ``--network PATH`` plays the champion's search on another network (a policy file of the one
 ``--game``, e.g. a smaller network made for search) beside the shipped one, each with both forward
 passes; the ``network`` column names the file.
@@ -36,21 +38,23 @@ from tiny_york_env.agents.shipped import champion_network
 from tiny_york_env.arena.seeds import derive_seed
 from tiny_york_env.registry import BUILTIN_GAMES, get_game
 
+RANDOM = "random"  # the floor row's playouts: the engine and its participants, no network
 SEED_KEY = 61  # the deals of this benchmark: derive_seed(SEED_KEY, game number)
 COLUMNS = ("game", "network", "forward", "decisions", "ms / decision (mean)", f"p{PERCENTILE} ms",
            "playouts / s", "evaluations / s", "same actions")
 
 
-def play(game, forward: str, games: int, network: str | None = None
+def play(game, forward: str, games: int, network: str | None = None, playout: str = "policy"
          ) -> tuple[np.ndarray, int, int, list[int]]:
     """(seconds of each decision with a choice, playouts, network evaluations, actions taken) of
-    the champion with ``forward`` in ``games`` solo games (on ``network``, else its own)."""
+    the champion with ``forward`` in ``games`` solo games (on ``network``, else its own; with
+    ``playout="random"``, uniformly random playouts: the engine's own cost)."""
     config = game.seat_config(1, (OPPONENT.get(game.name, DEFAULT_OPPONENT),))
     network = champion_network(game, config) if network is None else network
     seconds, playouts, evaluations, actions = [], 0, 0, []
     for g in range(games):
         seed = derive_seed(SEED_KEY, g)
-        agent = ChampionAgent(g, game=game, network=network, forward=forward)
+        agent = ChampionAgent(g, game=game, network=network, forward=forward, playout=playout)
         rng = np.random.default_rng(seed)
         state = game.new_game(config, seed)
         while not game.is_terminal(state):
@@ -67,6 +71,11 @@ def play(game, forward: str, games: int, network: str | None = None
             game.apply_action(state, result["action"])
         evaluations += agent.evaluations
     return np.array(seconds), playouts, evaluations, actions
+
+
+def print_row(row: list) -> None:
+    """One row of the table as Markdown, as soon as it is measured."""
+    print("| " + " | ".join(f"{v:,}" if isinstance(v, int) else str(v) for v in row) + " |", flush=True)
 
 
 def main() -> None:
@@ -99,8 +108,14 @@ def main() -> None:
                        round(MS * float(np.percentile(seconds, PERCENTILE)), 1), round(playouts / total),
                        round(evaluations / total), f"{same} of {len(reference)}"]
                 rows.append(row)
-                print("| " + " | ".join(f"{v:,}" if isinstance(v, int) else str(v) for v in row) + " |",
-                      flush=True)
+                print_row(row)
+        play(game, FORWARDS[0], 1, playout=RANDOM)
+        seconds, playouts, evaluations, _ = play(game, FORWARDS[0], args.games, playout=RANDOM)
+        row = [name, "none", "random playouts", int(seconds.size), round(MS * seconds.mean(), 1),
+               round(MS * float(np.percentile(seconds, PERCENTILE)), 1), round(playouts / seconds.sum()),
+               round(evaluations / seconds.sum()), "-"]
+        rows.append(row)
+        print_row(row)
     if args.out is not None:
         write_table_result(args.out, COLUMNS, rows,
                            note=f"the champion, {args.games} solo games a game and forward pass, one core "
