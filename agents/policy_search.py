@@ -53,10 +53,10 @@ budget in simulations the agent is deterministic; a wall-time budget depends on 
 Where the time goes: nearly all of it in the network (one evaluation a decision of every
 playout). The torch path batches up to ``MAX_BATCH`` games a call and multiplies only the
 observation entries a batch sets and the actions some row may take; the compiled path evaluates
-one observation at a time (its first layer a sum of the weight rows of the set entries, its head
-only the legal actions' rows), which for the shipped 256 x 256 networks is bound by reading the
-second layer's weights (256 kB an evaluation), so large batches (the champion's 64-256 games)
-gain little from it and small ones most; a smaller network gains in proportion.
+one observation at a time (its first layer a sum of the weight rows of the set entries, its later
+layers BLAS vector-matrix products, its head only the legal actions' rows); for a small network
+(256-32) the step's work around the network (the encoder, the first layer's update, the
+activations) costs more than its layers.
 ``benchmarks/compiled_playouts.py``, ``benchmarks/policy_search.py`` and the ablation
 (``training/experiments/search_ablation.py``) measure it. Against the clock the compiled path
 reads the clock between batches only (a batch may end past the deadline; its results count).

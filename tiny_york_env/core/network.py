@@ -8,10 +8,10 @@ A *tower* is a stack of dense layers, an activation after each but the last:
   are set), so the first layer is a sum of the rows of the set entries, scaled by their values,
   plus its bias: the same as the dense product at a few percent of its work.
 - ``params``: float32[...], everything else flat, in order: the first layer's bias; then for each
-  later hidden layer its weights transposed (float32[width in, width out], row-major: each input
-  adds one row, a loop the compiler vectorises) and its bias; last the head's weights as they are
-  (float32[width out, width in]: one row an action, so a masked head reads only the legal
-  actions' rows) and its bias.
+  later hidden layer its weights transposed (float32[width in, width out], row-major: the layer is
+  one vector-matrix product, numba's ``np.dot``, which calls SciPy's BLAS) and its bias; last the
+  head's weights as they are (float32[width out, width in]: one row an action, so a masked head
+  reads only the legal actions' rows) and its bias.
 - ``widths``: int64[L], each layer's output width; the last is the tower's output (the action
   logits, or 1 for a value).
 
@@ -125,12 +125,9 @@ def dense_layer(h, params, offset, width_out):
     width_in = h.shape[0]
     weights = params[offset:offset + width_in * width_out].reshape((width_in, width_out))
     offset += width_in * width_out
-    out = params[offset:offset + width_out].copy()
+    # BLAS's vector-matrix product: a loop here does not vectorise (4.5x slower at 256 x 32)
+    out = np.dot(h, weights) + params[offset:offset + width_out]
     offset += width_out
-    for i in range(width_in):
-        value = h[i]
-        for j in range(width_out):
-            out[j] += value * weights[i, j]
     return out, offset
 
 
@@ -187,10 +184,7 @@ def head_output(h, params, offset, mask, out):
         if not mask[a]:
             out[a] = -np.inf
             continue
-        total = bias[a]
-        for i in range(width_in):
-            total += h[i] * weights[a, i]
-        out[a] = total
+        out[a] = np.dot(weights[a], h) + bias[a]  # BLAS: a loop's sum does not vectorise (2x slower)
 
 
 @jit
