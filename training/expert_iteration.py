@@ -50,7 +50,8 @@ generation's records). ``--resume`` goes on with the run in ``--out``: the finis
 generations are kept (their networks named where ``--out`` is now), the unfinished one's finished
 games read back (each checked and replayed) and the rest played, so the records are those of a run
 never stopped, on any machine that has the folder. The settings must be the run's, but for
-``--generations`` (more to go on further) and ``--workers``. Without ``--resume``, an ``--out``
+``--generations`` (more to go on further), ``--workers`` and ``--window`` (for the generations
+still to come). Without ``--resume``, an ``--out``
 that already holds a run is refused rather than overwritten.
 """
 
