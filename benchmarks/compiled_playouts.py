@@ -73,9 +73,15 @@ def play(game, forward: str, games: int, network: str | None = None, playout: st
     return np.array(seconds), playouts, evaluations, actions
 
 
-def print_row(row: list) -> None:
-    """One row of the table as Markdown, as soon as it is measured."""
+def timing_row(labels: list, seconds: np.ndarray, playouts: int, evaluations: int, same: str) -> list:
+    """The table's row of one run (its ``labels`` first), printed as Markdown as soon as it is
+    measured."""
+    total = seconds.sum()
+    row = [*labels, int(seconds.size), round(MS * seconds.mean(), 1),
+           round(MS * float(np.percentile(seconds, PERCENTILE)), 1), round(playouts / total),
+           round(evaluations / total), same]
     print("| " + " | ".join(f"{v:,}" if isinstance(v, int) else str(v) for v in row) + " |", flush=True)
+    return row
 
 
 def main() -> None:
@@ -103,19 +109,11 @@ def main() -> None:
             for forward, (seconds, playouts, evaluations, actions) in runs.items():
                 # games that diverged may differ in length
                 same = sum(a == b for a, b in zip(actions, reference, strict=False))
-                total = seconds.sum()
-                row = [name, label, forward, int(seconds.size), round(MS * seconds.mean(), 1),
-                       round(MS * float(np.percentile(seconds, PERCENTILE)), 1), round(playouts / total),
-                       round(evaluations / total), f"{same} of {len(reference)}"]
-                rows.append(row)
-                print_row(row)
+                rows.append(timing_row([name, label, forward], seconds, playouts, evaluations,
+                                       f"{same} of {len(reference)}"))
         play(game, FORWARDS[0], 1, playout=RANDOM)
         seconds, playouts, evaluations, _ = play(game, FORWARDS[0], args.games, playout=RANDOM)
-        row = [name, "none", "random playouts", int(seconds.size), round(MS * seconds.mean(), 1),
-               round(MS * float(np.percentile(seconds, PERCENTILE)), 1), round(playouts / seconds.sum()),
-               round(evaluations / seconds.sum()), "-"]
-        rows.append(row)
-        print_row(row)
+        rows.append(timing_row([name, "none", "random playouts"], seconds, playouts, evaluations, "-"))
     if args.out is not None:
         write_table_result(args.out, COLUMNS, rows,
                            note=f"the champion, {args.games} solo games a game and forward pass, one core "

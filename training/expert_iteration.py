@@ -62,7 +62,7 @@ import json
 import shutil
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -370,9 +370,8 @@ def earlier_games(settings: ExpertIterationSettings, out: Path, generation: int)
 
 def joined(parts: Sequence[Demonstrations]) -> Demonstrations:
     """The demonstrations of ``parts`` one after another."""
-    return Demonstrations(*(np.concatenate([getattr(part, name) for part in parts])
-                            for name in ("observations", "masks", "actions", "returns", "games",
-                                         "teacher_rewards")))
+    return Demonstrations(*(np.concatenate([getattr(part, field.name) for part in parts])
+                            for field in fields(Demonstrations)))
 
 
 def fit_generation(settings: ExpertIterationSettings, network_path: str | Path, demos, generation: int,
