@@ -249,16 +249,33 @@ def test_ctrl_c_ends_cleanly_and_offers_to_save(argv, tmp_path):
     from tiny_york_env.saved_games import read_saved_game
     path = tmp_path / "kept.jsonl"
     out = io.StringIO()
-    status = main(["play", *argv], stdin=InterruptingInput("1\n1\n1\n" + f"{path}\n", 3), stdout=out)
+    status = main(["play", *argv], stdin=InterruptingInput("1\n1\n1\n" + f"y\n{path}\n", 3), stdout=out)
     text = out.getvalue()
     assert status == 0 and "Interrupted (Ctrl-C): the game is abandoned." in text
     assert "Save the game so far?" in text and f"Saved the game to {path}" in text
     assert len(read_saved_game(path).decisions) >= 3
 
 
-def test_quitting_without_save_declines_on_an_empty_answer(tmp_path):
-    status, text = run(["play", "--tom", "5", "--seed", "11"], "1\n1\nq\n\n")
-    assert "Save the game so far?" in text and "Not saved." in text
+@pytest.mark.parametrize("answer", ["", "n", "No"])
+def test_quitting_without_save_declines_on_no_or_an_empty_answer(answer, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    status, text = run(["play", "--tom", "5", "--seed", "11"], f"1\n1\nq\n{answer}\n")
+    assert "Save the game so far? [y/N]" in text and "Not saved." in text
+    assert list(tmp_path.iterdir()) == []  # no file called "n"
+
+
+def test_quitting_with_yes_saves_under_the_default_name_or_the_one_given(tmp_path, monkeypatch):
+    from tiny_york_env.saved_games import read_saved_game
+    monkeypatch.chdir(tmp_path)
+    status, text = run(["play", "--tom", "5", "--seed", "11"], "1\n1\nq\nmaybe\ny\n\n")
+    assert "Answer y or n, not 'maybe'." in text  # asked again
+    assert "File name (Enter: tiny_york-seed11.jsonl)" in text
+    assert len(read_saved_game(tmp_path / "tiny_york-seed11.jsonl").decisions) == 2
+    status, text = run(["play", "--tom", "5", "--seed", "11"], "1\nq\nyes\n\n")
+    assert "File name (Enter: tiny_york-seed11-2.jsonl)" in text  # the first file is kept
+    assert len(read_saved_game(tmp_path / "tiny_york-seed11-2.jsonl").decisions) == 1
+    status, text = run(["play", "--tom", "5", "--seed", "11"], "1\nq\nY\nmine.jsonl\n")
+    assert (tmp_path / "mine.jsonl").exists() and "Saved the game to mine.jsonl" in text
 
 
 def test_options_name_what_they_refer_to():

@@ -61,7 +61,9 @@ def test_ctrl_c_at_a_terminal_ends_cleanly_and_offers_to_save(tmp_path):
     child.expect(PROMPT)
     child.sendintr()  # a real SIGINT from the terminal
     child.expect(r"Interrupted \(Ctrl-C\): the game is abandoned\.")
-    child.expect(r"Save the game so far\? A file name \(Enter: do not save\): ")
+    child.expect(r"Save the game so far\? \[y/N\]: ")
+    child.sendline("y")
+    child.expect(r"File name \(Enter: tiny_york-seed11(-\d+)?\.jsonl\): ")
     child.sendline(str(path))
     child.expect("Saved the game to")
     child.expect(pexpect.EOF)

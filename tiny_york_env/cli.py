@@ -36,6 +36,7 @@ import secrets
 import shlex
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO
 
 import numpy as np
@@ -502,14 +503,49 @@ def save_game(recorder: GameRecorder, path: str | None, out: IO[str]) -> None:
     print(f"Saved the game to {path} (tiny-york replay {path}).", file=out)
 
 
+YES_ANSWERS = ("y", "yes")
+NO_ANSWERS = ("", "n", "no")  # Enter declines
+
+
+def default_save_name(recorder: GameRecorder) -> str:
+    """A file name for a game left early that names no existing file: ``tiny_york-seed11.jsonl``,
+    then ``tiny_york-seed11-2.jsonl`` and on."""
+    stem = f"{recorder.saved.game}-seed{recorder.saved.seed}"
+    name, copy = f"{stem}.jsonl", 1
+    while Path(name).exists():
+        copy += 1
+        name = f"{stem}-{copy}.jsonl"
+    return name
+
+
+def ask_line(prompt: str, stdin: IO[str], out: IO[str]) -> str | None:
+    """One answer, stripped; None at the end of input or on Ctrl-C."""
+    print(prompt, end="", file=out, flush=True)
+    try:
+        line = stdin.readline()
+    except KeyboardInterrupt:
+        return None
+    return line.strip() if line else None
+
+
+def ask_save_path(recorder: GameRecorder, stdin: IO[str], out: IO[str]) -> str | None:
+    """Ask whether to save a game left early (y/n, Enter: no), then a file name with a default."""
+    while True:
+        answer = ask_line("Save the game so far? [y/N]: ", stdin, out)
+        if answer is None or answer.lower() in NO_ANSWERS:
+            return None
+        if answer.lower() in YES_ANSWERS:
+            break
+        print(f"Answer y or n, not {answer!r}.", file=out)
+    default = default_save_name(recorder)
+    name = ask_line(f"File name (Enter: {default}): ", stdin, out)
+    return None if name is None else (name or default)
+
+
 def offer_save(recorder: GameRecorder, path: str | None, stdin: IO[str], out: IO[str]) -> None:
-    """A game left early: saved to ``path`` (``--save``), else the person may name a file."""
+    """A game left early: saved to ``path`` (``--save``), else the person is asked."""
     if path is None and recorder.saved.decisions:
-        print("Save the game so far? A file name (Enter: do not save): ", end="", file=out, flush=True)
-        try:
-            path = stdin.readline().strip() or None
-        except KeyboardInterrupt:
-            path = None
+        path = ask_save_path(recorder, stdin, out)
         if path is None:
             print("Not saved.", file=out)
     try:

@@ -118,3 +118,10 @@ def test_compiled_random_play_ends(n):
         decisions = play_random_kernel(states, i, words, MAX_DECISIONS)
         assert 0 < decisions < MAX_DECISIONS
         check_end(states[i:i + 1].reshape(()), config)
+
+
+def test_the_text_names_a_currency_with_no_cards_in_hand():
+    from tiny_york_env.games.construction_yard.api import as_batch
+    state = new_game(GameConfig(num_players=2), seed=1)
+    as_batch(state)[0]["hand"][0, 2, :] = 0  # seat 0 holds no yellow money
+    assert "yellow none (=0)" in render_text(state, 0)

@@ -12,13 +12,7 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 from pettingzoo.test import api_test, seed_test
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-from tests.envs.test_checkers import (
-    DICT_OBSERVATION_WARNINGS,
-    OPTIONS_WARNING,
-    WRAPPED_WARNING,
-    _messages,
-    _unexpected,
-)
+from tests.envs.test_checkers import DICT_OBSERVATION_WARNINGS, WRAPPED_WARNING, _messages, _unexpected
 from tiny_york_env import make_aec
 from tiny_york_env.contract import Game
 from tiny_york_env.core.rng import seed_rng
@@ -106,7 +100,7 @@ def test_stable_baselines3_check_env(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_pettingzoo_api_and_seed_tests(name):
     messages = _messages(api_test, make_aec(name, **AEC_SETUPS[name]), num_cycles=2000)
-    assert _unexpected(messages, OPTIONS_WARNING, *DICT_OBSERVATION_WARNINGS, "Passed") == []
+    assert _unexpected(messages, *DICT_OBSERVATION_WARNINGS, "Passed") == []
     assert _messages(seed_test, lambda: make_aec(name, **AEC_SETUPS[name]), num_cycles=2000) == []
 
 

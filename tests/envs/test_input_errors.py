@@ -132,18 +132,22 @@ def test_aec_refuses_reset_options_that_are_not_a_dict(options):
     assert _aec_snapshot(e) == before
 
 
-def test_aec_reset_options_are_ignored_with_a_warning():
-    """raw_env has no reset options: a dict's keys are named in a warning (PettingZoo's api_test
-    passes {'options': 1}, so they cannot be an error) and the game is the one without them."""
+def test_aec_reset_options_change_nothing_and_only_setup_keywords_warn():
+    """raw_env's game is fixed at construction: reset options are ignored. Keys naming a setup
+    keyword are named in a warning; others (PettingZoo's api_test passes {'options': 1}) pass
+    silently, as in PettingZoo's own envs."""
     plain, optioned = raw_env(num_agents=1, toms=(5,)), raw_env(num_agents=1, toms=(5,))
     plain.reset(seed=8)
-    with pytest.warns(UserWarning, match=r"takes no options; ignoring \['seat', 'toms'\]"):
-        optioned.reset(seed=8, options={"toms": (3,), "seat": 1})
+    with pytest.warns(UserWarning, match=r"fixed at construction; ignoring the reset options "
+                                         r"\['seat', 'toms'\]"):
+        optioned.reset(seed=8, options={"toms": (3,), "seat": 1, "options": 1})
     assert optioned.game_state.tobytes() == plain.game_state.tobytes()
     assert optioned.config.toms == ("B4",)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        optioned.reset(seed=8, options={})  # empty options: no warning
+        optioned.reset(seed=8, options={"options": 1})  # PettingZoo's api_test: no warning
+        assert optioned.game_state.tobytes() == plain.game_state.tobytes()
+        optioned.reset(seed=8, options={})
         optioned.reset(seed=8, options=None)
 
 

@@ -22,6 +22,7 @@ def test_every_action_has_words():
         "move the beige commissioner to City Hall (the auctions follow)")
     assert A.describe_action(A.SCORE_DISTRICT + F.TIMES_SQUARE) == "D: score Times Square"
     assert A.describe_action(A.BID_CARD + F.NUM_CARD_COLOURS * 3 + 2) == "bid a black 6"
+    assert A.describe_action(A.BID_CARD) == "bid an orange 4"  # the article before a vowel
 
 
 @pytest.mark.parametrize("bad", [-1, A.NUM_ACTIONS, 1.0, True, "3", None])

@@ -48,7 +48,6 @@ def plugin_game() -> Game:
         automatic_participants="bots ('random', 'greedy') in the last seats",
         **bot_seat_fields(GameConfig), config_params=api.config_params,
         automatic_choices=("greedy", "random"),
-        board_defaults=("greedy",),
         state_dtype=STATE_DTYPE, num_actions=NUM_ACTIONS,
         **verb_fields(api), describe_action=describe_action,
         render_text=render_text, determinize=determinize,

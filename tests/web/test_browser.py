@@ -20,6 +20,8 @@ import pytest
 pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn) is installed by make test")
 pytest.importorskip("selenium", reason="selenium is in the dev extra that make test installs")
 
+from tiny_york_env.registry import get_game  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 UNAVAILABLE_NOTE = ROOT / ".venv" / ".browser-unavailable"
 ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", ROOT / "test-artifacts"))
@@ -141,6 +143,21 @@ def test_a_whole_game_against_tom_by_clicking(server, browser):
     assert clicks > 50 and screenshot_taken
     browser.save_screenshot(str(ARTIFACTS / "web-board-game-over.png"))
     assert (ARTIFACTS / "web-board-game-over.png").stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("game", ["construction_yard", "fifth_avenue"])
+def test_start_with_the_setup_pages_defaults_opens_a_table_named_for_the_game(server, browser, game):
+    wait = WebDriverWait(browser, WAIT)
+    browser.get(server + "/")
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#game option"))
+    browser.find_element(By.CSS_SELECTOR, f"#game option[value='{game}']").click()
+    browser.find_element(By.ID, "start").click()  # nothing typed: the page's defaults
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#options button.option")
+               or b.find_element(By.ID, "setup-error").text)
+    assert browser.find_element(By.ID, "setup-error").text == ""
+    title = get_game(game).title
+    wait.until(lambda b: b.find_element(By.ID, "home").text == f"{title} board")
+    assert browser.title == f"{title} board"
 
 
 def start_construction_yard(server, browser, wait, field, value):

@@ -67,6 +67,9 @@ class BotSeatsConfig:
         return (AGENT_KIND,) * self.num_agents + tuple(self.BOT_KINDS.index(b) + 1 for b in self.bots)
 
 
+BOARD_DEFAULT_BOT = "greedy"  # a new browser game's opponent: one seat alone is not a game
+
+
 def bot_seat_fields(config_type: type[BotSeatsConfig]) -> dict[str, Any]:
     """The game record's fields (``contract.Game``) of a game of agent seats then bot seats whose
     config is ``config_type``: the config, who decides and who scores, the config of agent seats
@@ -78,4 +81,5 @@ def bot_seat_fields(config_type: type[BotSeatsConfig]) -> dict[str, Any]:
             "num_agents": lambda config: config.num_agents,
             "num_participants": lambda config: config.num_participants,
             "seat_config": seat_config, "automatic_of": lambda config: tuple(config.bots),
-            "automatic_kind": "bots", "automatic_label": bot_label}
+            "automatic_kind": "bots", "automatic_label": bot_label,
+            "board_defaults": (BOARD_DEFAULT_BOT,)}

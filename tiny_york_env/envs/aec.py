@@ -92,15 +92,22 @@ RAW_ENV_ILLEGAL_ACTION = "raise"  # PettingZoo's classic raw envs raise on an il
 ENV_ILLEGAL_ACTION = "terminate"  # classic env() wraps TerminateIllegalWrapper
 
 
-def _check_no_options(options):
-    """ValueError unless ``options`` is None or a dict; a warning names any keys (all ignored)."""
+AEC_SETUP_WORDS = ("seat", "num_agents")  # with the game's setup keywords: fixed at construction
+
+
+def _check_reset_options(options, setup_words):
+    """ValueError unless ``options`` is None or a dict. No key changes the game (it is fixed at
+    construction); other keys are ignored silently, as PettingZoo's own envs do (its api_test
+    passes ``{"options": 1}``), but keys in ``setup_words``, which a user may expect to change
+    the setup, are named in a warning."""
     if options is None:
         return
     if not isinstance(options, Mapping):
         raise ValueError(f"reset options must be None or a dict (the AEC env has none), got {options!r}")
-    if options:
-        warnings.warn(f"the AEC env's reset takes no options; ignoring {sorted(map(str, options))} "
-                      "(build a new env for another setup)", UserWarning, stacklevel=3)
+    setup_keys = sorted(str(key) for key in options if key in setup_words)
+    if setup_keys:
+        warnings.warn(f"the AEC env's setup is fixed at construction; ignoring the reset options "
+                      f"{setup_keys} (build a new env for another setup)", UserWarning, stacklevel=3)
 
 
 def env(*, illegal_action: str = ENV_ILLEGAL_ACTION, **kwargs: Any) -> "FastOrderEnforcingWrapper":
@@ -249,9 +256,10 @@ class GameAECEnv(AECEnv):
     # --- the game -----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game. A seed (0..2**63-1) gives the same game every time and seeds the seedless
-        resets after it. There are no options: a dict's keys are ignored with a warning."""
+        resets after it. No option changes the game: a dict's keys are ignored, with a warning for
+        those naming a setup keyword (build a new env for another setup)."""
         seed = None if seed is None else check_seed(seed)
-        _check_no_options(options)
+        _check_reset_options(options, (*self.game.env_defaults, *AEC_SETUP_WORDS))
         if seed is None and self._first_seed is not None:
             seed, self._first_seed = self._first_seed, None
         if seed is not None:

@@ -52,8 +52,9 @@ def render_text(state: np.ndarray, seat: int | None = None) -> str:
                 f"{count_noun(int(hand_size(rec, s)), 'money card')}; {_row(rec, s)}")
         if seat == s:
             hand = "; ".join(
-                f"{CURRENCY_NAMES[c]} " + " ".join(str(v + 1) for v in range(NUM_VALUES)
-                                                    for _ in range(int(rec['hand'][s, c, v])))
+                f"{CURRENCY_NAMES[c]} " + (" ".join(str(v + 1) for v in range(NUM_VALUES)
+                                                     for _ in range(int(rec['hand'][s, c, v])))
+                                           or "none")
                 + f" (={currency_total(rec, s, c)})" for c in range(NUM_CURRENCIES))
             line += f"\n  hand: {hand}"
         lines.append(line)

@@ -103,7 +103,8 @@ def describe_action(action: int) -> str:
     if name == "bid_card":
         colour, value = divmod(k, NUM_CARD_VALUES)
         colour_name = "black" if colour == NUM_CARD_COLOURS else CARD_COLOURS[colour]
-        return f"bid a {colour_name} {CARD_VALUES[value]}"
+        article = "an" if colour_name[0] in "aeiou" else "a"  # "an orange 4"
+        return f"bid {article} {colour_name} {CARD_VALUES[value]}"
     if name == "bid_finish":
         return "finish the bid"
     if name == "bid_pass":

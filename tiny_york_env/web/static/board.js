@@ -101,6 +101,7 @@ function renderCommon(view) {
   $("text").textContent = view.text;
   const game = info.games.find((g) => g.name === view.game);
   $("legend").textContent = game ? game.legend : "";
+  if (game) document.title = $("home").textContent = game.title + " board";  // the game's name
   $("status").textContent = view.status;
   const log = $("log");
   log.replaceChildren();
