@@ -108,6 +108,14 @@ from tiny_york_env.training.search_game_files import (
     load_search_game,
     save_search_game,
 )
+from tiny_york_env.training.search_targets import (
+    DEFAULT_POLICY_TARGET,
+    DEFAULT_TARGET_TEMPERATURE,
+    POLICY_TARGETS,
+    check_target_settings,
+    policy_targets,
+    stats_of_search,
+)
 from tiny_york_env.training.train_ppo import (
     DEFAULT_GAMMA,
     evaluate_policy_on_ladder,
@@ -118,7 +126,7 @@ from tiny_york_env.training.train_ppo import (
 
 RESULTS_FILE, DECISIONS_FILE = "generations.json", "decisions.npz"
 # settings --resume lets differ from the run's (a generation's row records the window it was fitted on)
-RESUME_MAY_CHANGE = ("out", "generations", "workers", "window")
+RESUME_MAY_CHANGE = ("out", "generations", "workers", "window", "policy_target", "target_temperature")
 STREAM_GAME, STREAM_SEARCH, STREAM_VIEW, STREAM_FIT, STREAM_EVAL, STREAM_GATE = 31, 32, 33, 34, 35, 36
 SELFPLAY_AGENTS = 2  # a self-play game: the search in two seats, no Tom
 DEFAULT_GENERATIONS = defaults.EXIT_GENERATIONS
@@ -132,7 +140,8 @@ DEFAULT_GATE_MAX_PAIRS = defaults.EXIT_GATE_MAX_PAIRS
 GATE_DIR = "gate"
 GATE_PLAYERS = ("search", "alone")  # the gate plays each network searched (the teacher's search) or alone
 GATE_DEFAULTS = {"gate_vs": [], "gate_delta1": DEFAULT_GATE_DELTA1, "gate_max_pairs": DEFAULT_GATE_MAX_PAIRS,
-                 "gate_player": GATE_PLAYERS[0], "window": 1}
+                 "gate_player": GATE_PLAYERS[0], "window": 1, "policy_target": DEFAULT_POLICY_TARGET,
+                 "target_temperature": DEFAULT_TARGET_TEMPERATURE}
 
 
 @dataclass(frozen=True)
@@ -159,6 +168,8 @@ class ExpertIterationSettings:
     gate_max_pairs: int = DEFAULT_GATE_MAX_PAIRS
     gate_player: str = GATE_PLAYERS[0]  # "search": the teacher's search on each network; "alone": no search
     window: int = 1  # a generation is fitted on its own games and those of the window - 1 before it
+    policy_target: str = DEFAULT_POLICY_TARGET  # "chosen": the search's action; "improved": search_targets
+    target_temperature: float = DEFAULT_TARGET_TEMPERATURE  # the improved target's, in result units
 
     def __post_init__(self) -> None:
         for name in ("generations", "games", "simulations", "epochs", "eval_games", "workers",
@@ -181,6 +192,8 @@ class ExpertIterationSettings:
                 object.__setattr__(self, name, tuple(check_rungs(game, rungs)))
             except ValueError as error:
                 raise ValueError(f"{name}: {error}") from None
+        check_target_settings(self.policy_target, self.target_temperature)
+        object.__setattr__(self, "target_temperature", float(self.target_temperature))
         object.__setattr__(self, "gate_vs", tuple(self.gate_vs))
         if self.gate_player not in GATE_PLAYERS:
             raise ValueError(f"gate_player must be one of {GATE_PLAYERS} (each network searched or "
@@ -237,24 +250,26 @@ def play_search_game(settings: ExpertIterationSettings, network, generation: int
     rng = np.random.default_rng(derive_seed(settings.seed, STREAM_VIEW, generation, index))
     seats = [DemonstrationLog(DEFAULT_GAMMA) for _ in range(config.num_agents)]
     searched = changed = 0
-    played = []
+    played, searches = [], []
     while not game.is_terminal(state):
         seat = game.current_player(state)
         observation, mask = game.encode(state, seat), game.legal_mask(state)
         agent.last_search = None  # a forced move runs no search
         action = agent.act_state(game.determinize(state, seat, rng), seat)
-        seats[seat].decide(observation, mask, action)
-        search = agent.last_search
+        search, stats = agent.last_search, None
         if search is not None and search["playouts"] > 0:
             searched += 1
             changed += int(action != int(search["legal"][np.argmax(search["prior"])]))
+            stats = stats_of_search(search, len(played))
+            searches.append(stats)
+        seats[seat].decide(observation, mask, action, stats)
         game.apply_action(state, action)
         played.append(action)
     rewards = [float(r) for r in final_rewards(state, DEFAULT_REWARD, game)]
     for seat, log in enumerate(seats):
         log.end_game(index, rewards[seat])
     solo_win = (0 in game.winners(state)) if game.automatic_of(config) else None
-    return SearchGame(seats, rewards, solo_win, searched, changed, played)
+    return SearchGame(seats, rewards, solo_win, searched, changed, played, searches)
 
 
 _WORKER_GAMES: tuple | None = None  # (settings, network, generation) in a pool worker
@@ -315,9 +330,9 @@ def search_games(settings: ExpertIterationSettings, network_path: str | Path, ge
 
 def play_search_games(settings: ExpertIterationSettings, network_path: str | Path, generation: int,
                       progress: bool = True, games_dir: str | Path | None = None):
-    """(Demonstrations of every searching decision, the search's win rate against the Toms, the
-    share of searched decisions where the search overruled the prior's first choice); with
-    ``games_dir``, as ``search_games``."""
+    """(Demonstrations of every searching decision, each one's search statistics or None, the
+    search's win rate against the Toms, the share of searched decisions where the search
+    overruled the prior's first choice); with ``games_dir``, as ``search_games``."""
     logs = DemonstrationLog(DEFAULT_GAMMA)
     games = search_games(settings, network_path, generation, progress, games_dir)
     for game in games:
@@ -328,7 +343,8 @@ def play_search_games(settings: ExpertIterationSettings, network_path: str | Pat
     searched = sum(game.searched for game in games)
     changed = sum(game.changed for game in games)
     played = get_game(settings.game)
-    return (logs.demonstrations(played.obs_size, played.num_actions), float(np.mean(solo)) if solo else None,
+    return (logs.demonstrations(played.obs_size, played.num_actions), logs.details,
+            float(np.mean(solo)) if solo else None,
             {"searched_decisions": searched, "changed_decisions": changed,
              "changed_share": changed / searched if searched else None})
 
@@ -350,10 +366,12 @@ def window_generations(settings: ExpertIterationSettings, generation: int) -> li
     return list(range(max(1, generation - settings.window + 1), generation + 1))
 
 
-def earlier_games(settings: ExpertIterationSettings, out: Path, generation: int) -> Demonstrations:
+def earlier_games(settings: ExpertIterationSettings, out: Path, generation: int
+                  ) -> tuple[Demonstrations, list]:
     """The decisions of the games of every generation of ``generation``'s window but itself,
     replayed from their records under ``out`` (``gen-K/games/``), each game numbered apart
-    (``games`` a generation); ValueError where a generation's records are not all there."""
+    (``games`` a generation), and each one's search statistics (None where the record has
+    none); ValueError where a generation's records are not all there."""
     played = get_game(settings.game)
     logs = DemonstrationLog(DEFAULT_GAMMA)
     for earlier in window_generations(settings, generation)[:-1]:
@@ -365,7 +383,7 @@ def earlier_games(settings: ExpertIterationSettings, out: Path, generation: int)
             for log in games[index].seats:
                 log.game_ids = [(earlier - 1) * settings.games + index] * len(log.actions)
                 logs.absorb(log)
-    return logs.demonstrations(played.obs_size, played.num_actions)
+    return logs.demonstrations(played.obs_size, played.num_actions), logs.details
 
 
 def joined(parts: Sequence[Demonstrations]) -> Demonstrations:
@@ -375,9 +393,15 @@ def joined(parts: Sequence[Demonstrations]) -> Demonstrations:
 
 
 def fit_generation(settings: ExpertIterationSettings, network_path: str | Path, demos, generation: int,
-                   policy_path: Path, progress: bool = True):
+                   policy_path: Path, progress: bool = True, details: Sequence | None = None):
     """The network of ``network_path`` fitted to ``demos``, saved at ``policy_path``; (model, history).
-    The fitted network has ``network_path``'s hidden layers (``network_widths``)."""
+    The fitted network has ``network_path``'s hidden layers (``network_widths``). With
+    ``settings.policy_target`` "improved", the policy is fitted to the improved policy of each
+    searched decision (``details``: its search statistics, None where there are none: the action)."""
+    targets = None
+    if settings.policy_target == "improved":
+        targets = policy_targets(details if details is not None else [None] * len(demos), demos.actions,
+                                 demos.masks, settings.target_temperature)
     config = make_config(net_arch=network_widths(network_path), gamma=DEFAULT_GAMMA, reward=DEFAULT_REWARD,
                          seed=settings.seed, out=str(policy_path.parent), num_envs=1, batch_size=2,
                          n_steps=2, game=settings.game, curriculum=None,
@@ -386,7 +410,8 @@ def fit_generation(settings: ExpertIterationSettings, network_path: str | Path, 
     env = make_vec_env(config, config.stages[0], 0)
     model = make_model(config, env)
     history = fit_policy(model, demos, settings.epochs, DEFAULT_BATCH_SIZE, DEFAULT_LEARNING_RATE,
-                         DEFAULT_VALUE_WEIGHT, derive_seed(settings.seed, STREAM_FIT, generation), progress)
+                         DEFAULT_VALUE_WEIGHT, derive_seed(settings.seed, STREAM_FIT, generation), progress,
+                         targets)
     env.close()
     save_policy(model, policy_path, game=settings.game, written_by="training.expert_iteration")
     return model, history
@@ -529,16 +554,18 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
         if not resume and games_dir.exists():
             shutil.rmtree(refuse_symlink(games_dir))  # a stale generation's games are not this run's
         resumed_games = sum(game_file(games_dir, index).exists() for index in range(settings.games))
-        demos, teacher_win_rate, choices = play_search_games(settings, network_path, generation, progress,
-                                                             games_dir)
+        demos, details, teacher_win_rate, choices = play_search_games(settings, network_path, generation,
+                                                                      progress, games_dir)
         own_decisions = len(demos)
         if settings.window > 1:  # this generation's games last, numbered after the earlier ones'
             demos.games = demos.games + (generation - 1) * settings.games
-            demos = joined([earlier_games(settings, out, generation), demos])
+            earlier, earlier_details = earlier_games(settings, out, generation)
+            demos, details = joined([earlier, demos]), earlier_details + details
         with open_output(gen_dir / DECISIONS_FILE, "wb") as handle:
             demos.save(handle)
         policy_path = gen_dir / POLICY_FILE
-        model, history = fit_generation(settings, network_path, demos, generation, policy_path, progress)
+        model, history = fit_generation(settings, network_path, demos, generation, policy_path, progress,
+                                        details)
         evaluation = evaluate_policy_on_ladder(model, settings.eval_levels, settings.eval_games,
                                                derive_seed(settings.seed, STREAM_EVAL, generation),
                                                label=f"gen-{generation}", game=settings.game)
@@ -548,6 +575,10 @@ def run(settings: ExpertIterationSettings, progress: bool = True, resume: bool =
                "games": settings.games, "resumed_games": resumed_games, "decisions": own_decisions,
                "fitted_on_generations": window_generations(settings, generation),
                "fitted_decisions": len(demos),
+               "policy_target": settings.policy_target,
+               **({"target_temperature": settings.target_temperature,
+                   "fitted_searched_decisions": sum(d is not None for d in details)}
+                  if settings.policy_target == "improved" else {}),
                "search_win_rate_vs_toms": teacher_win_rate,
                **choices,
                "kept_epochs": dict(zip(("policy", "value"), kept_epochs(history), strict=True)),
@@ -610,6 +641,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--window", type=int, default=1,
                         help="fit each generation on its games and those of the N - 1 generations before "
                              "it (replayed from their records; may change on --resume)")
+    parser.add_argument("--policy-target", choices=POLICY_TARGETS, default=DEFAULT_POLICY_TARGET,
+                        help="fit the policy to the search's action (chosen) or to its improved policy "
+                             "(improved: the prior moved toward the actions' mean results; may change "
+                             "on --resume)")
+    parser.add_argument("--target-temperature", type=float, default=DEFAULT_TARGET_TEMPERATURE,
+                        help="the improved target's temperature, in result units")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games")
     parser.add_argument("--torch-threads", type=int, default=1)
@@ -630,7 +667,8 @@ def settings_from_args(args: argparse.Namespace) -> ExpertIterationSettings:
         eval_levels=parse_rungs(game, args.eval_levels), eval_games=args.eval_games,
         start=args.start, seed=args.seed, workers=args.workers, game=game.name,
         gate_vs=tuple(automatic_spec(x) for x in args.gate_vs), gate_delta1=args.gate_delta1,
-        gate_max_pairs=args.gate_max_pairs, gate_player=args.gate_player, window=args.window)
+        gate_max_pairs=args.gate_max_pairs, gate_player=args.gate_player, window=args.window,
+        policy_target=args.policy_target, target_temperature=args.target_temperature)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -153,19 +153,22 @@ def check_legal_actions(masks: np.ndarray, actions: np.ndarray) -> None:
 
 
 class DemonstrationLog:
-    """The teacher's decisions as they are played; ``demonstrations()`` turns them into arrays."""
+    """The teacher's decisions as they are played; ``demonstrations()`` turns them into arrays.
+    ``details`` keeps, beside each decision, what the teacher said of it (expert iteration: the
+    search's statistics, ``training.search_targets``; None where there is nothing)."""
 
     def __init__(self, gamma):
         self.gamma = gamma
-        self.observations, self.masks, self.actions = [], [], []
+        self.observations, self.masks, self.actions, self.details = [], [], [], []
         self.returns, self.game_ids, self.teacher_rewards = [], [], []
         self._first = 0  # the current game's first decision
 
-    def decide(self, observation, mask, action):
-        """One decision of the teacher's seat."""
+    def decide(self, observation, mask, action, detail=None):
+        """One decision of the teacher's seat (``detail``: what the teacher said of it)."""
         self.observations.append(observation)
         self.masks.append(mask)
         self.actions.append(action)
+        self.details.append(detail)
 
     def end_game(self, game, final):
         """The game ``game`` ended with reward ``final`` for the teacher: its discounted returns."""
@@ -181,8 +184,8 @@ class DemonstrationLog:
             raise ValueError("absorb between games: both logs' games must have ended (end_game after "
                              "the last decision)")
         for mine, theirs in ((self.observations, other.observations), (self.masks, other.masks),
-                             (self.actions, other.actions), (self.returns, other.returns),
-                             (self.game_ids, other.game_ids)):
+                             (self.actions, other.actions), (self.details, other.details),
+                             (self.returns, other.returns), (self.game_ids, other.game_ids)):
             mine.extend(theirs)
         self._first = len(self.actions)
 
@@ -236,19 +239,23 @@ def split_by_game(demos, seed):
     return np.flatnonzero(~validation), np.flatnonzero(validation)
 
 
-def _batch_loss(policy, demos, index, value_weight):
-    """(total loss, cross-entropy, value loss, accuracy) of the policy on decisions ``index``."""
+def _batch_loss(policy, demos, index, value_weight, targets=None):
+    """(total loss, cross-entropy, value loss, accuracy) of the policy on decisions ``index``:
+    the cross-entropy against the actions, or against ``targets`` (float32[N, A], a distribution
+    over each decision's legal actions) where given; the accuracy is the actions' either way.
+    One pass of each side (the policy's layers, the value's)."""
     import torch
     obs = torch.as_tensor(demos.observations[index], device=policy.device)
     actions = torch.as_tensor(demos.actions[index], device=policy.device)
     returns = torch.as_tensor(demos.returns[index], device=policy.device)
-    masks = demos.masks[index]
-    values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
-    cross_entropy = -log_prob.mean()
-    value_loss = torch.nn.functional.mse_loss(values.flatten(), returns)
+    log_probs = policy.get_distribution(obs, action_masks=demos.masks[index]).distribution.logits
+    if targets is None:
+        cross_entropy = -log_probs.gather(1, actions[:, None]).mean()
+    else:  # illegal actions: target 0 (their masked log-probabilities are finite)
+        cross_entropy = -(torch.as_tensor(targets[index], device=policy.device) * log_probs).sum(dim=1).mean()
+    value_loss = torch.nn.functional.mse_loss(policy.predict_values(obs).flatten(), returns)
     with torch.no_grad():
-        chosen = policy.get_distribution(obs, action_masks=masks).distribution.probs.argmax(dim=1)
-        accuracy = (chosen == actions).float().mean()
+        accuracy = (log_probs.argmax(dim=1) == actions).float().mean()
     return cross_entropy + value_weight * value_loss, cross_entropy, value_loss, accuracy
 
 
@@ -273,11 +280,13 @@ def kept_epochs(history):
 
 def fit_policy(model, demos, epochs=DEFAULT_EPOCHS, batch_size=DEFAULT_BATCH_SIZE,
                learning_rate=DEFAULT_LEARNING_RATE, value_weight=DEFAULT_VALUE_WEIGHT, seed=0,
-               progress=True):
-    """Fit ``model.policy`` to ``demos`` in place; a list of per-epoch dicts (losses, accuracy
-    on the training and the held-out games). The policy layers and the value layers end as they
-    were at their own best held-out epoch (``kept_epochs``): the value head overfits long before
-    the policy does (its held-out loss rises from the first epochs)."""
+               progress=True, targets=None):
+    """Fit ``model.policy`` to ``demos`` in place (the policy to their actions, or to ``targets``,
+    float32[N, A] distributions over each decision's legal actions, where given); a list of
+    per-epoch dicts (losses, accuracy on the training and the held-out games). The policy layers
+    and the value layers end as they were at their own best held-out epoch (``kept_epochs``): the
+    value head overfits long before the policy does (its held-out loss rises from the first
+    epochs)."""
     import torch
     policy = model.policy
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
@@ -292,14 +301,15 @@ def fit_policy(model, demos, epochs=DEFAULT_EPOCHS, batch_size=DEFAULT_BATCH_SIZ
         order = rng.permutation(train_index)
         for start in range(0, len(order), batch_size):
             index = order[start:start + batch_size]
-            loss, cross_entropy, value_loss, accuracy = _batch_loss(policy, demos, index, value_weight)
+            loss, cross_entropy, value_loss, accuracy = _batch_loss(policy, demos, index, value_weight,
+                                                                    targets)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
             sums += np.array([cross_entropy.item(), value_loss.item(), accuracy.item()]) * len(index)
         row = {"epoch": epoch + 1, "train_cross_entropy": sums[0] / len(order),
                "train_value_loss": sums[1] / len(order), "train_accuracy": sums[2] / len(order)}
-        row.update(_validation(policy, demos, valid_index, value_weight, batch_size))
+        row.update(_validation(policy, demos, valid_index, value_weight, batch_size, targets))
         history.append(row)
         for part, loss, prefixes in (("policy", "valid_cross_entropy", POLICY_PARTS),
                                      ("value", "valid_value_loss", VALUE_PARTS)):
@@ -312,7 +322,7 @@ def fit_policy(model, demos, epochs=DEFAULT_EPOCHS, batch_size=DEFAULT_BATCH_SIZ
     return history
 
 
-def _validation(policy, demos, index, value_weight, batch_size):
+def _validation(policy, demos, index, value_weight, batch_size, targets=None):
     import torch
     if len(index) == 0:
         return {}
@@ -321,7 +331,7 @@ def _validation(policy, demos, index, value_weight, batch_size):
     with torch.no_grad():
         for start in range(0, len(index), batch_size):
             part = index[start:start + batch_size]
-            _, cross_entropy, value_loss, accuracy = _batch_loss(policy, demos, part, value_weight)
+            _, cross_entropy, value_loss, accuracy = _batch_loss(policy, demos, part, value_weight, targets)
             sums += np.array([cross_entropy.item(), value_loss.item(), accuracy.item()]) * len(part)
     sums /= len(index)
     return {"valid_cross_entropy": sums[0], "valid_value_loss": sums[1], "valid_accuracy": sums[2]}

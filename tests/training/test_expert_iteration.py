@@ -150,6 +150,15 @@ def test_settings_are_checked_and_self_play_comes_in_turn(tmp_path):
         ExpertIterationSettings(out=str(tmp_path), levels=(13,))
 
 
+def same_details(first, second):
+    """Whether two lists of decisions' search statistics (SearchStats or None) are equal."""
+    return len(first) == len(second) and all(
+        (a is None and b is None) or (a is not None and b is not None and a.step == b.step
+                                      and all(np.array_equal(getattr(a, f), getattr(b, f))
+                                              for f in ("prior", "visits", "means")))
+        for a, b in zip(first, second, strict=True))
+
+
 @pytest.mark.usefixtures("one_torch_thread")
 def test_games_in_worker_processes_give_the_same_records(tmp_path):
     """Every game is seeded by its index: two processes record what one does, in game order."""
@@ -157,7 +166,8 @@ def test_games_in_worker_processes_give_the_same_records(tmp_path):
     alone = play_search_games(ExpertIterationSettings(**common), DEFAULT_MODEL_PATH, 1, progress=False)
     pooled = play_search_games(ExpertIterationSettings(**common, workers=2), DEFAULT_MODEL_PATH, 1,
                                progress=False)
-    assert alone[1:] == pooled[1:]  # win rate and the search's choice counts
+    assert alone[2:] == pooled[2:]  # win rate and the search's choice counts
+    assert same_details(alone[1], pooled[1])  # each decision's search statistics
     for field in ("observations", "masks", "actions", "returns", "games"):
         assert np.array_equal(getattr(alone[0], field), getattr(pooled[0], field)), field
     assert set(np.unique(alone[0].games)) == {0, 1, 2}
@@ -188,7 +198,7 @@ def test_another_game_runs_a_generation_against_its_bots(tmp_path):
     """Expert iteration reads the record: Construction Yard's solo games against a greedy bot (with
     Dirk, two players), a self-play game, its shipped two-player policy as the first network, the
     ladder of its bots."""
-    from tiny_york_env.agents.policies import shipped_policy_path
+    from tiny_york_env.agents.shipped import shipped_policy_path
     from tiny_york_env.registry import get_game
     game = get_game("construction_yard")
     settings = ExpertIterationSettings(out=str(tmp_path / "cy"), generations=1, games=3, simulations=2,
@@ -349,3 +359,37 @@ def test_a_window_fits_each_generation_on_the_games_before_it_too(tmp_path):
     assert np.array_equal(fitted.actions[:len(own)], own.actions)
     with pytest.raises(ValueError, match="window must be"):
         ExpertIterationSettings(out=str(tmp_path / "x"), window=0)
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_the_improved_target_fits_every_searched_decision_of_the_window(tmp_path, monkeypatch):
+    """policy_target="improved": the fit gets a distribution for every decision, spread where
+    the search ran (its own games' and, replayed from the records, the window's), one-hot
+    elsewhere; the rows say so."""
+    given = []
+    fit = expert_iteration.fit_policy
+
+    def recording_fit(model, demos, *args, **kwargs):
+        given.append((demos, args[-1]))  # the targets, the last positional argument
+        return fit(model, demos, *args, **kwargs)
+
+    monkeypatch.setattr(expert_iteration, "fit_policy", recording_fit)
+    settings = ExpertIterationSettings(out=str(tmp_path / "exit"), generations=2, games=2, simulations=4,
+                                       levels=(5,), selfplay_every=0, epochs=1, eval_levels=(5,),
+                                       eval_games=1, window=2, skip_above=None,
+                                       policy_target="improved", target_temperature=0.2)
+    first, second = run(settings, progress=False)["generations"]
+    assert first["policy_target"] == second["policy_target"] == "improved"
+    assert first["target_temperature"] == 0.2
+    assert first["fitted_searched_decisions"] == first["searched_decisions"] > 0
+    assert second["fitted_searched_decisions"] == first["searched_decisions"] + second["searched_decisions"]
+    for (demos, targets), row in zip(given, (first, second), strict=True):
+        assert targets.shape == demos.masks.shape and np.allclose(targets.sum(axis=1), 1.0, atol=1e-5)
+        assert (targets[~demos.masks] == 0).all()
+        spread = (targets.max(axis=1) < 1.0).sum()
+        assert 0 < spread <= row["fitted_searched_decisions"]  # a search may still be sure
+    with pytest.raises(ValueError, match="policy_target must be one of"):
+        ExpertIterationSettings(out=str(tmp_path / "x"), policy_target="visits")
+    chosen = settings_from_args(build_parser().parse_args(
+        ["--out", "x", "--policy-target", "improved", "--target-temperature", "0.3"]))
+    assert (chosen.policy_target, chosen.target_temperature) == ("improved", 0.3)

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from tests.training.test_expert_iteration import same_details
 from tiny_york_env.agents.ppo_agent import DEFAULT_MODEL_PATH
 from tiny_york_env.training import expert_iteration
 from tiny_york_env.training.expert_iteration import (
@@ -15,7 +16,7 @@ from tiny_york_env.training.imitate import DEFAULT_GAMMA
 from tiny_york_env.training.search_game_files import game_file, load_search_game, save_search_game
 
 GENERATION = 1
-RECORD_BYTES = 4096  # a game's file holds its actions and a few numbers
+RECORD_BYTES = 16384  # a game's file holds its actions, a few numbers and its searches' statistics
 
 
 def tiny_settings(tmp_path, **changes):
@@ -39,12 +40,16 @@ def same_game(first, second):
     if (first.rewards, first.solo_win, first.searched, first.changed, first.actions) != (
             second.rewards, second.solo_win, second.searched, second.changed, second.actions):
         return False
+    if not same_details(first.searches, second.searches):
+        return False
     if len(first.seats) != len(second.seats):
         return False
     for mine, theirs in zip(first.seats, second.seats, strict=True):
         for field in ("observations", "masks", "actions", "returns", "game_ids"):
             if not np.array_equal(np.asarray(getattr(mine, field)), np.asarray(getattr(theirs, field))):
                 return False
+        if not same_details(mine.details, theirs.details):
+            return False
     return True
 
 
@@ -54,7 +59,8 @@ def test_a_game_comes_back_as_it_was_played(played, tmp_path, index):
     settings, games = played
     path = save_search_game(tmp_path, GENERATION, index, games[index])
     assert path == game_file(tmp_path, index) and not list(tmp_path.glob("*.partial"))
-    assert path.stat().st_size < RECORD_BYTES  # the actions alone: the replay gives back the rest
+    assert path.stat().st_size < RECORD_BYTES  # the actions and searches: the replay gives back the rest
+    assert games[index].searches and len(games[index].searches) == games[index].searched
     seed = game_seed(settings, GENERATION, index)
     loaded = load_search_game(tmp_path, GENERATION, index, game_config(settings, index), seed, DEFAULT_GAMMA)
     assert same_game(loaded, games[index])
@@ -85,6 +91,8 @@ def test_a_damaged_or_foreign_record_is_refused_with_its_path(played, tmp_path):
     good = path.read_bytes()
     with np.load(path) as data:
         actions, rewards = data["actions"], data["rewards"]
+        steps, prior, visits, means = (data[name] for name in ("search_steps", "search_prior",
+                                                               "search_visits", "search_means"))
     masks = np.concatenate([np.asarray(log.masks) for log in games[0].seats])
     illegal = actions.copy()
     illegal[0] = int(np.flatnonzero(~masks[0])[0])
@@ -102,6 +110,13 @@ def test_a_damaged_or_foreign_record_is_refused_with_its_path(played, tmp_path):
         (lambda: rewritten(path, rewards=np.array([np.nan, 0.0])), "finite"),
         (lambda: rewritten(path, searched=None), "arrays"),
         (lambda: rewritten(path, searched=np.array([1, 2], dtype=object)), "not a usable record"),  # a pickle
+        (lambda: rewritten(path, search_prior=None), "arrays"),  # the search arrays: all or none
+        (lambda: rewritten(path, search_steps=steps[:-1]), "search_steps must name the"),
+        (lambda: rewritten(path, search_steps=steps[::-1].copy()), "search_steps must be increasing"),
+        (lambda: rewritten(path, search_prior=prior[:-1]), "search_prior must be float32"),
+        (lambda: rewritten(path, search_prior=prior * 2), "its prior must be a distribution"),
+        (lambda: rewritten(path, search_means=means + np.float32(np.nan)), "must be finite"),
+        (lambda: rewritten(path, search_visits=np.zeros_like(visits)), "visits must be counts"),
     ]
     for damage, message in damages:
         path.write_bytes(good)
@@ -143,6 +158,17 @@ def test_an_interrupted_generation_goes_on_where_it_stopped(tmp_path, monkeypatc
     monkeypatch.setattr(expert_iteration, "play_search_game", counts)
     resumed = play_search_games(settings, DEFAULT_MODEL_PATH, GENERATION, progress=False, games_dir=games_dir)
     assert calls == [0, 1, 2]  # only the missing game was played
-    assert resumed[1:] == whole[1:]
+    assert resumed[2:] == whole[2:] and same_details(resumed[1], whole[1])
     for field in ("observations", "masks", "actions", "returns", "games", "teacher_rewards"):
         assert np.array_equal(getattr(resumed[0], field), getattr(whole[0], field)), field
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_a_record_from_before_the_searches_were_kept_loads_without_them(played, tmp_path):
+    settings, games = played
+    path = save_search_game(tmp_path, GENERATION, 0, games[0])
+    rewritten(path, search_steps=None, search_prior=None, search_visits=None, search_means=None)
+    loaded = load_search_game(tmp_path, GENERATION, 0, game_config(settings, 0),
+                              game_seed(settings, GENERATION, 0), DEFAULT_GAMMA)
+    assert loaded.searches is None and loaded.actions == games[0].actions
+    assert all(detail is None for log in loaded.seats for detail in log.details)

@@ -13,7 +13,10 @@
 # searched decision against Tom 7, 10 and 12 in turn, the fit, the ladder alone against Tom 10 and 12,
 # and the gate: tiny-york compare's SPRT of the fitted network alone against the one it came from,
 # paired deals against Tom 12. The fit learns from the games of the last WINDOW (3) generations,
-# accepted or not (generation 1 was fitted on its own, before the window was set). Every game's
+# accepted or not (generation 1 was fitted on its own, before the window was set). Generations 1-3
+# fitted the policy to the search's choice (--policy-target chosen); from generation 4 it fits the
+# search's improved policy (POLICY_TARGET, improved: training/search_targets.py), the earlier
+# generations' games, whose records hold no search statistics, one-hot. Every game's
 # record lands in the folder as it ends; the script resumes a stopped run (on any machine with the
 # folder: commit it as it grows).
 set -euo pipefail
@@ -27,4 +30,5 @@ resume=()
     --generations "$GENERATIONS" --games "${GAMES:-240}" --simulations "${SIMULATIONS:-128}" \
     --levels 7,10,12 --selfplay-every 0 --eval-levels 10,12 --eval-games "${EVAL_GAMES:-200}" \
     --gate-vs 12 --gate-player alone --gate-max-pairs "${GATE_MAX_PAIRS:-400}" --seed 61 \
-    --window "${WINDOW:-3}" --workers "${WORKERS:-2}" "${resume[@]}"
+    --window "${WINDOW:-3}" --policy-target "${POLICY_TARGET:-improved}" --workers "${WORKERS:-2}" \
+    "${resume[@]}"
