@@ -284,10 +284,19 @@ def compare_table(files: Sequence[dict[str, Any]], options: Options) -> str:
 GATE_OUTCOMES = {True: "accepted", False: "rejected"}
 
 
+def policy_target_words(row: dict[str, Any]) -> str:
+    """A generation's policy target: the search's choice (runs from before the choice: it), or the
+    improved policy at its temperature with the share of fitted decisions that had statistics."""
+    if row.get("policy_target", "chosen") == "chosen":
+        return "search's choice"
+    share = row["fitted_searched_decisions"] / row["fitted_decisions"]
+    return f"improved (T {row['target_temperature']:g}; {percent(share)} of decisions)"
+
+
 @view("generations")
 def generations_table(files: Sequence[dict[str, Any]], options: Options) -> str:
     """An expert-iteration run's ``generations.json``, a row a generation: its searched games and
-    decisions, the decisions it was fitted on (its window's), the search's win rate in them, how
+    decisions, the decisions it was fitted on (its window's) and to what, the search's win rate in them, how
     often it overruled the prior, the network's ladder alone (a column a rung, with 95% intervals),
     the gate's test (decision, deals, LLR) and which network the next generation trained from;
     ``rungs=A,B`` picks the ladder's columns."""
@@ -303,12 +312,13 @@ def generations_table(files: Sequence[dict[str, Any]], options: Options) -> str:
                        f"{thousands(gate['pairs'])} deals, LLR {gate['llr']:+.2f})" if gate else "no gate")
             rows.append([row["generation"], thousands(row["games"]), thousands(row["decisions"]),
                          thousands(row.get("fitted_decisions", row["decisions"])),
+                         policy_target_words(row),
                          percent(row["search_win_rate_vs_toms"]), percent(row["changed_share"]),
                          *(rate_with_interval(ladder[rung]) for rung in shown), verdict,
                          f"gen-{row['next_generation']}" if row["next_generation"] else "start",
                          f"{row['seconds'] / 60:.0f}"])
         alone = [f"alone vs {'Tom ' * rung.isdigit()}{rung}" for rung in shown]
-        header = ["generation", "games", "decisions", "fitted on", "search won",
+        header = ["generation", "games", "decisions", "fitted on", "policy target", "search won",
                   "search overruled the prior", *alone, "gate", "next trains from", "minutes"]
     return markdown_table(header, rows)
 

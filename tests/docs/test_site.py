@@ -172,13 +172,17 @@ def test_an_expert_iteration_run_renders_a_row_a_generation():
     row = {"generation": 1, "games": 240, "decisions": 30000, "search_win_rate_vs_toms": 0.5,
            "changed_share": 0.3, "ladder": {"12": cell, "10": cell}, "next_generation": 0,
            "seconds": 600, "gate": {"accepted": False, "decision": "H0", "pairs": 120, "llr": -2.95}}
-    run = {"settings": {}, "generations": [row, row | {"generation": 2, "next_generation": 2,
-                                                         "gate": {"accepted": True, "decision": "H1",
-                                                                  "pairs": 80, "llr": 2.95}}]}
+    improved = {"policy_target": "improved", "target_temperature": 0.02, "fitted_decisions": 40000,
+                "fitted_searched_decisions": 10000}
+    run = {"settings": {}, "generations": [row, row | improved | {
+        "generation": 2, "next_generation": 2, "gate": {"accepted": True, "decision": "H1", "pairs": 80,
+                                                        "llr": 2.95}}]}
     lines = _render_results().VIEWS["generations"]([run], {"rungs": "12"}).splitlines()
-    assert lines[0].startswith("| generation | games | decisions | fitted on | search won |")
+    assert lines[0].startswith("| generation | games | decisions | fitted on | policy target | search won |")
     assert "| alone vs Tom 12 | gate |" in lines[0] and "alone vs Tom 10" not in lines[0]
-    assert lines[2].startswith("| 1 | 240 | 30,000 | 30,000 | 50.0% | 30.0% | 25.0% [19.5, 31.4] | rejected")
+    assert lines[2].startswith("| 1 | 240 | 30,000 | 30,000 | search's choice | 50.0% | 30.0% | 25.0% [19.5, "
+                               "31.4] | rejected")
+    assert "| 40,000 | improved (T 0.02; 25.0% of decisions) | 50.0% |" in lines[3]
     assert lines[2].endswith("| start | 10 |") and lines[3].endswith("| gen-2 | 10 |")
     assert "accepted (**B better** (H1), 80 deals, LLR +2.95)" in lines[3]
     with pytest.raises(ValueError, match="generations.json"):
