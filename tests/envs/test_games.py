@@ -307,3 +307,12 @@ def test_texts_name_seats_seat_n_and_count_one_in_the_singular(name):
                 if not game.is_terminal(state):
                     game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
     assert seen_seat and game.seat_name(2) == "seat 2"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_env_of_a_game_renders_at_one_frame_rate(name):
+    game = get_game(name)
+    rates = {make_aec(name).unwrapped.metadata["render_fps"],
+             gymnasium.make(game.env_id).unwrapped.metadata["render_fps"],
+             gymnasium.make_vec(game.env_id, num_envs=2).metadata["render_fps"]}
+    assert len(rates) == 1 and rates.pop() > 0

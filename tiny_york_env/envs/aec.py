@@ -74,7 +74,7 @@ from ..core.batch_loops import REFUSED
 from ..core.seeds import SEED_LIMIT, check_seed
 from ..registry import DEFAULT_GAME, get_game
 from .batch import batch_kernels
-from .generated import game_class_name, make_game_class, render_modes, setup_config
+from .generated import RENDER_FPS, game_class_name, make_game_class, render_modes, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     action_id,
@@ -189,7 +189,7 @@ class GameAECEnv(AECEnv):
         "render_modes": list(TEXT_RENDER_MODES),
         "name": "game_v0",
         "is_parallelizable": False,
-        "render_fps": 1,
+        "render_fps": RENDER_FPS,
     }
 
     def __init__(self, *, game: str | Game, config: Any, reward: str = "win",

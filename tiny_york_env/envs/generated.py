@@ -109,6 +109,9 @@ def game_class_name(name: str, kind: str) -> str | None:
     return game_of_class_prefix(name[:-len(kind)])
 
 
+RENDER_FPS = 4  # every env's metadata["render_fps"]: the AEC, single and vector envs alike
+
+
 def render_modes(game: Game, text_modes: tuple[str, ...]) -> list[str]:
     """``text_modes`` and ``"rgb_array"`` where the game draws pictures."""
     return list(text_modes) + (["rgb_array"] if game.render_rgb is not None else [])

@@ -64,7 +64,7 @@ from ..core.options import check_int
 from ..core.seeds import SEED_LIMIT, check_seed
 from ..registry import get_game
 from .batch import LEARNING_SEAT, BatchRunner, byte_view, check_num_threads
-from .generated import game_class_name, make_game_class, render_modes, setup_config
+from .generated import RENDER_FPS, game_class_name, make_game_class, render_modes, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     check_illegal_action,
@@ -81,7 +81,6 @@ from .single import check_reset_options, next_seed
 RESET_OPTIONS = ("reset_mask",)
 SYNC_HINT = "gym.make_vec(..., vectorization_mode='sync') over the single env"
 INTEGER_KINDS = "iu"  # numpy dtype kinds of signed and unsigned integers
-RENDER_FPS = 4
 
 
 class LegalMultiDiscrete(spaces.MultiDiscrete):

@@ -64,7 +64,7 @@ from ..contract import Game
 from ..core.labels import count_noun
 from ..core.seeds import SEED_LIMIT, SEED_STRIDE, check_seed, next_seed  # noqa: F401  (SEED_STRIDE re-exported)
 from ..registry import BUILTIN_GAMES, DEFAULT_GAME, get_game
-from .generated import game_class_name, make_game_class, normal_setup, render_modes, setup_config
+from .generated import RENDER_FPS, game_class_name, make_game_class, normal_setup, render_modes, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
     action_id,
@@ -152,7 +152,7 @@ class GameEnv(gymnasium.Env):
     """One learning seat of a game against its automatic participants and/or fixed opponents
     (see module doc). Subclasses name the game and turn their setup keywords into a config."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": RENDER_FPS}
     game_name = ""  # the registry name; set by each subclass
     reset_options: tuple[str, ...] = ("seat",)
 
