@@ -16,11 +16,14 @@ of the solo setup; or ``--start PATH``, e.g. ``agents/models/ppo.zip`` to begin 
    prior's choice where it is that sure, ``--margin-weight`` 2.0; no time limit, so a seed gives
    the same games on any machine). Every decision of a
    searching seat is recorded: its observation, legal mask, the action the search chose (the
-   policy target: the search's improvement on the prior), and the discounted final margin reward
+   policy target: the search's improvement on the prior), the search's prior, playouts and mean
+   results where it searched (``training.search_targets``), and the discounted final margin reward
    of that seat (the value target, as ``training.imitate``). ``--workers`` plays the games in
    that many processes; each game is seeded by its index, so the records are the same.
 2. **Fit**: the current network goes on learning from these decisions (``imitate.fit_policy``:
-   masked cross-entropy and value MSE, each part kept at its best held-out epoch); with
+   masked cross-entropy against the search's choice, or with ``--policy-target improved`` against
+   its improved policy (``training.search_targets``), and value MSE, each part kept at its best
+   held-out epoch); with
    ``--window N``, from those of the N - 1 generations before it too (replayed from their
    records, accepted or not).
 3. **Ladder**: the new network, played without search (deterministic), against ``--eval-levels``
@@ -40,8 +43,9 @@ of the solo setup; or ``--start PATH``, e.g. ``agents/models/ppo.zip`` to begin 
 Writes ``gen-K/policy.zip`` (a policy file: ``psearch`` takes it as ``network=``, ``ppo:PATH``
 plays it alone), ``gen-K/games/`` (the generation's records: each game's actions, 1-2 kB
 a game, ``training.search_game_files``), ``gen-K/decisions.npz`` (the decisions the fit learned
-from, replayed from the records: observations, masks, targets; large, and derived, so a run kept in
-git leaves it out) and ``generations.json`` under ``--out``. A rejected generation's network is
+from, replayed from the records: observations, masks, actions and value targets (the improved
+policy targets are made from the records at the fit); large, and derived, so a run kept in git
+leaves it out) and ``generations.json`` under ``--out``. A rejected generation's network is
 never trained on nor named best, so a kept run may leave it out (``--resume`` needs the others).
 
 **Stopping and resuming**: ``generations.json`` is written before the first game, and every game
@@ -50,9 +54,9 @@ generation's records). ``--resume`` goes on with the run in ``--out``: the finis
 generations are kept (their networks named where ``--out`` is now), the unfinished one's finished
 games read back (each checked and replayed) and the rest played, so the records are those of a run
 never stopped, on any machine that has the folder. The settings must be the run's, but for
-``--generations`` (more to go on further), ``--workers`` and ``--window`` (for the generations
-still to come). Without ``--resume``, an ``--out``
-that already holds a run is refused rather than overwritten.
+``--generations`` (more to go on further), ``--workers``, and ``--window``, ``--policy-target``
+and ``--target-temperature`` (for the generations still to come; each row records its own).
+Without ``--resume``, an ``--out`` that already holds a run is refused rather than overwritten.
 """
 
 from __future__ import annotations
@@ -260,6 +264,10 @@ def play_search_game(settings: ExpertIterationSettings, network, generation: int
         if search is not None and search["playouts"] > 0:
             searched += 1
             changed += int(action != int(search["legal"][np.argmax(search["prior"])]))
+            if not np.array_equal(search["legal"], np.flatnonzero(mask)):
+                raise ValueError(f"the search's legal actions in a redrawn view are not the game's at "
+                                 f"action {len(played)}: the game's determinize changed what seat "
+                                 f"{seat} may do")
             stats = stats_of_search(search, len(played))
             searches.append(stats)
         seats[seat].decide(observation, mask, action, stats)
@@ -431,7 +439,7 @@ def settings_record(settings: ExpertIterationSettings) -> dict:
 def resumed_results(settings: ExpertIterationSettings, results_path: Path) -> dict:
     """The results of the run that ``results_path`` records, to go on with under ``settings``;
     ValueError if there is none, it is unreadable, or it was run with other settings (all but
-    ``out``, ``generations`` and ``workers`` must be the same)."""
+    ``RESUME_MAY_CHANGE`` must be the same)."""
     try:
         results = json.loads(results_path.read_text(encoding="utf-8"))
         recorded, rows = results["settings"], results["generations"]
@@ -646,7 +654,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "(improved: the prior moved toward the actions' mean results; may change "
                              "on --resume)")
     parser.add_argument("--target-temperature", type=float, default=DEFAULT_TARGET_TEMPERATURE,
-                        help="the improved target's temperature, in result units")
+                        help="the improved target's temperature, in result units (may change on --resume)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1, help="processes playing the games")
     parser.add_argument("--torch-threads", type=int, default=1)

@@ -39,6 +39,7 @@ DEFAULT_POLICY_TARGET = POLICY_TARGETS[0]
 DEFAULT_TARGET_TEMPERATURE = 0.02
 SHRINK_PLAYOUTS = 8  # n0: a mean of n playouts counts n / (n + n0) beside v_mix
 PRIOR_FLOOR = 1e-12  # log(0) kept finite: an action the prior rules out stays (almost) out
+MIN_TEMPERATURE = 1e-4  # below it q / temperature leaves float64's range on any mean: NaN targets
 PRIOR_SUM_TOLERANCE = 1e-3  # a stored prior (float32) sums to 1 within this
 # a game record's arrays of its searched decisions (all or none: records from before them have none)
 SEARCH_ARRAYS = ("search_steps", "search_prior", "search_visits", "search_means")
@@ -63,12 +64,13 @@ def stats_of_search(search: dict, step: int) -> SearchStats:
 
 def check_target_settings(policy_target: object, temperature: object) -> None:
     """ValueError unless ``policy_target`` is one of ``POLICY_TARGETS`` and ``temperature`` a
-    positive finite number."""
+    finite number of at least ``MIN_TEMPERATURE``."""
     if policy_target not in POLICY_TARGETS:
         raise ValueError(f"policy_target must be one of {POLICY_TARGETS}, got {policy_target!r}")
     if (isinstance(temperature, bool) or not isinstance(temperature, (int, float))
-            or not np.isfinite(temperature) or temperature <= 0):
-        raise ValueError(f"target_temperature must be a positive number (result units), got {temperature!r}")
+            or not np.isfinite(temperature) or temperature < MIN_TEMPERATURE):
+        raise ValueError(f"target_temperature must be a positive number of at least {MIN_TEMPERATURE} "
+                         f"(result units), got {temperature!r}")
 
 
 def improved_policy(stats: SearchStats, temperature: float, shrink: float = SHRINK_PLAYOUTS) -> np.ndarray:
@@ -90,13 +92,21 @@ def improved_policy(stats: SearchStats, temperature: float, shrink: float = SHRI
 def policy_targets(stats: Sequence[SearchStats | None], actions: np.ndarray, masks: np.ndarray,
                    temperature: float) -> np.ndarray:
     """float32[N, A]: each decision's improved policy where it was searched (spread over its
-    legal actions, ``masks`` bool[N, A]), else the action played, one-hot."""
+    legal actions, ``masks`` bool[N, A]), else the action played, one-hot; ValueError unless
+    there is one entry of ``stats`` a decision, each over as many actions as its mask allows."""
+    if len(stats) != len(actions):
+        raise ValueError(f"one search statistics entry (or None) a decision: {len(stats)} for "
+                         f"{len(actions)} decisions")
     targets = np.zeros(masks.shape, np.float32)
     targets[np.arange(len(actions)), actions] = 1.0
     for row, decision in enumerate(stats):
         if decision is not None:
+            legal = np.flatnonzero(masks[row])
+            if decision.prior.size != legal.size:
+                raise ValueError(f"decision {row}: its search statistics cover {decision.prior.size} "
+                                 f"actions, its mask {legal.size}")
             targets[row] = 0.0
-            targets[row, np.flatnonzero(masks[row])] = improved_policy(decision, temperature)
+            targets[row, legal] = improved_policy(decision, temperature)
     return targets
 
 

@@ -2,6 +2,7 @@
 leaves the env as it was: calls before reset or after the end (AEC), bad Toms, reset options
 and seeds (AEC, single, vector)."""
 
+import re
 import warnings
 
 import numpy as np
@@ -241,3 +242,15 @@ def test_vec_env_seeds_near_the_top_wrap_like_the_seed_chain():
     assert vec.get_attr("game_seed") == [top - 1, top, 0]
     assert vec.game_state(1).tobytes() == new_game(GameConfig(1, (5,)), top).tobytes()
     assert vec.game_state(2).tobytes() == new_game(GameConfig(1, (5,)), 0).tobytes()
+
+
+@pytest.mark.parametrize("name, options", [("construction_yard", {"bots": ("random",)}),
+                                           ("fifth_avenue", {"num_players": 4})])
+def test_aec_reset_options_naming_another_games_setup_keywords_warn(name, options):
+    from tiny_york_env import make_aec
+    env = make_aec(name).unwrapped
+    with pytest.warns(UserWarning, match=re.escape(f"ignoring the reset options {list(options)}")):
+        env.reset(seed=3, options=options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env.reset(seed=3, options={"options": 1})

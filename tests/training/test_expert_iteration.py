@@ -363,17 +363,20 @@ def test_a_window_fits_each_generation_on_the_games_before_it_too(tmp_path):
 
 @pytest.mark.usefixtures("one_torch_thread")
 def test_the_improved_target_fits_every_searched_decision_of_the_window(tmp_path, monkeypatch):
-    """policy_target="improved": the fit gets a distribution for every decision, spread where
-    the search ran (its own games' and, replayed from the records, the window's), one-hot
+    """policy_target="improved": the fit gets a distribution for every decision, the improved
+    policy of its own search where the search ran (its own games' and, replayed from the records,
+    the window's: each one's statistics choose the action recorded at that row), one-hot
     elsewhere; the rows say so."""
+    from tiny_york_env.training.search_targets import improved_policy
     given = []
-    fit = expert_iteration.fit_policy
+    make_targets = expert_iteration.policy_targets
 
-    def recording_fit(model, demos, *args, **kwargs):
-        given.append((demos, args[-1]))  # the targets, the last positional argument
-        return fit(model, demos, *args, **kwargs)
+    def recording_targets(details, actions, masks, temperature):
+        targets = make_targets(details, actions, masks, temperature)
+        given.append((list(details), actions, masks, targets))
+        return targets
 
-    monkeypatch.setattr(expert_iteration, "fit_policy", recording_fit)
+    monkeypatch.setattr(expert_iteration, "policy_targets", recording_targets)
     settings = ExpertIterationSettings(out=str(tmp_path / "exit"), generations=2, games=2, simulations=4,
                                        levels=(5,), selfplay_every=0, epochs=1, eval_levels=(5,),
                                        eval_games=1, window=2, skip_above=None,
@@ -383,11 +386,18 @@ def test_the_improved_target_fits_every_searched_decision_of_the_window(tmp_path
     assert first["target_temperature"] == 0.2
     assert first["fitted_searched_decisions"] == first["searched_decisions"] > 0
     assert second["fitted_searched_decisions"] == first["searched_decisions"] + second["searched_decisions"]
-    for (demos, targets), row in zip(given, (first, second), strict=True):
-        assert targets.shape == demos.masks.shape and np.allclose(targets.sum(axis=1), 1.0, atol=1e-5)
-        assert (targets[~demos.masks] == 0).all()
-        spread = (targets.max(axis=1) < 1.0).sum()
-        assert 0 < spread <= row["fitted_searched_decisions"]  # a search may still be sure
+    assert [len(actions) for _, actions, _, _ in given] == [first["fitted_decisions"],
+                                                            second["fitted_decisions"]]
+    for details, actions, masks, targets in given:
+        for row, detail in enumerate(details):
+            legal = np.flatnonzero(masks[row])
+            if detail is None:
+                assert targets[row].tolist() == np.eye(masks.shape[1])[actions[row]].tolist()
+                continue
+            chosen = np.lexsort((-np.arange(legal.size), detail.prior, detail.means, detail.visits))[-1]
+            assert legal[chosen] == actions[row]  # the search's own choice: the statistics are its row's
+            assert targets[row, legal] == pytest.approx(improved_policy(detail, 0.2), rel=1e-5, abs=1e-7)
+            assert (targets[row][~masks[row]] == 0).all()
     with pytest.raises(ValueError, match="policy_target must be one of"):
         ExpertIterationSettings(out=str(tmp_path / "x"), policy_target="visits")
     chosen = settings_from_args(build_parser().parse_args(

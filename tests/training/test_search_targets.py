@@ -75,8 +75,19 @@ def test_policy_targets_are_one_hot_where_unsearched_and_spread_over_the_legal_a
     assert targets[0, [1, 3, 4]] == pytest.approx(improved_policy(searched, 0.1), rel=1e-6)
 
 
+def test_statistics_that_do_not_fit_their_decisions_are_refused():
+    masks = np.zeros((2, 6), np.bool_)
+    masks[0, [1, 3, 4]] = masks[1, [0, 5]] = True
+    actions = np.array([3, 5])
+    with pytest.raises(ValueError, match="one search statistics entry .* 1 for 2 decisions"):
+        policy_targets([None], actions, masks, 0.1)
+    with pytest.raises(ValueError, match="decision 1: its search statistics cover 3 actions, its mask 2"):
+        policy_targets([None, stats([0.2, 0.5, 0.3], [8, 8, 0], [0.9, 0.1, 0.0])], actions, masks, 0.1)
+
+
 @pytest.mark.parametrize("target, temperature, words", [
     ("visits", 0.1, "policy_target must be one of"), ("improved", 0.0, "positive number"),
+    ("improved", 1e-310, "at least"),
     ("improved", float("nan"), "positive number"), ("improved", True, "positive number")])
 def test_bad_target_settings_say_what_is_allowed(target, temperature, words):
     with pytest.raises(ValueError, match=words):

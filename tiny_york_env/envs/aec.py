@@ -259,7 +259,7 @@ class GameAECEnv(AECEnv):
         resets after it. No option changes the game: a dict's keys are ignored, with a warning for
         those naming a setup keyword (build a new env for another setup)."""
         seed = None if seed is None else check_seed(seed)
-        _check_reset_options(options, (*self.game.env_defaults, *AEC_SETUP_WORDS))
+        _check_reset_options(options, (*self.game.aec_defaults, *self.game.env_defaults, *AEC_SETUP_WORDS))
         if seed is None and self._first_seed is not None:
             seed, self._first_seed = self._first_seed, None
         if seed is not None:
