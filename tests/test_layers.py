@@ -183,8 +183,8 @@ def test_training_holds_learners_and_its_experiments_and_recipes_their_own_folde
     training = ROOT / "training"
     learners = {p.stem for p in training.glob("*.py")} - {"__init__"}
     assert learners == {"train_ppo", "selfplay", "imitate", "expert_iteration", "export", "defaults",
-                        "search_game_files", "rllib_env", "rllib_train", "rllib_vector",
+                        "search_game_files", "search_targets", "rllib_env", "rllib_train", "rllib_vector",
                         "evaluate", "game_matches"}  # the last two: 0.2's paths, deprecated aliases
     assert {p.stem for p in (training / "experiments").glob("*.py")} >= {
-        "information_value", "opponent_model", "search_ablation"}
+        "information_value", "opponent_model", "search_ablation", "value_cut"}
     assert not list(training.glob("*.sh")) and list((training / "recipes").glob("*.sh"))
