@@ -12,7 +12,8 @@
 # Each generation: GAMES (240) games of the champion's search with SIMULATIONS (128) playouts a
 # searched decision against Tom 7, 10 and 12 in turn, the fit, the ladder alone against Tom 10 and 12,
 # and the gate: tiny-york compare's SPRT of the fitted network alone against the one it came from,
-# paired deals against Tom 12. The fit learns from the games of the last WINDOW (3) generations,
+# paired deals against Tom 12. The fit learns from the games of the last WINDOW (3; generation 5
+# ran with WINDOW=2) generations,
 # accepted or not (generation 1 was fitted on its own, before the window was set). Generations 1-3
 # fitted the policy to the search's choice (--policy-target chosen); from generation 4 it fits the
 # search's improved policy (POLICY_TARGET, improved: training/search_targets.py), the earlier
