@@ -17,7 +17,7 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet "torch==2.13.0"
-	$(BIN)/python -m pip install --quiet -e ".[train,dev,docs,openspiel,tianshou,web,ray]"
+	$(BIN)/python -m pip install --quiet -e ".[train,dev,docs,openspiel,tianshou,torchrl,web,ray]"
 	touch $(STAMP)
 
 demo: $(STAMP)

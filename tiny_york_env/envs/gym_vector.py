@@ -4,7 +4,8 @@
 |---|---|
 | id | ``gym.make_vec("TinyYork-v0", num_envs=B, vectorization_mode="vector_entry_point")`` (the |
 | | default mode), or ``TinyYorkVectorEnv(num_envs, toms=(5,), reward="win",`` |
-| | ``illegal_action="terminate", illegal_reward=-1.0, render_mode=None)`` |
+| | ``illegal_action="terminate", illegal_reward=-1.0, render_mode=None,`` |
+| | ``autoreset_mode=AutoresetMode.NEXT_STEP)`` |
 | agents | per game one learning agent (seat 0) against 1-3 Toms; no Python opponents |
 | action space | ``single_action_space = Discrete(NUM_ACTIONS)``; ``action_space`` is its batch, |
 | | ``MultiDiscrete([264] * B)``, whose ``sample()`` draws a legal action for every game |
@@ -13,11 +14,17 @@
 | | before the first ``reset()`` |
 | observation space | ``single_observation_space = observation.observation_space()``; batched by Gymnasium |
 | rewards | float64[B]: 0 until a game ends, then ``final_rewards(state, reward)[0]`` |
-| episode end | ``terminations[i]`` at the final scoring; never truncated; ``AutoresetMode.NEXT_STEP``: |
-| | the next ``step`` ignores that game's action and returns its new game, reward 0 |
+| episode end | ``terminations[i]`` at the final scoring; never truncated |
+| autoreset | ``autoreset_mode`` (the attribute and ``metadata["autoreset_mode"]``), as Gymnasium's |
+| | ``SyncVectorEnv`` does it: ``NEXT_STEP`` (default): the next ``step`` ignores that game's |
+| | action and returns its new game, reward 0; ``SAME_STEP``: the step that ends a game returns |
+| | the new game's observation and mask, the ended one's in ``infos["final_obs"]`` and |
+| | ``infos["final_info"]``; ``DISABLED``: an ended game waits for |
+| | ``reset(options={"reset_mask": ...})``, and a ``step`` before it is a ``ValueError`` |
 | episode limit | ``max_episode_steps`` (``make_vec`` passes the id's, the game's ``max_decisions``): None |
 | | or at least ``max_decisions``, which no game reaches; a smaller one is a ``ValueError`` |
 | end infos | ``final_scores`` (int64[B, players]) and ``winner`` (int64[B]) with their ``_key`` masks |
+| | (inside ``infos["final_info"]`` with ``SAME_STEP``) |
 | illegal action | ``"terminate"`` (default): that game is terminated with reward ``illegal_reward``, |
 | | ``infos["illegal_action"]``, its observation and state as they were; a warning at the |
 | | env's first one. ``"raise"``: ``ValueError`` naming the env index, no game changes. An |
@@ -43,9 +50,13 @@ default (``check_env``, unmasked policies); a masked policy never sees a differe
 compiled twin of ``gym.make_vec("TinyYork-v0", B, vectorization_mode="sync")`` (B ``TinyYorkEnv``
 against Toms): with the same seeds and actions both give the same observations, rewards,
 terminations, truncations, masks and end infos, through game ends and autoresets, since the
-seed chain is ``TinyYorkEnv.reset()``'s. One ``step`` is one call of
-``next_step_kernel`` of the game's batch module (``core/batch_loops.py``); Python only reads
-the ended games' scores and rewards.
+seed chain is ``TinyYorkEnv.reset()``'s; this holds in every ``autoreset_mode`` (compared with
+``make_vec(..., vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode})``). One
+``step`` is one call of ``next_step_kernel`` of the game's batch module (``core/batch_loops.py``;
+``step_kernel`` with ``SAME_STEP``, which restarts an ended game at once); Python only reads the
+ended games' scores and rewards. Gymnasium's ``make_vec`` passes no ``vector_kwargs`` to a
+vector entry point, so the mode is a keyword there: ``gym.make_vec("TinyYork-v0", 8,
+autoreset_mode=AutoresetMode.SAME_STEP)``.
 """
 
 from __future__ import annotations
@@ -79,6 +90,7 @@ from .rewards import (
 from .single import check_reset_options, next_seed
 
 RESET_OPTIONS = ("reset_mask",)
+AUTORESET_MODES = tuple(AutoresetMode)
 SYNC_HINT = "gym.make_vec(..., vectorization_mode='sync') over the single env"
 INTEGER_KINDS = "iu"  # numpy dtype kinds of signed and unsigned integers
 
@@ -107,6 +119,18 @@ class LegalMultiDiscrete(spaces.MultiDiscrete):
         return (ids[picks] - np.arange(len(counts)) * legal.shape[1]).astype(self.dtype)
 
 
+def check_autoreset_mode(mode: Any) -> AutoresetMode:
+    """``mode`` as an ``AutoresetMode``: a member, its value (``"NextStep"``, ``"SameStep"``,
+    ``"Disabled"``) or its name (``"NEXT_STEP"``, ...); ValueError naming the choices otherwise."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    for member in AUTORESET_MODES:
+        if isinstance(mode, str) and mode in (member.value, member.name):
+            return member
+    choices = ", ".join(f"AutoresetMode.{m.name} ({m.value!r})" for m in AUTORESET_MODES)
+    raise ValueError(f"autoreset_mode must be one of {choices}; got {mode!r}")
+
+
 def check_episode_limit(game: Game, max_episode_steps: int | None) -> int | None:
     """``max_episode_steps`` as an int (or None); ValueError unless it is None or at least the
     game's ``max_decisions``: the compiled games are never truncated, so only a limit that no game
@@ -133,7 +157,8 @@ class GameVectorEnv(VectorEnv):
     def __init__(self, num_envs: int, *, game: str | Game, config: Any, reward: str = "win",
                  illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
                  render_mode: str | None = None, opponents: Sequence = (), seat: int = 0,
-                 num_threads: int | None = None, max_episode_steps: int | None = None) -> None:
+                 num_threads: int | None = None, max_episode_steps: int | None = None,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP) -> None:
         """``config``: the game's config with exactly one agent seat; the rest as the module says;
         ``num_threads``: the threads the games are stepped on (None: all of numba's)."""
         check_int("num_envs", num_envs, 1)
@@ -145,6 +170,8 @@ class GameVectorEnv(VectorEnv):
             raise ValueError(f"config must be a {game.config_type.__name__} with one agent seat (the "
                              f"learning one; the engine plays the others), got {config!r}")
         self.max_episode_steps = check_episode_limit(game, max_episode_steps)
+        self.autoreset_mode = check_autoreset_mode(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.num_envs = int(num_envs)
         self.config = config
         self.reward_kind = check_reward_kind(reward)
@@ -162,6 +189,10 @@ class GameVectorEnv(VectorEnv):
         self._terminated = np.zeros(b, dtype=np.bool_)
         self._autoreset = np.zeros(b, dtype=np.bool_)
         self._ended = np.zeros(b, dtype=np.int64)
+        self._dones = np.zeros(b, dtype=np.bool_)  # SAME_STEP: the games that ended this step
+        self._ended_states = np.zeros(b, dtype=game.state_dtype)  # SAME_STEP: their final records
+        self._ended_raw = byte_view(self._ended_states)
+        self._ended_obs = np.zeros((b, game.obs_size), dtype=np.float32)  # and final observations
         self._illegal = np.zeros(b, dtype=np.bool_)
         self._all = np.ones(b, dtype=np.bool_)
         self._warned_illegal = False
@@ -174,8 +205,8 @@ class GameVectorEnv(VectorEnv):
         """Pickle and deepcopy without the byte view (a copy would lose its link to the records)
         and the batch kernels (a module; found again from the game)."""
         data = self.__dict__.copy()
-        data.pop("_raw", None)
-        data.pop("_kernels", None)
+        for name in ("_raw", "_ended_raw", "_kernels"):
+            data.pop(name, None)
         return data
 
     def __setstate__(self, data: dict) -> None:
@@ -183,6 +214,7 @@ class GameVectorEnv(VectorEnv):
         self.__dict__.update(data)
         self._kernels = BatchRunner(self.game, self.num_threads)
         self._raw = byte_view(self._states)
+        self._ended_raw = byte_view(self._ended_states)
 
     @property
     def game_seeds(self) -> list[int | None]:
@@ -245,17 +277,25 @@ class GameVectorEnv(VectorEnv):
                                    self._masks)
         self._terminated[which] = False
         self._autoreset[which] = False
-        # As SyncVectorEnv: infos only for the games reset (zero mask rows for the others).
-        infos = {"action_mask": self._masks & which[:, None], "_action_mask": which.copy()}
+        # ``_action_mask`` flags the games reset, as SyncVectorEnv's; unlike its zero rows, every
+        # row holds that game's legal mask now, for readers that skip the flags (TorchRL's).
+        infos = {"action_mask": self._masks.copy(), "_action_mask": which.copy()}
         return obs, infos
 
     def step(self, actions: NDArray[np.integer]) -> tuple[
             NDArray[np.float32], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
         """Play one action per game (ignored for a game that ended at the previous step, which
-        restarts instead); observations, rewards, terminations, truncations and infos."""
+        restarts instead, with ``NEXT_STEP``); observations, rewards, terminations, truncations
+        and infos."""
         if self._game_seeds[0] < 0:
             raise not_reset_error("step")
         actions = self._check_actions(actions)
+        if self.autoreset_mode == AutoresetMode.DISABLED and self._autoreset.any():
+            waiting = np.flatnonzero(self._autoreset).tolist()
+            raise ValueError(f"envs {waiting} ended and autoreset_mode is AutoresetMode.DISABLED: reset "
+                             "them first with reset(options={'reset_mask': mask}) (mask True for them)")
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            return self._step_restarting(actions)
         # A fresh array each step (every row is written): what the caller holds never changes.
         obs = np.empty((self.num_envs, self.game.obs_size), dtype=np.float32)
         n = self._kernels.next_step_kernel(self._states, self._raw, actions, self._game_seeds,
@@ -267,9 +307,33 @@ class GameVectorEnv(VectorEnv):
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         infos = {"action_mask": self._masks.copy(), "_action_mask": self._all.copy()}
         if n:
-            self._end_infos(self._ended[:n].tolist(), actions, rewards, infos)
+            infos.update(self._end_infos(self._ended[:n].tolist(), self._states, actions, rewards))
         return (obs, rewards, self._terminated.copy(),
                 np.zeros(self.num_envs, dtype=np.bool_), infos)
+
+    def _step_restarting(self, actions):
+        """``step`` with ``SAME_STEP`` autoreset: an ended game restarts at once (``step_kernel``);
+        its final observation and infos go to ``infos["final_obs"]`` and ``infos["final_info"]``
+        as ``SyncVectorEnv`` lays them out."""
+        b = self.num_envs
+        obs = np.empty((b, self.game.obs_size), dtype=np.float32)
+        n = self._kernels.step_kernel(self._states, self._raw, actions, self._game_seeds, self._params,
+                                      obs, self._masks, self._dones, self._ended, self._ended_raw,
+                                      self._ended_obs, self._illegal, self.illegal_action == "terminate")
+        if n < 0:
+            self._refuse(-1 - n, int(actions[-1 - n]))
+        rewards = np.zeros(b, dtype=np.float64)
+        infos = {"action_mask": self._masks.copy(), "_action_mask": self._all.copy()}
+        if n:
+            ended = self._ended[:n].tolist()
+            final_obs = np.full(b, None, dtype=object)
+            for i in ended:
+                final_obs[i] = self._ended_obs[i].copy()
+            has = self._dones.copy()
+            final_info = {"action_mask": np.zeros_like(self._masks), "_action_mask": has.copy()}
+            final_info.update(self._end_infos(ended, self._ended_states, actions, rewards))
+            infos.update(final_obs=final_obs, _final_obs=has, final_info=final_info, _final_info=has.copy())
+        return obs, rewards, self._dones.copy(), np.zeros(b, dtype=np.bool_), infos
 
     def _check_actions(self, actions):
         """``actions`` as contiguous int64[B]; ValueError unless they are B integers."""
@@ -291,9 +355,11 @@ class GameVectorEnv(VectorEnv):
             raise ValueError(f"env {i}: {error}") from None
         raise ValueError(f"env {i}: action {action} was refused by the engine")
 
-    def _end_infos(self, ended, actions, rewards, infos):
-        """Rewards and end infos of the games in ``ended`` (the rest of ``infos`` is there)."""
+    def _end_infos(self, ended, records, actions, rewards):
+        """The end infos of the games in ``ended`` (their final records in ``records``), their
+        rewards written into ``rewards``."""
         b, players = self.num_envs, self.game.num_participants(self.config)
+        infos = {}
         scored = [i for i in ended if not self._illegal[i]]
         if scored:
             scores = np.zeros((b, players), dtype=np.int64)
@@ -301,7 +367,7 @@ class GameVectorEnv(VectorEnv):
             has = np.zeros(b, dtype=np.bool_)
             has[scored] = True
             for i in scored:
-                record = self._states[i:i + 1].reshape(())
+                record = records[i:i + 1].reshape(())
                 info = final_info(self.game, record)
                 scores[i], winners[i] = info["final_scores"], info["winner"]
                 rewards[i] = final_rewards(record, self.reward_kind, self.game)[LEARNING_SEAT]
@@ -315,6 +381,7 @@ class GameVectorEnv(VectorEnv):
             rewards[illegal] = self.illegal_reward
             infos.update(illegal_action=played, _illegal_action=has)
             warn_first_illegal(self, illegal[0], int(actions[illegal[0]]), "infos['illegal_action']")
+        return infos
 
     def action_masks(self) -> NDArray[np.bool_]:
         """bool[B, NUM_ACTIONS]: each game's legal actions now (all False for one that just ended);
