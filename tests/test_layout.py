@@ -174,10 +174,11 @@ SIGNATURES = {
                               "num_threads=None",
     "TinyYorkVectorEnv": "num_envs, toms=(5,), reward='win', illegal_action='terminate', "
                          "illegal_reward=-1.0, render_mode=None, opponents=(), seat=0, num_threads=None, "
-                         "max_episode_steps=None",
+                         "max_episode_steps=None, autoreset_mode=<AutoresetMode.NEXT_STEP: 'NextStep'>",
     "FifthAvenueVectorEnv": "num_envs, num_players=2, bots=('greedy',), reward='win', "
                             "illegal_action='terminate', illegal_reward=-1.0, render_mode=None, "
-                            "opponents=(), seat=0, num_threads=None, max_episode_steps=None",
+                            "opponents=(), seat=0, num_threads=None, max_episode_steps=None, "
+                            "autoreset_mode=<AutoresetMode.NEXT_STEP: 'NextStep'>",
     "raw_env": "num_agents=2, toms=(), reward='win', render_mode=None, seed=None, illegal_action='raise', "
                "illegal_reward=-1.0",
     "ConstructionYardAECEnv": "num_players=3, bots=(), reward='win', render_mode=None, seed=None, "
