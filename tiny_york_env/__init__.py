@@ -13,8 +13,8 @@ and 5th Avenue, through one game contract (``contract.py``, ``registry.py``, doc
 - ``TinyYorkVecEnv``: B single-agent games in compiled batch kernels, for stable-baselines3
   (needs the ``train`` extra).
 - ``gymnasium.make_vec("TinyYork-v0", num_envs=B)``: the same compiled batch kernels as a native
-  Gymnasium vector env (``TinyYorkVectorEnv``, next-step autoreset, masks in
-  ``infos["action_mask"]``); ``vectorization_mode="sync"`` gives B Python envs.
+  Gymnasium vector env (``TinyYorkVectorEnv``, Gymnasium's three autoreset modes, next-step by
+  default, masks in ``infos["action_mask"]``); ``vectorization_mode="sync"`` gives B Python envs.
 - :mod:`tiny_york_env.agents`: the one table of players of every game (``agents.registry``), the
   shipped policies and the search agents (the repository's ``agents/`` folder);
   :mod:`tiny_york_env.arena`: where players meet (ladders, matches, tournaments, sequential

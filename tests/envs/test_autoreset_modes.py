@@ -77,7 +77,7 @@ def test_each_mode_equals_sync_vector_env_game_for_game(name, mode):
             finals += 1
             assert np.array_equal(infos["_final_obs"], ended) and "final_scores" not in infos
             for i in np.flatnonzero(ended):
-                assert native.observation_space.contains(np.stack([infos["final_obs"][i]] * NUM_ENVS))
+                assert native.single_observation_space.contains(infos["final_obs"][i])
         if mode == AutoresetMode.DISABLED and ended.any():
             with pytest.raises(ValueError, match="reset them first"):
                 native.step(actions)

@@ -23,6 +23,16 @@ def byte_view(records: NDArray) -> NDArray[np.uint8]:
     return records.view(np.uint8).reshape(records.shape[0], records.dtype.itemsize)
 
 
+BYTE_VIEWS = {"_raw": "_states", "_ended_raw": "_ended_states"}  # view -> the records it shows
+
+
+def bind_byte_views(env: object) -> None:
+    """Point ``env``'s byte views (``BYTE_VIEWS``), which compiled code writes through, at its own
+    record arrays (after construction and after a copy, which loses the link)."""
+    for view, records in BYTE_VIEWS.items():
+        setattr(env, view, byte_view(getattr(env, records)))
+
+
 def batch_kernels(game: Game) -> ModuleType:
     """``game``'s batch module: ``reset_kernel``, ``step_kernel``, ``next_step_kernel``,
     ``turn_reset_kernel``, ``turn_step_kernel``, ``apply_at``, ``mask_at``, ``encode_at``,

@@ -74,7 +74,7 @@ from ..contract import Game
 from ..core.options import check_int
 from ..core.seeds import SEED_LIMIT, check_seed
 from ..registry import get_game
-from .batch import LEARNING_SEAT, BatchRunner, byte_view, check_num_threads
+from .batch import BYTE_VIEWS, LEARNING_SEAT, BatchRunner, bind_byte_views, check_num_threads
 from .generated import RENDER_FPS, game_class_name, make_game_class, render_modes, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
@@ -124,9 +124,9 @@ def check_autoreset_mode(mode: Any) -> AutoresetMode:
     ``"Disabled"``) or its name (``"NEXT_STEP"``, ...); ValueError naming the choices otherwise."""
     if isinstance(mode, AutoresetMode):
         return mode
-    for member in AUTORESET_MODES:
-        if isinstance(mode, str) and mode in (member.value, member.name):
-            return member
+    named = [m for m in AUTORESET_MODES if isinstance(mode, str) and mode in (m.value, m.name)]
+    if named:
+        return named[0]
     choices = ", ".join(f"AutoresetMode.{m.name} ({m.value!r})" for m in AUTORESET_MODES)
     raise ValueError(f"autoreset_mode must be one of {choices}; got {mode!r}")
 
@@ -183,7 +183,6 @@ class GameVectorEnv(VectorEnv):
         self._kernels = BatchRunner(game, self.num_threads)
         b = self.num_envs
         self._states = np.zeros(b, dtype=game.state_dtype)
-        self._raw = byte_view(self._states)
         self._game_seeds = np.full(b, -1, dtype=np.int64)  # -1: no game yet
         self._masks = np.zeros((b, game.num_actions), dtype=np.bool_)
         self._terminated = np.zeros(b, dtype=np.bool_)
@@ -191,7 +190,7 @@ class GameVectorEnv(VectorEnv):
         self._ended = np.zeros(b, dtype=np.int64)
         self._dones = np.zeros(b, dtype=np.bool_)  # SAME_STEP: the games that ended this step
         self._ended_states = np.zeros(b, dtype=game.state_dtype)  # SAME_STEP: their final records
-        self._ended_raw = byte_view(self._ended_states)
+        bind_byte_views(self)  # _raw and _ended_raw
         self._ended_obs = np.zeros((b, game.obs_size), dtype=np.float32)  # and final observations
         self._illegal = np.zeros(b, dtype=np.bool_)
         self._all = np.ones(b, dtype=np.bool_)
@@ -202,19 +201,18 @@ class GameVectorEnv(VectorEnv):
         self.action_space = LegalMultiDiscrete(self._masks)
 
     def __getstate__(self) -> dict:
-        """Pickle and deepcopy without the byte view (a copy would lose its link to the records)
+        """Pickle and deepcopy without the byte views (a copy would lose their link to the records)
         and the batch kernels (a module; found again from the game)."""
         data = self.__dict__.copy()
-        for name in ("_raw", "_ended_raw", "_kernels"):
+        for name in (*BYTE_VIEWS, "_kernels"):
             data.pop(name, None)
         return data
 
     def __setstate__(self, data: dict) -> None:
-        """Restore, re-linking the byte view to the copied records."""
+        """Restore, re-linking the byte views to the copied records."""
         self.__dict__.update(data)
         self._kernels = BatchRunner(self.game, self.num_threads)
-        self._raw = byte_view(self._states)
-        self._ended_raw = byte_view(self._ended_states)
+        bind_byte_views(self)
 
     @property
     def game_seeds(self) -> list[int | None]:

@@ -57,7 +57,7 @@ from ..contract import Game
 from ..core.options import check_int
 from ..core.seeds import SEED_LIMIT, check_seed
 from ..registry import get_game
-from .batch import LEARNING_SEAT, BatchRunner, byte_view, check_num_threads
+from .batch import BYTE_VIEWS, LEARNING_SEAT, BatchRunner, bind_byte_views, check_num_threads
 from .generated import game_class_name, make_game_class, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
@@ -73,7 +73,6 @@ from .single import next_seed
 
 SETTABLE_ATTRS = ("reward_kind",)
 PER_GAME_METHODS = ("action_masks", "render")
-BYTE_VIEWS = {"_raw": "_states", "_ended_raw": "_ended_states"}  # view -> the records it shows
 
 
 class GameVecEnv(VecEnv):
@@ -111,17 +110,12 @@ class GameVecEnv(VecEnv):
         self._all = np.ones(num_envs, dtype=np.bool_)
         self._ended = np.zeros(num_envs, dtype=np.int64)
         self._ended_states = np.zeros(num_envs, dtype=game.state_dtype)
-        self._bind_views()
+        bind_byte_views(self)
         self._ended_obs = np.zeros((num_envs, game.obs_size), dtype=np.float32)
         self._actions = None
         super().__init__(num_envs, game.observation_space(), spaces.Discrete(game.num_actions))
         if seed is not None:
             self.seed(seed)
-
-    def _bind_views(self):
-        """The byte views the compiled code writes through, on this env's own record arrays."""
-        for view, records in BYTE_VIEWS.items():
-            setattr(self, view, byte_view(getattr(self, records)))
 
     def __getstate__(self):
         """Pickle and deepcopy without the byte views (a copy would lose their link to the records)
@@ -135,7 +129,7 @@ class GameVecEnv(VecEnv):
         """Restore, re-linking the byte views to the copied records."""
         self.__dict__.update(data)
         self._kernels = BatchRunner(self.game, self.num_threads)
-        self._bind_views()
+        bind_byte_views(self)
 
     def reset(self) -> np.ndarray:
         """Start every game: seed from ``seed()`` if given, else the next seed of its chain."""
