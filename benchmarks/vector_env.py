@@ -12,9 +12,9 @@ and the game's compiled batch kernels (apply with the automatic participants, le
 masks with the mover's observation) alone.
 Usage:
     python benchmarks/vector_env.py [--game NAME] [--sizes 1 64 256 1024] [--seconds S] [--repeats R]
-        [--tom 5 | --bots greedy] [--threads 1 2] [--breakdown]
+        [--tom 5 | --bots greedy] [--threads 1 2] [--obs-dtype float32|uint8] [--breakdown]
 (one learning seat against the game's automatic participants: ``--tom`` or ``--bots`` as the game
-has them, by default its single-agent env's)
+has them, by default its single-agent env's; ``--obs-dtype uint8``: the compact observations)
 """
 
 import argparse
@@ -42,11 +42,11 @@ def random_legal_actions(masks, rng):
 
 
 def make_env(num_envs, setup):
-    """The VecEnv of ``setup`` ({"game", "automatic", "num_threads"}): one learning seat against
-    the automatic participants, seeded 0."""
+    """The VecEnv of ``setup`` ({"game", "automatic", "num_threads", "obs_dtype"}): one learning
+    seat against the automatic participants, seeded 0."""
     game = get_game(setup["game"])
     return GameVecEnv(num_envs, game=game, config=game.seat_config(1, setup["automatic"]), seed=0,
-                      num_threads=setup["num_threads"])
+                      num_threads=setup["num_threads"], obs_dtype=setup.get("obs_dtype", "float32"))
 
 
 def measure(num_envs, seconds, repeats, setup):
@@ -179,6 +179,8 @@ def main():
                         "greedy; default: its single-agent env's)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, max_threads()],
                         help="num_threads values to measure (default: 1 and all of numba's)")
+    parser.add_argument("--obs-dtype", choices=["float32", "uint8"], default="float32",
+                        help="the observations' dtype (uint8: the compact ones)")
     parser.add_argument("--breakdown", action="store_true", help="also show where a step goes")
     parser.add_argument("--out", type=Path, default=None, help="also write the figures as a result file")
     args = parser.parse_args()
@@ -186,9 +188,9 @@ def main():
     game = get_game(args.game)
     automatic = game.automatic_from(toms=args.toms, bots=args.bots) or game.automatic_of(
         game.make_config(**game.env_defaults))
-    setup = {"game": game.name, "automatic": tuple(automatic)}
+    setup = {"game": game.name, "automatic": tuple(automatic), "obs_dtype": args.obs_dtype}
     label = (f"{game.title}, 1 agent vs {game.automatic_kind} "
-             f"{', '.join(game.automatic_label(x) for x in automatic)}")
+             f"{', '.join(game.automatic_label(x) for x in automatic)}, {args.obs_dtype} observations")
     for threads in sorted(set(args.threads)):
         measure(2, 0.1, 1, {**setup, "num_threads": threads})  # compile
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "

@@ -162,29 +162,39 @@ def test_other_names_are_not_aliased():
 # defaults in order; annotations aside); the vector envs since take gym.make_vec's max_episode_steps
 SIGNATURES = {
     "TinyYorkEnv": "toms=(5,), opponents=(), seat=0, reward='win', render_mode=None, "
-                   "illegal_action='terminate', illegal_reward=-1.0",
+                   "illegal_action='terminate', illegal_reward=-1.0, "
+                   "obs_dtype='float32'",
     "ConstructionYardEnv": "num_players=2, bots=('greedy',), opponents=(), seat=0, reward='win', "
-                           "render_mode=None, illegal_action='terminate', illegal_reward=-1.0",
+                           "render_mode=None, illegal_action='terminate', illegal_reward=-1.0, "
+                           "obs_dtype='float32'",
     "FifthAvenueEnv": "num_players=2, bots=('greedy',), opponents=(), seat=0, reward='win', "
-                      "render_mode=None, illegal_action='terminate', illegal_reward=-1.0",
+                      "render_mode=None, illegal_action='terminate', illegal_reward=-1.0, "
+                      "obs_dtype='float32'",
     "TinyYorkVecEnv": "num_envs, toms=(5,), reward='win', seed=None, render_mode=None, "
-                      "illegal_action='terminate', illegal_reward=-1.0, num_threads=None",
+                      "illegal_action='terminate', illegal_reward=-1.0, num_threads=None, "
+                      "obs_dtype='float32'",
     "ConstructionYardVecEnv": "num_envs, num_players=2, bots=('greedy',), reward='win', seed=None, "
                               "render_mode=None, illegal_action='terminate', illegal_reward=-1.0, "
-                              "num_threads=None",
+                              "num_threads=None, "
+                              "obs_dtype='float32'",
     "TinyYorkVectorEnv": "num_envs, toms=(5,), reward='win', illegal_action='terminate', "
                          "illegal_reward=-1.0, render_mode=None, opponents=(), seat=0, num_threads=None, "
-                         "max_episode_steps=None, autoreset_mode=<AutoresetMode.NEXT_STEP: 'NextStep'>",
+                         "max_episode_steps=None, autoreset_mode=<AutoresetMode.NEXT_STEP: 'NextStep'>, "
+                         "obs_dtype='float32'",
     "FifthAvenueVectorEnv": "num_envs, num_players=2, bots=('greedy',), reward='win', "
                             "illegal_action='terminate', illegal_reward=-1.0, render_mode=None, "
                             "opponents=(), seat=0, num_threads=None, max_episode_steps=None, "
-                            "autoreset_mode=<AutoresetMode.NEXT_STEP: 'NextStep'>",
+                            "autoreset_mode=<AutoresetMode.NEXT_STEP: 'NextStep'>, "
+                            "obs_dtype='float32'",
     "raw_env": "num_agents=2, toms=(), reward='win', render_mode=None, seed=None, illegal_action='raise', "
-               "illegal_reward=-1.0",
+               "illegal_reward=-1.0, "
+               "obs_dtype='float32'",
     "ConstructionYardAECEnv": "num_players=3, bots=(), reward='win', render_mode=None, seed=None, "
-                              "illegal_action='raise', illegal_reward=-1.0",
+                              "illegal_action='raise', illegal_reward=-1.0, "
+                              "obs_dtype='float32'",
     "FifthAvenueAECEnv": "num_players=3, bots=(), reward='win', render_mode=None, seed=None, "
-                         "illegal_action='raise', illegal_reward=-1.0",
+                         "illegal_action='raise', illegal_reward=-1.0, "
+                         "obs_dtype='float32'",
 }
 MODULES = {"Env": "single", "VecEnv": "vector", "VectorEnv": "gym_vector", "AECEnv": "aec"}
 

@@ -15,6 +15,9 @@ and 5th Avenue, through one game contract (``contract.py``, ``registry.py``, doc
 - ``gymnasium.make_vec("TinyYork-v0", num_envs=B)``: the same compiled batch kernels as a native
   Gymnasium vector env (``TinyYorkVectorEnv``, Gymnasium's three autoreset modes, next-step by
   default, masks in ``infos["action_mask"]``); ``vectorization_mode="sync"`` gives B Python envs.
+- ``obs_dtype="uint8"`` (every env above): the compact observation, a byte an entry holding the
+  game quantity behind it; ``decode_observation`` / ``compact_observation`` convert,
+  ``sparse_observation`` lists the set entries (docs/compact-observations.md).
 - :mod:`tiny_york_env.agents`: the one table of players of every game (``agents.registry``), the
   shipped policies and the search agents (the repository's ``agents/`` folder);
   :mod:`tiny_york_env.arena`: where players meet (ladders, matches, tournaments, sequential
@@ -28,6 +31,12 @@ import importlib
 
 from . import deprecated_paths  # first: it installs the finder of the old import paths
 from .envs.aec import env, make_aec, make_raw_aec, raw_env
+from .envs.compact import (
+    compact_observation,
+    compact_observation_space,
+    decode_observation,
+    sparse_observation,
+)
 from .games.tiny_york import GameConfig, load_state, new_game, save_state, validate_state
 from .games.tiny_york.observation import OBS_SIZE, encode, encode_batch
 from .games.tiny_york.picture import render_rgb
@@ -43,11 +52,11 @@ from .registry import (
 
 __version__ = "0.2.0"  # pyproject reads it (dynamic version)
 __all__ = ["OBS_SIZE", "ConstructionYardEnv", "ConstructionYardVecEnv", "ConstructionYardVectorEnv",
-           "FifthAvenueEnv", "FifthAvenueVecEnv", "FifthAvenueVectorEnv",
-           "GameConfig", "TinyYorkEnv", "TinyYorkVecEnv", "TinyYorkVectorEnv", "__version__",
-           "encode", "encode_batch", "env", "game_names", "get_game", "load_state", "make_aec",
-           "make_raw_aec", "new_game", "raw_env", "register_game", "render_rgb", "save_state",
-           "validate_state"]
+           "FifthAvenueEnv", "FifthAvenueVecEnv", "FifthAvenueVectorEnv", "GameConfig", "TinyYorkEnv",
+           "TinyYorkVecEnv", "TinyYorkVectorEnv", "__version__", "compact_observation",
+           "compact_observation_space", "decode_observation", "encode", "encode_batch", "env",
+           "game_names", "get_game", "load_state", "make_aec", "make_raw_aec", "new_game", "raw_env",
+           "register_game", "render_rgb", "save_state", "sparse_observation", "validate_state"]
 
 ENV_ID = BUILTIN_GAMES[DEFAULT_GAME].env_id  # "TinyYork-v0"; registry.py registers every game's id
 # class name ending -> the env module that generates it for each game (envs/generated.py)

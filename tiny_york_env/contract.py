@@ -217,6 +217,12 @@ class Game:
     # the figures of the game its pages publish beside the standard matches of a game that ships a
     # policy per setup (``scripts/publish_runs.py`` plays both)
     published_runs: tuple[PublishedRun, ...] = ()
+    # the compact observation (core/compact.py): each entry's denominator (the encoder writes a
+    # whole quantity over it) and its multiplier into a byte (the denominator, over a step where a
+    # quantity needs more than a byte); None: the game observes in float32 only, its batch module
+    # binding no ``OBS_QUANTA``
+    obs_denominators: np.ndarray | None = None
+    obs_quanta: np.ndarray | None = None
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} ({self.title}) v{self.version}>"

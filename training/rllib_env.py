@@ -7,7 +7,8 @@ Construction Yard's bots) play inside it. Turn-based: each step returns the obse
 seat to move only. The observation is the dict RLlib's masking modules expect (this is the small
 adapter the issue asks for; nothing of RLlib is edited):
 
-- ``"observations"``: the game's per-seat vector (``Game.encode``, ``Game.observation_space()``);
+- ``"observations"``: the game's per-seat vector (``Game.encode``, ``Game.observation_space()``;
+  with ``obs_dtype="uint8"`` the compact observation, docs/compact-observations.md);
 - ``"action_mask"``: float32 0/1 of the legal actions (``Game.legal_mask``).
 
 Rewards are 0 until the end, then each seat's ``final_rewards`` (``reward`` = "win", "rank" or
@@ -18,8 +19,9 @@ project's envs' ``illegal_action="terminate"``. Seeds: ``reset(seed=s)`` plays g
 later resets follow the seed chain of the other envs (``core.seeds.next_seed``).
 
 ``env_config`` keys: ``game`` (default "tiny_york"), ``reward`` ("win"), ``illegal_reward``
-(-1.0), and the game's setup keywords (Tiny York: ``num_agents``, ``toms``; Construction Yard:
-``num_players``, ``bots``), e.g. ``{"game": "tiny_york", "num_agents": 2, "toms": [5]}``.
+(-1.0), ``obs_dtype`` ("float32" or "uint8"), and the game's setup keywords (Tiny York:
+``num_agents``, ``toms``; Construction Yard: ``num_players``, ``bots``), e.g.
+``{"game": "tiny_york", "num_agents": 2, "toms": [5]}``.
 """
 
 from __future__ import annotations
@@ -31,12 +33,14 @@ import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
+from tiny_york_env.core.compact import FLOAT_DTYPE, quantize
 from tiny_york_env.core.seeds import SEED_LIMIT, check_seed, next_seed
+from tiny_york_env.envs.compact import check_game_obs_dtype, env_observation_space
 from tiny_york_env.envs.rewards import DEFAULT_ILLEGAL_REWARD, check_reward_kind, final_rewards
 from tiny_york_env.registry import get_game
 
 OBS_KEY, MASK_KEY = "observations", "action_mask"
-ENV_KEYS = ("game", "reward", "illegal_reward")
+ENV_KEYS = ("game", "reward", "illegal_reward", "obs_dtype")
 
 
 def agent_id(seat: int) -> str:
@@ -49,10 +53,15 @@ def seat_of(agent: str) -> int:
     return int(agent.rsplit("_", 1)[1])
 
 
-def masked_observation_space(game) -> spaces.Dict:
-    """The Dict observation space: the game's vector and the 0/1 legal mask."""
-    return spaces.Dict({OBS_KEY: game.observation_space(),
+def masked_observation_space(game, obs_dtype: np.dtype = FLOAT_DTYPE) -> spaces.Dict:
+    """The Dict observation space: the game's vector (of ``obs_dtype``) and the 0/1 legal mask."""
+    return spaces.Dict({OBS_KEY: env_observation_space(game, obs_dtype),
                         MASK_KEY: spaces.Box(0.0, 1.0, (game.num_actions,), np.float32)})
+
+
+def obs_dtype_of(game, env_config: dict[str, Any]) -> np.dtype:
+    """The observations' dtype an ``env_config`` names (``obs_dtype``, float32 by default)."""
+    return check_game_obs_dtype(game, env_config.get("obs_dtype", "float32"))
 
 
 def game_setup(env_config: dict[str, Any]) -> tuple[Any, Any]:
@@ -76,18 +85,23 @@ class GameMultiAgentEnv(MultiAgentEnv):
         self.game, self.game_config = game_setup(env_config)
         self.reward_kind = check_reward_kind(env_config.get("reward", "win"))
         self.illegal_reward = float(env_config.get("illegal_reward", DEFAULT_ILLEGAL_REWARD))
+        self.obs_dtype = obs_dtype_of(self.game, env_config)
         self.num_agent_seats = self.game.num_agents(self.game_config)
         self.possible_agents = [agent_id(seat) for seat in range(self.num_agent_seats)]
         self.agents = list(self.possible_agents)
-        observation_space = masked_observation_space(self.game)
+        observation_space = masked_observation_space(self.game, self.obs_dtype)
         action_space = spaces.Discrete(self.game.num_actions)
         self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
         self.action_spaces = {agent: action_space for agent in self.possible_agents}
         self.state = None
         self.game_seed = None
 
+    def _encode(self, seat: int) -> np.ndarray:
+        obs = self.game.encode(self.state, seat)
+        return obs if self.obs_dtype == FLOAT_DTYPE else quantize(obs, self.game.obs_quanta)
+
     def _observe(self, seat: int) -> dict[str, np.ndarray]:
-        return {OBS_KEY: self.game.encode(self.state, seat),
+        return {OBS_KEY: self._encode(seat),
                 MASK_KEY: self.game.legal_mask(self.state).astype(np.float32)}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -124,7 +138,7 @@ class GameMultiAgentEnv(MultiAgentEnv):
 
     def _end(self, rewards, infos):
         """Every agent seat's last observation and reward; all terminated."""
-        observations = {a: {OBS_KEY: self.game.encode(self.state, seat_of(a)),
+        observations = {a: {OBS_KEY: self._encode(seat_of(a)),
                             MASK_KEY: np.zeros(self.game.num_actions, np.float32)}
                         for a in self.possible_agents}
         done = {a: True for a in self.possible_agents}

@@ -82,7 +82,10 @@ def masked_module_class():
             obs = batch[Columns.OBS]
             if not isinstance(obs, dict):  # already split (compute_values after _forward_train)
                 return batch.get(MASK_KEY), batch
-            return obs[MASK_KEY], {**batch, Columns.OBS: obs[OBS_KEY], MASK_KEY: obs[MASK_KEY]}
+            observations = obs[OBS_KEY]
+            if not observations.is_floating_point():  # the compact observation: its bytes as floats
+                observations = observations.float()
+            return obs[MASK_KEY], {**batch, Columns.OBS: observations, MASK_KEY: obs[MASK_KEY]}
 
         @staticmethod
         def _mask(out, mask):

@@ -45,7 +45,7 @@ from tiny_york_env.envs.batch import BatchRunner, byte_view, check_num_threads
 from tiny_york_env.envs.gym_vector import GameVectorEnv
 from tiny_york_env.envs.rewards import DEFAULT_ILLEGAL_REWARD, check_reward_kind, final_rewards
 
-from .rllib_env import MASK_KEY, OBS_KEY, agent_id, game_setup, masked_observation_space
+from .rllib_env import MASK_KEY, OBS_KEY, agent_id, game_setup, masked_observation_space, obs_dtype_of
 
 VECTOR_KEYS = ("num_envs", "num_threads")
 DEFAULT_THREADS = 1  # one runner a core: the runners, not the threads, spread over the cores
@@ -102,10 +102,11 @@ class GameVectorMultiAgentEnv(VectorMultiAgentEnv):
         self.game, self.game_config = game_setup(env_config)
         self.reward_kind = check_reward_kind(env_config.get("reward", "win"))
         self.illegal_reward = float(env_config.get("illegal_reward", DEFAULT_ILLEGAL_REWARD))
+        self.obs_dtype = obs_dtype_of(self.game, env_config)
         game, b = self.game, self.num_envs
         self.num_agent_seats = game.num_agents(self.game_config)
         self.possible_agents = [agent_id(seat) for seat in range(self.num_agent_seats)]
-        observation_space = masked_observation_space(game)
+        observation_space = masked_observation_space(game, self.obs_dtype)
         action_space = spaces.Discrete(game.num_actions)
         self.envs = [GameSeats(self.possible_agents, observation_space, action_space)
                      for _ in range(b)]
@@ -119,7 +120,7 @@ class GameVectorMultiAgentEnv(VectorMultiAgentEnv):
         self._states = np.zeros(b, dtype=game.state_dtype)
         self._raw = byte_view(self._states)
         self._game_seeds = np.full(b, -1, dtype=np.int64)  # -1: no game yet
-        self._obs = np.zeros((b, game.obs_size), dtype=np.float32)
+        self._obs = np.zeros((b, game.obs_size), dtype=self.obs_dtype)
         self._masks = np.zeros((b, game.num_actions), dtype=np.bool_)
         self._actors = np.full(b, -1, dtype=np.int64)
         self._terminated = np.zeros(b, dtype=np.bool_)
@@ -227,7 +228,7 @@ class GameVectorMultiAgentEnv(VectorMultiAgentEnv):
             infos = {}
         observations = {}
         for seat in range(self.num_agent_seats):
-            view = np.zeros(self.game.obs_size, dtype=np.float32)
+            view = np.zeros(self.game.obs_size, dtype=self.obs_dtype)
             self._kernels.encode_at(self._states, i, seat, view)
             observations[agent_id(seat)] = {OBS_KEY: view,
                                             MASK_KEY: np.zeros(self.game.num_actions, np.float32)}
@@ -265,7 +266,7 @@ def masked_vector_env(env_config: dict[str, Any]) -> gym.vector.VectorEnv:
     game, config = game_setup(single)
     env = GameVectorEnv(num_envs, game=game, config=config, reward=single.get("reward", "win"),
                         illegal_reward=float(single.get("illegal_reward", DEFAULT_ILLEGAL_REWARD)),
-                        num_threads=num_threads)
+                        num_threads=num_threads, obs_dtype=obs_dtype_of(game, single))
     return MaskInObservation(env)
 
 
@@ -276,7 +277,7 @@ class MaskInObservation(gym.vector.VectorObservationWrapper):
     def __init__(self, env: GameVectorEnv) -> None:
         """Wrap ``env``; its spaces become the masked Dict and its batch."""
         super().__init__(env)
-        self.single_observation_space = masked_observation_space(env.game)
+        self.single_observation_space = masked_observation_space(env.game, env.obs_dtype)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space,
                                                               env.num_envs)
 

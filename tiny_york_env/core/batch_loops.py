@@ -25,7 +25,11 @@ the engine's ``ValueError``). An action outside 0..NUM_ACTIONS-1 is always refus
 from pathlib import Path
 
 import numpy as np
+from numba import types
+from numba.core.errors import TypingError
+from numba.extending import overload
 
+from .compact import COMPACT_DTYPE, quantize_row
 from .jit import jit, jit_threads, prange
 from .network import accumulated_argmax, start_accumulator, update_accumulator
 from .network import masked_argmax as network_argmax
@@ -41,6 +45,9 @@ GAME_NAMES = ("init_record", "fill_legal_mask", "apply_checked", "apply_unchecke
 init_record = fill_legal_mask = apply_checked = apply_unchecked = None
 is_over = actor_of = encode_record = None
 NUM_ACTIONS = 0
+# A game's compact-observation multipliers (core/compact.py), bound by its batch module beside
+# the names above; a game without them (None) observes in float32 only.
+OBS_QUANTA = None
 ACCUMULATED_SEATS = 6  # seats whose first layer a playout keeps and updates (the most a built-in
 # game seats; a seat beyond is evaluated whole)
 REFUSED = -2  # apply_at's answer for an illegal action (else the next seat to decide, -1 at the end)
@@ -53,7 +60,10 @@ def specialise(namespace: dict, filename: str) -> None:
     missing = [name for name in GAME_NAMES if name not in namespace]
     if missing:
         raise ValueError(f"a game's batch module must bind {missing} before specialise()")
-    namespace.update(np=np, jit=jit, jit_threads=jit_threads, prange=prange, next_seed=next_seed,
+    namespace.setdefault("OBS_QUANTA", None)
+    namespace.update(np=np, jit=jit, overload=overload, types=types, TypingError=TypingError,
+                     quantize_row=quantize_row, COMPACT_DTYPE=COMPACT_DTYPE, jit_threads=jit_threads,
+                     prange=prange, next_seed=next_seed,
                      randbelow=randbelow, LEARNING_SEAT=LEARNING_SEAT, REFUSED=REFUSED,
                      network_argmax=network_argmax, network_output=network_output,
                      accumulated_argmax=accumulated_argmax, start_accumulator=start_accumulator,
@@ -66,6 +76,35 @@ def specialise(namespace: dict, filename: str) -> None:
 
 
 # --- the loops (compiled again in each game's batch module) ---
+
+
+def observe(record, seat, out):
+    """``seat``'s observation of ``record`` into ``out``: float32 as the encoder writes it, or the
+    compact uint8 form (core/compact.py) for a uint8 ``out``. Compiled code picks the form by
+    ``out``'s type when it compiles (``observe_typed``), so the float32 loops are unchanged."""
+    if out.dtype == COMPACT_DTYPE:
+        row = np.empty(out.shape[0], np.float32)
+        encode_record(record, seat, row)
+        quantize_row(row, OBS_QUANTA, out)
+    else:
+        encode_record(record, seat, out)
+
+
+@overload(observe)
+def observe_typed(record, seat, out):
+    """``observe`` for compiled callers: the encoder into a float32 ``out``; into a uint8 one, the
+    encoder into a scratch row, then its bytes."""
+    if out.dtype == types.float32:
+        def encode_float(record, seat, out):
+            encode_record(record, seat, out)
+        return encode_float
+    if out.dtype == types.uint8 and OBS_QUANTA is not None:
+        def encode_compact(record, seat, out):
+            row = np.empty(out.shape[0], np.float32)
+            encode_record(record, seat, row)
+            quantize_row(row, OBS_QUANTA, out)
+        return encode_compact
+    raise TypingError(f"observations are float32, or uint8 for a game with compact ones; got {out}")
 
 
 @jit
@@ -81,7 +120,7 @@ def reset_one(states, raw, seeds, which, params, obs, masks, i):
     if which[i]:
         restart_game(states, raw, i, seeds[i], params)
         fill_legal_mask(states[i], masks[i])
-    encode_record(states[i], LEARNING_SEAT, obs[i])
+    observe(states[i], LEARNING_SEAT, obs[i])
 
 @jit
 def reset_kernel(states, raw, seeds, which, params, obs, masks):
@@ -124,10 +163,10 @@ def step_one(states, raw, actions, seeds, params, obs, masks, dones, ended_raw, 
     if dones[i]:
         for b in range(raw.shape[1]):
             ended_raw[i, b] = raw[i, b]
-        encode_record(states[i], LEARNING_SEAT, ended_obs[i])
+        observe(states[i], LEARNING_SEAT, ended_obs[i])
         seeds[i] = next_seed(seeds[i])
         restart_game(states, raw, i, seeds[i], params)
-    encode_record(states[i], LEARNING_SEAT, obs[i])
+    observe(states[i], LEARNING_SEAT, obs[i])
     fill_legal_mask(states[i], masks[i])
 
 @jit
@@ -195,7 +234,7 @@ def advance_one(states, raw, action, seeds, params, terminated, autoreset, illeg
 def next_step_one(states, raw, actions, seeds, params, obs, masks, terminated, autoreset, illegal, i):
     """Game ``i`` of ``next_step_kernel``."""
     advance_one(states, raw, actions[i], seeds, params, terminated, autoreset, illegal, i)
-    encode_record(states[i], LEARNING_SEAT, obs[i])
+    observe(states[i], LEARNING_SEAT, obs[i])
     if terminated[i]:
         for a in range(NUM_ACTIONS):
             masks[i, a] = False
@@ -248,7 +287,7 @@ def observe_actor(states, obs, masks, actors, terminated, i):
             masks[i, a] = False
         return
     actors[i] = actor_of(states[i])
-    encode_record(states[i], actors[i], obs[i])
+    observe(states[i], actors[i], obs[i])
     fill_legal_mask(states[i], masks[i])
 
 @jit
@@ -325,7 +364,7 @@ def mask_at(states, i, mask):
 @jit
 def encode_at(states, i, seat, out):
     """``seat``'s observation of game ``i`` into ``out``."""
-    encode_record(states[i], seat, out)
+    observe(states[i], seat, out)
 
 
 @jit

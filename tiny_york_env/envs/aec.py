@@ -6,7 +6,7 @@
 | Agents | `player_0` .. `player_{n-1}` = agent seats 0..n-1 (`num_agents` 1-4); Toms are not agents |
 | Action space | `Discrete(264)`, the engine's flat action table (docs/actions.md) in every phase |
 | Observation space | `Dict(observation=Box(0, OBSERVATION_HIGH, (1929,), float32),` |
-| | `     action_mask=Box(0, 1, (264,), int8))` |
+| | `     action_mask=Box(0, 1, (264,), int8))`; `obs_dtype="uint8"`: the compact observation |
 | Rewards | 0 until the end, then `final_rewards(state, reward)[seat]`: "win", "rank" or "score" |
 | Termination | all agents at the end of the final scoring; truncated only by an illegal action |
 | Illegal action | `illegal_action=`: `raw_env` default "raise" (the engine's `ValueError`, nothing |
@@ -74,6 +74,7 @@ from ..core.batch_loops import REFUSED
 from ..core.seeds import SEED_LIMIT, check_seed
 from ..registry import DEFAULT_GAME, get_game
 from .batch import batch_kernels
+from .compact import check_game_obs_dtype, env_observation_space
 from .generated import RENDER_FPS, game_class_name, make_game_class, render_modes, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
@@ -195,12 +196,14 @@ class GameAECEnv(AECEnv):
     def __init__(self, *, game: str | Game, config: Any, reward: str = "win",
                  render_mode: str | None = None, seed: int | None = None,
                  illegal_action: str = RAW_ENV_ILLEGAL_ACTION,
-                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD, obs_dtype: str = "float32") -> None:
         """A new environment for ``game`` and its checked ``config``; ``seed`` (0..2**63-1) is the
         first ``reset``'s seed when that reset names none; ``illegal_action`` "raise" or
-        "terminate" (see the module's table)."""
+        "terminate" (see the module's table); ``obs_dtype`` "float32" or "uint8" (the compact
+        observation, envs/compact.py)."""
         super().__init__()
         self.game = game = get_game(game)
+        self.obs_dtype = check_game_obs_dtype(game, obs_dtype)
         seed = None if seed is None else check_seed(seed)
         if not isinstance(config, game.config_type):
             raise ValueError(f"config must be a {game.config_type.__name__}, got {config!r}")
@@ -218,7 +221,7 @@ class GameAECEnv(AECEnv):
         self.agents = self.possible_agents[:]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
-            "observation": game.observation_space(),
+            "observation": env_observation_space(game, self.obs_dtype),
             "action_mask": spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -324,7 +327,7 @@ class GameAECEnv(AECEnv):
         seat = self._seat.get(agent)
         if seat is None:
             raise ValueError(f"unknown agent {agent!r}; the agents are {self.possible_agents}")
-        obs = np.empty(self.game.obs_size, dtype=np.float32)
+        obs = np.empty(self.game.obs_size, dtype=self.obs_dtype)
         self._kernels.encode_at(self._batch, 0, seat, obs)
         if agent == self.agent_selection and self._actor >= 0 and not self._illegal_end:
             mask = np.empty(self.game.num_actions, dtype=np.bool_)

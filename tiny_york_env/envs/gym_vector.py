@@ -13,6 +13,7 @@
 | | all False for a game that has just ended (its next action is ignored); ``ValueError`` |
 | | before the first ``reset()`` |
 | observation space | ``single_observation_space = observation.observation_space()``; batched by Gymnasium |
+| | (``obs_dtype="uint8"``: the compact one, envs/compact.py) |
 | rewards | float64[B]: 0 until a game ends, then ``final_rewards(state, reward)[0]`` |
 | episode end | ``terminations[i]`` at the final scoring; never truncated |
 | autoreset | ``autoreset_mode`` (the attribute and ``metadata["autoreset_mode"]``), as Gymnasium's |
@@ -75,6 +76,7 @@ from ..core.options import check_int
 from ..core.seeds import SEED_LIMIT, check_seed
 from ..registry import get_game
 from .batch import BYTE_VIEWS, LEARNING_SEAT, BatchRunner, bind_byte_views, check_num_threads
+from .compact import check_game_obs_dtype, env_observation_space
 from .generated import RENDER_FPS, game_class_name, make_game_class, render_modes, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
@@ -158,11 +160,13 @@ class GameVectorEnv(VectorEnv):
                  illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
                  render_mode: str | None = None, opponents: Sequence = (), seat: int = 0,
                  num_threads: int | None = None, max_episode_steps: int | None = None,
-                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP) -> None:
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                 obs_dtype: str = "float32") -> None:
         """``config``: the game's config with exactly one agent seat; the rest as the module says;
         ``num_threads``: the threads the games are stepped on (None: all of numba's)."""
         check_int("num_envs", num_envs, 1)
         self.game = game = get_game(game)
+        self.obs_dtype = check_game_obs_dtype(game, obs_dtype)
         if not isinstance(opponents, (list, tuple)) or opponents or seat != 0:
             raise ValueError("the compiled vector env plays one learning seat (0) against the engine's "
                              f"automatic participants only; for opponents or another seat use {SYNC_HINT}")
@@ -191,11 +195,11 @@ class GameVectorEnv(VectorEnv):
         self._dones = np.zeros(b, dtype=np.bool_)  # SAME_STEP: the games that ended this step
         self._ended_states = np.zeros(b, dtype=game.state_dtype)  # SAME_STEP: their final records
         bind_byte_views(self)  # _raw and _ended_raw
-        self._ended_obs = np.zeros((b, game.obs_size), dtype=np.float32)  # and final observations
+        self._ended_obs = np.zeros((b, game.obs_size), dtype=self.obs_dtype)  # and final observations
         self._illegal = np.zeros(b, dtype=np.bool_)
         self._all = np.ones(b, dtype=np.bool_)
         self._warned_illegal = False
-        self.single_observation_space = game.observation_space()
+        self.single_observation_space = env_observation_space(game, self.obs_dtype)
         self.observation_space = batch_space(self.single_observation_space, b)
         self.single_action_space = spaces.Discrete(game.num_actions)
         self.action_space = LegalMultiDiscrete(self._masks)
@@ -270,7 +274,7 @@ class GameVectorEnv(VectorEnv):
             super().reset(seed=int(seed))
         self._game_seeds[:] = seeds
         # Every game's observation: a game not reset shows its position as the last step did.
-        obs = np.empty((self.num_envs, self.game.obs_size), dtype=np.float32)
+        obs = np.empty((self.num_envs, self.game.obs_size), dtype=self.obs_dtype)
         self._kernels.reset_kernel(self._states, self._raw, self._game_seeds, which, self._params, obs,
                                    self._masks)
         self._terminated[which] = False
@@ -295,7 +299,7 @@ class GameVectorEnv(VectorEnv):
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
             return self._step_restarting(actions)
         # A fresh array each step (every row is written): what the caller holds never changes.
-        obs = np.empty((self.num_envs, self.game.obs_size), dtype=np.float32)
+        obs = np.empty((self.num_envs, self.game.obs_size), dtype=self.obs_dtype)
         n = self._kernels.next_step_kernel(self._states, self._raw, actions, self._game_seeds,
                                            self._params, obs, self._masks, self._terminated,
                                            self._autoreset, self._ended, self._illegal,
@@ -314,7 +318,7 @@ class GameVectorEnv(VectorEnv):
         its final observation and infos go to ``infos["final_obs"]`` and ``infos["final_info"]``
         as ``SyncVectorEnv`` lays them out."""
         b = self.num_envs
-        obs = np.empty((b, self.game.obs_size), dtype=np.float32)
+        obs = np.empty((b, self.game.obs_size), dtype=self.obs_dtype)
         n = self._kernels.step_kernel(self._states, self._raw, actions, self._game_seeds, self._params,
                                       obs, self._masks, self._dones, self._ended, self._ended_raw,
                                       self._ended_obs, self._illegal, self.illegal_action == "terminate")

@@ -8,7 +8,8 @@
 | action space | ``Discrete(NUM_ACTIONS)`` (264); ``action_space.sample()`` draws a legal action |
 | action mask | ``info["action_mask"]``, ``action_masks()``: bool[NUM_ACTIONS]; all False at the end; |
 | | ``action_masks()`` before the first ``reset()`` is a ``ValueError`` (no game yet) |
-| observation space | ``Box(0, OBSERVATION_HIGH, (OBS_SIZE,), float32)``: the learning seat's view |
+| observation space | ``Box(0, OBSERVATION_HIGH, (OBS_SIZE,), float32)``: the learning seat's view; |
+| | ``obs_dtype="uint8"``: the compact one, ``compact_observation_space`` (envs/compact.py) |
 | rewards | 0 until the end, then ``final_rewards(state, reward)[seat]``: "win", "rank", "score" |
 | episode end | ``terminated`` at the final scoring; never truncated: ``gym.make``'s ``TimeLimit`` |
 | | (``spec.max_episode_steps``, the game's ``max_decisions``, 1024) lies beyond any game |
@@ -61,9 +62,11 @@ import numpy as np
 from gymnasium import spaces
 
 from ..contract import Game
+from ..core.compact import FLOAT_DTYPE, quantize
 from ..core.labels import count_noun
 from ..core.seeds import SEED_LIMIT, SEED_STRIDE, check_seed, next_seed  # noqa: F401  (SEED_STRIDE re-exported)
 from ..registry import BUILTIN_GAMES, DEFAULT_GAME, get_game
+from .compact import check_game_obs_dtype, env_observation_space
 from .generated import RENDER_FPS, game_class_name, make_game_class, normal_setup, render_modes, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
@@ -159,17 +162,18 @@ class GameEnv(gymnasium.Env):
     def __init__(self, setup: dict[str, Any], opponents: Sequence[Any] = (),
                  seat: int = 0, reward: str = "win",
                  render_mode: str | None = None, illegal_action: str = DEFAULT_ILLEGAL_ACTION,
-                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> None:
+                 illegal_reward: float = DEFAULT_ILLEGAL_REWARD, obs_dtype: str = "float32") -> None:
         """A game with the setup keywords ``setup`` against ``opponents`` (see the module's
         table); a bad argument is a ValueError naming what is allowed."""
         self.game: Game = get_game(self.game_name)
+        self.obs_dtype = check_game_obs_dtype(self.game, obs_dtype)
         self.opponents = _check_opponents(opponents)
         self.reward_kind = check_reward_kind(reward)
         self.illegal_action = check_illegal_action(illegal_action)
         self.illegal_reward = check_illegal_reward(illegal_reward)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._configure(*self._setup(setup, seat))
-        self.observation_space = self.game.observation_space()
+        self.observation_space = env_observation_space(self.game, self.obs_dtype)
         self._mask = np.zeros(self.game.num_actions, dtype=np.bool_)
         self.action_space = LegalDiscrete(self.game.num_actions, self._mask)
         self._state = None
@@ -294,7 +298,8 @@ class GameEnv(gymnasium.Env):
         self._mask[:] = game.legal_mask(self._state)  # in place: the action space samples from it
 
     def _observe(self):
-        return self.game.encode(self._state, self.seat)
+        obs = self.game.encode(self._state, self.seat)
+        return obs if self.obs_dtype == FLOAT_DTYPE else quantize(obs, self.game.obs_quanta)
 
     def _info(self):
         info = {"action_mask": self._mask.copy()}

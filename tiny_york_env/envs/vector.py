@@ -8,7 +8,8 @@
 | action space | ``Discrete(NUM_ACTIONS)``; ``step`` takes int[num_envs] |
 | action mask | ``action_masks()``: bool[num_envs, NUM_ACTIONS]; also ``env_method("action_masks")``; |
 | | ``ValueError`` before the first ``reset()`` |
-| observation space | as ``TinyYorkEnv``: ``Box(0, OBSERVATION_HIGH, (OBS_SIZE,), float32)`` |
+| observation space | as ``TinyYorkEnv``: ``Box(0, OBSERVATION_HIGH, (OBS_SIZE,), float32)``, or the |
+| | compact uint8 one with ``obs_dtype="uint8"`` (written in compiled code, envs/compact.py) |
 | rewards | 0 until a game ends, then ``final_rewards(state, reward)[0]`` |
 | episode end | ``done``, and the game restarts at once; ``infos[i]["terminal_observation"]`` |
 | illegal action | ``"terminate"`` (default): that game is done with reward ``illegal_reward``, |
@@ -58,6 +59,7 @@ from ..core.options import check_int
 from ..core.seeds import SEED_LIMIT, check_seed
 from ..registry import get_game
 from .batch import BYTE_VIEWS, LEARNING_SEAT, BatchRunner, bind_byte_views, check_num_threads
+from .compact import check_game_obs_dtype, env_observation_space
 from .generated import game_class_name, make_game_class, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
@@ -82,11 +84,12 @@ class GameVecEnv(VecEnv):
     def __init__(self, num_envs: int, *, game: str | Game, config: Any, reward: str = "win",
                  seed: int | None = None, render_mode: str | None = None,
                  illegal_action: str = "terminate", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
-                 num_threads: int | None = None) -> None:
+                 num_threads: int | None = None, obs_dtype: str = "float32") -> None:
         """``config``: the game's config with exactly one agent seat; the rest as the module says."""
         check_int("num_envs", num_envs, 1)
         num_envs = int(num_envs)
         self.game = game = get_game(game)
+        self.obs_dtype = check_game_obs_dtype(game, obs_dtype)
         if not isinstance(config, game.config_type) or game.num_agents(config) != 1:
             raise ValueError(f"config must be a {game.config_type.__name__} with one agent seat (the "
                              f"learning one; the engine plays the others), got {config!r}")
@@ -111,9 +114,10 @@ class GameVecEnv(VecEnv):
         self._ended = np.zeros(num_envs, dtype=np.int64)
         self._ended_states = np.zeros(num_envs, dtype=game.state_dtype)
         bind_byte_views(self)
-        self._ended_obs = np.zeros((num_envs, game.obs_size), dtype=np.float32)
+        self._ended_obs = np.zeros((num_envs, game.obs_size), dtype=self.obs_dtype)
         self._actions = None
-        super().__init__(num_envs, game.observation_space(), spaces.Discrete(game.num_actions))
+        super().__init__(num_envs, env_observation_space(game, self.obs_dtype),
+                         spaces.Discrete(game.num_actions))
         if seed is not None:
             self.seed(seed)
 
@@ -149,7 +153,7 @@ class GameVecEnv(VecEnv):
                 self._game_seeds[i] = next_seed(self._game_seeds[i])
         self._reset_seeds()
         self._reset_options()
-        obs = np.empty((self.num_envs, self.game.obs_size), dtype=np.float32)
+        obs = np.empty((self.num_envs, self.game.obs_size), dtype=self.obs_dtype)
         self._kernels.reset_kernel(self._states, self._raw, self._game_seeds, self._all, self._params,
                                    obs, self._masks)
         self.reset_infos = [{} for _ in range(self.num_envs)]
@@ -172,7 +176,7 @@ class GameVecEnv(VecEnv):
         if self._game_seeds[0] < 0:
             raise not_reset_error("step")
         actions, self._actions = self._actions, None
-        obs = np.empty((self.num_envs, self.game.obs_size), dtype=np.float32)
+        obs = np.empty((self.num_envs, self.game.obs_size), dtype=self.obs_dtype)
         n = self._kernels.step_kernel(self._states, self._raw, actions, self._game_seeds, self._params,
                                       obs, self._masks, self._dones, self._ended, self._ended_raw,
                         self._ended_obs, self._illegal, self.illegal_action == "terminate")

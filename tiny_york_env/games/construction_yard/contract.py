@@ -58,6 +58,7 @@ def construction_yard_game() -> Game:
         automatic_moves=bot_moves_of,
         obs_size=observation.OBS_SIZE, encode=observation.encode,
         observation_space=observation.observation_space, obs_slices=observation.OBS_SLICES,
+        obs_denominators=observation.OBS_DENOMINATOR_VECTOR, obs_quanta=observation.OBS_QUANTA,
         kernels=GameKernels(
             init_record=kernels.init_record, fill_legal_mask=fill_legal_mask,
             apply_checked=apply, apply_unchecked=apply_unchecked, is_over=kernels.is_over,

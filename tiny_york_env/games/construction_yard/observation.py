@@ -13,6 +13,7 @@ above anything seen in play.
 import numpy as np
 from gymnasium import spaces
 
+from ...core.compact import observation_quanta, part_denominators
 from ...core.jit import jit
 from ...core.parts import part_slices
 from ...core.verbs import single_game_batch
@@ -94,6 +95,23 @@ O_ACTIONS, O_DECISION = _S["actions_in_turn"], _S["decision"]
 O_SLOT, O_PAYMENT = _S["buy_slot"], _S["payment"]
 O_PENDING = _S["pending_building"]
 SCORING_PILES = (SCORING_A_PILE, SCORING_B_PILE)
+OBSERVATION_HIGH = np.ones(OBS_SIZE, dtype=np.float32)  # every entry is scaled into [0, 1]
+# Each part's denominator (core/compact.py): the encoder writes a whole quantity over it, so the
+# compact observation holds the quantity itself (scores in steps: ``compact_steps``); parts not
+# named are one-hots and flags.
+OBS_DENOMINATORS = {
+    "own_hand": float(COPIES), "own_currency_totals": CURRENCY_TOTAL_SCALE,
+    "hand_sizes": float(HAND_SIZE_CAP),
+    "money_display": (1.0,) * NUM_CURRENCIES + (float(MAX_VALUE),),
+    "building_display": (1.0,) * NUM_TYPES + (float(MAX_PRICE),),
+    "buildings": BUILDINGS_SCALE, "scores": float(SCORE_CAP), "discard": float(COPIES),
+    "deck_sizes": (float(MONEY_DECK_CAPACITY), float(MAX_MONEY_CARDS), float(NUM_BUILDINGS)),
+    "next_scoring": (float(MONEY_DECK_CAPACITY), PILE_SCALE),
+    "actions_in_turn": float(MAX_ACTIONS_IN_TURN),
+    "payment": (float(COPIES),) * NUM_VALUES + (float(MAX_PRICE), float(MAX_PRICE)),
+}
+OBS_DENOMINATOR_VECTOR = part_denominators(OBS_PARTS, OBS_DENOMINATORS)
+OBS_QUANTA = observation_quanta(OBS_DENOMINATOR_VECTOR, OBSERVATION_HIGH)
 
 
 def observation_space() -> spaces.Box:

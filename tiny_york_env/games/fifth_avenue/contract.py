@@ -61,6 +61,7 @@ def fifth_avenue_game() -> Game:
         automatic_moves=bot_moves_of,
         obs_size=observation.OBS_SIZE, encode=observation.encode,
         observation_space=observation.observation_space, obs_slices=observation.OBS_SLICES,
+        obs_denominators=observation.OBS_DENOMINATOR_VECTOR, obs_quanta=observation.OBS_QUANTA,
         kernels=GameKernels(
             init_record=kernels.init_record, fill_legal_mask=fill_legal_mask,
             apply_checked=apply, apply_unchecked=play, is_over=kernels.is_over,

@@ -12,6 +12,7 @@ stack's order or the unused businesses. Values are scaled to [0, 1]; counts satu
 import numpy as np
 from gymnasium import spaces
 
+from ...core.compact import observation_quanta, part_denominators
 from ...core.jit import jit
 from ...core.parts import part_slices
 from .actions import MAX_BUILD
@@ -102,6 +103,22 @@ O_PLACE, O_BIDS, O_AUCTION = _S["auction_place"], _S["bids"], _S["auction"]
 PLOT_WIDTH = NUM_ROWS + 1 + NUM_BUSINESS_TYPES
 BID_WIDTH = NUM_CARD_COLOURS + 3
 BUSINESSES_ON_PLOTS = sum(SUPPLY_SETS) - len(SUPPLY_SETS)  # 12: the last of each set goes to the park
+OBSERVATION_HIGH = np.ones(OBS_SIZE, dtype=np.float32)  # every entry is scaled into [0, 1]
+# Each part's denominator (core/compact.py): the encoder writes a whole quantity over it, so the
+# compact observation holds the quantity itself; parts not named are one-hots and flags.
+OBS_DENOMINATORS = {
+    "own_hand": OWN_CARD_SCALE, "hand_sizes": float(HAND_CAP), "scores": float(SCORE_CAP),
+    "skyscraper_stock": float(SKYSCRAPERS_PER_COLOUR),
+    "plots": (1.0,) * NUM_ROWS + (float(PLOT_SKYSCRAPER_CAP),)
+             + (float(MAX_BUSINESSES_PER_PLOT),) * NUM_BUSINESS_TYPES,
+    "park_businesses": float(NUM_PARK_BUSINESSES),
+    "stack_sizes": (float(CARDS_PER_COLOUR),) * NUM_CARD_COLOURS + (float(NUM_BLACK),) * 2,
+    "progress": (float(BUSINESSES_ON_PLOTS), float(BUILDING_STOPS_TO_END), 1.0),
+    "bids": (1.0,) * NUM_CARD_COLOURS + (float(BID_CAP), 1.0, float(MAX_BUILD)),
+    "auction": (float(BID_CAP), 1.0, 1.0, float(MAX_BUILD)) + (1.0,) * NUM_CARD_COLOURS,
+}
+OBS_DENOMINATOR_VECTOR = part_denominators(OBS_PARTS, OBS_DENOMINATORS)
+OBS_QUANTA = observation_quanta(OBS_DENOMINATOR_VECTOR, OBSERVATION_HIGH)
 
 
 def observation_space() -> spaces.Box:

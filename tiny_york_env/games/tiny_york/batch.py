@@ -9,10 +9,10 @@ from ...core.batch_loops import specialise
 from .actions import NUM_ACTIONS
 from .kernels import actor_of, init_record, is_over
 from .legal import fill_legal_mask
-from .observation import encode_record
+from .observation import OBS_QUANTA, encode_record
 from .rules import apply as apply_checked
 from .rules import apply_unchecked
 
-__all__ = ["NUM_ACTIONS", "actor_of", "apply_checked", "apply_unchecked", "encode_record",
+__all__ = ["NUM_ACTIONS", "OBS_QUANTA", "actor_of", "apply_checked", "apply_unchecked", "encode_record",
            "fill_legal_mask", "init_record", "is_over"]
 specialise(globals(), __file__)

@@ -69,6 +69,7 @@ def tiny_york_game() -> Game:
         automatic_moves=tom_events_of,
         obs_size=observation.OBS_SIZE, encode=observation.encode,
         observation_space=observation.observation_space, obs_slices=observation.OBS_SLICES,
+        obs_denominators=observation.OBS_DENOMINATOR_VECTOR, obs_quanta=observation.OBS_QUANTA,
         kernels=GameKernels(
             init_record=kernels.init_record, fill_legal_mask=legal.fill_legal_mask,
             apply_checked=rules.apply, apply_unchecked=rules.apply_unchecked,

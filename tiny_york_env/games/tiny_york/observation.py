@@ -19,6 +19,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
+from ...core.compact import observation_quanta, part_denominators
 from ...core.jit import jit
 from ...core.parts import part_slices
 from .components import (
@@ -203,6 +204,24 @@ def observation_high():
 OBSERVATION_HIGH = observation_high()
 assert {name for name, _, _ in OBS_PARTS} >= set(_part_highs())
 assert np.isfinite(OBSERVATION_HIGH).all()
+
+# Each part's denominator (core/compact.py): the encoder writes a whole quantity over it, so the
+# compact observation holds the quantity itself; parts not named are one-hots and flags.
+OBS_DENOMINATORS = {
+    "piles": PILE_SCALE, "borough_value": BOROUGH_VALUE_SCALE, "skyscrapers": SKYSCRAPER_SCALE,
+    "prestige_revealed": (1.0,) * NUM_VESSEL_COLOURS + (PRESTIGE_VALUE_SCALE,),
+    "elevator_stacks": STACK_SCALE, "pairs": COPIES_SCALE, "own_hand": CARDS_SCALE,
+    "own_reserve": RESERVE_SCALE, "seat_tom_level": TOM_LEVEL_SCALE, "seat_points": POINTS_SCALE,
+    "seat_dollars": DOLLARS_SCALE, "seat_board_skyscrapers": SKYSCRAPER_SCALE,
+    "seat_hand_size": CARDS_SCALE, "seat_reserve_size": RESERVE_SCALE,
+    "seat_reserve_faceup": RESERVE_SCALE, "press_space": float(PRESS_LAST_SPACE),
+    "seat_played": CARDS_SCALE, "seat_bid": BID_SCALE, "seat_pairs_taken": COPIES_SCALE,
+    "seat_characters": COPIES_SCALE, "seat_characters_used": COPIES_SCALE,
+    "bid_context": (RESERVE_SCALE, 1.0, 1.0, 1.0), "ability_count": ABILITY_COUNT_SCALE,
+    "build": (SKYSCRAPER_SCALE,) + (1.0,) * NUM_BOROUGHS,
+}
+OBS_DENOMINATOR_VECTOR = part_denominators(OBS_PARTS, OBS_DENOMINATORS)
+OBS_QUANTA = observation_quanta(OBS_DENOMINATOR_VECTOR, OBSERVATION_HIGH)
 
 
 def observation_space() -> spaces.Box:
