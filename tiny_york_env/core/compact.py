@@ -8,7 +8,7 @@ stored in steps of ``ceil(quantity / COMPACT_MAX)`` units, its ``quanta`` entry 
 factor; the observation page states each such step.
 
 A game states its denominators part by part (``observation_quanta``); ``quanta[j]`` is then
-what entry ``j`` is multiplied by: ``compact = floor(obs * quanta + 0.5)``,
+what entry ``j`` is multiplied by: ``compact = floor(obs * quanta + 0.5)`` (in float32),
 ``obs ~= compact / quanta`` (exactly, up to float32 rounding, where the step is one unit).
 The batch loops write compact rows in compiled code (``quantize_row``), the single envs and
 ``compact_observation`` through the same function, so every env gives the same bytes.
@@ -47,15 +47,19 @@ def part_denominators(parts: tuple, denominators: dict) -> NDArray[np.float64]:
     return np.array(entries, dtype=np.float64)
 
 
-def observation_quanta(denominators: NDArray, high: NDArray) -> NDArray[np.float64]:
-    """float64[size]: the multiplier of each entry into its compact byte: its denominator, divided
+def observation_quanta(denominators: NDArray, high: NDArray) -> NDArray[np.float32]:
+    """float32[size]: the multiplier of each entry into its compact byte: its denominator, divided
     by the step (``compact_steps``) where its largest quantity (``high * denominator``) needs more
-    than one byte."""
+    than one byte. float32 (the compiled rows multiply in float32); ValueError unless each is
+    exact in float32."""
     denominators = np.asarray(denominators, np.float64)
     if denominators.shape != np.shape(high):
         raise ValueError(f"{denominators.size} denominators for {np.size(high)} bounds")
     largest = np.rint(np.asarray(high, np.float64) * denominators)
-    return denominators / np.maximum(np.ceil(largest / COMPACT_MAX), 1.0)
+    quanta = denominators / np.maximum(np.ceil(largest / COMPACT_MAX), 1.0)
+    if (quanta.astype(np.float32) != quanta).any():
+        raise ValueError("every quantum must be exact in float32")
+    return quanta.astype(np.float32)
 
 
 def compact_steps(denominators: NDArray, quanta: NDArray) -> NDArray[np.int64]:
@@ -71,9 +75,10 @@ def compact_high(high: NDArray, quanta: NDArray) -> NDArray[np.uint8]:
 
 @jit
 def quantize_row(row, quanta, out):
-    """``out[j] = floor(row[j] * quanta[j] + 0.5)`` (uint8, ``row`` float32, non-negative)."""
+    """``out[j] = floor(row[j] * quanta[j] + 0.5)`` (uint8; ``row`` and ``quanta`` float32, ``row``
+    within its space, so non-negative and at most a byte): truncated in float32, one SIMD pass."""
     for j in range(row.shape[0]):
-        out[j] = np.uint8(np.floor(np.float64(row[j]) * quanta[j] + 0.5))
+        out[j] = np.uint8(np.int32(row[j] * quanta[j] + np.float32(0.5)))
 
 
 @jit
@@ -110,4 +115,4 @@ def dequantize(compact: NDArray, quanta: NDArray) -> NDArray[np.float32]:
     if compact.dtype != COMPACT_DTYPE or compact.shape[-1:] != (len(quanta),):
         raise ValueError(f"a compact observation is uint8 with {len(quanta)} entries a row, got "
                          f"{compact.dtype} of shape {compact.shape}")
-    return (compact / quanta).astype(np.float32)
+    return (compact / quanta.astype(np.float64)).astype(np.float32)  # as the encoders round
