@@ -228,6 +228,21 @@ def test_help_explains_the_board_and_asks_again():
     assert "construction yard: slot 1-4" in text and "You quit the game." in text
 
 
+def test_a_question_mark_and_a_character_number_explain_that_character():
+    """``? 23`` prints character 23's ability and asks again; an unknown word says so; options that
+    name characters carry a note of what they do."""
+    from tiny_york_env.games.tiny_york.character_texts import explain_character
+
+    status, text = run(["play", "--tom", "5", "--seed", "11"], "? 23\n? taxi\nq\n")
+    assert status == 0 and explain_character(23) in text
+    assert "Nothing called 'taxi' to explain here" in text and text.count("Your choice (") == 3
+    notes = [line for line in text.splitlines() if re.match(r"^ {7}#\d+: ", line)]
+    assert notes and all(line.count("#") == 2 for line in notes)  # each start stack: two characters
+    status, text = run(["play", "--game", "construction_yard", "--vs", "greedy", "--seed", "2"],
+                       "? 23\nq\n")
+    assert "Nothing called '23' to explain here" in text
+
+
 class InterruptingInput(io.StringIO):
     """Standard input whose person presses Ctrl-C after ``lines`` lines."""
 

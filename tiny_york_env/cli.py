@@ -35,7 +35,7 @@ import argparse
 import secrets
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -377,9 +377,11 @@ def terminal_legend(game) -> str:
     return f"{game.legend}\n{PLAY_KEYS}" if game.legend else PLAY_KEYS
 
 
-def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "") -> int | None:
+def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "",
+               explain: Callable[[str], str | None] | None = None) -> int | None:
     """The person's choice 1..count as an index from 0, or None to quit (q or end of input);
-    ``?`` or ``help`` prints ``legend`` (what the board's notation means) and asks again."""
+    ``?`` or ``help`` prints ``legend`` (what the board's notation means), ``? WORD`` what
+    ``explain`` says of a word of it (Tiny York: ``? 23``, character 23), and asks again."""
     allowed = f"type a number from {FIRST_CHOICE} to {count} (? explains the board, q quits)"
     while True:
         print(f"Your choice ({FIRST_CHOICE}-{count}, ? help, q quits): ", end="", file=out, flush=True)
@@ -393,6 +395,12 @@ def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "") -> in
             return None
         if text.lower() in HELP_WORDS:
             print(legend or "No legend for this game's board.", file=out)
+            continue
+        asked = text.split(maxsplit=1)
+        if len(asked) == 2 and asked[0].lower() in HELP_WORDS:
+            meaning = explain(asked[1]) if explain is not None else None
+            print(meaning or f"Nothing called {asked[1]!r} to explain here; ? alone explains the board.",
+                  file=out)
             continue
         if not text:
             print(f"Nothing typed: {allowed}.", file=out)
@@ -478,7 +486,10 @@ def play_interactively(game_name: str, opponents: Sequence[str], automatic: Sequ
             print(f"\nYou ({game.pending_decision(state)}):", file=out)
             for k, action in enumerate(legal):
                 print(f"  {k + FIRST_CHOICE:>3}. {game.option_text(int(action), state)}", file=out)
-            choice = ask_choice(len(legal), stdin, out, terminal_legend(game))
+                note = game.option_note(int(action), state) if game.option_note is not None else ""
+                if note:
+                    print(f"       {note}", file=out)
+            choice = ask_choice(len(legal), stdin, out, terminal_legend(game), game.explain)
             if choice is None:
                 offer_save(recorder, save, stdin, out)
                 return None

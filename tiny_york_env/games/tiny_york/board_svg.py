@@ -12,6 +12,7 @@ def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
     """The public table of Tiny York (as ``render_rgb`` draws it) and ``seat``'s own cards."""
     from . import final_scores, pending_decision
     from . import picture as R
+    from .character_texts import explain_character
     from .components import (
         BOROUGH_LANTERN,
         BOROUGH_NAMES,
@@ -32,7 +33,7 @@ def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
         VESSEL_COLOUR,
         VESSEL_ENDS,
     )
-    from .labels import CHARACTER_SUMMARY, prestige_label, tile_label
+    from .labels import prestige_label, tile_label
     from .state import DEC_GAME_OVER, EMPTY, LOC_OWNED, VESSEL_ON_BOARD
 
     rec = state.reshape(1)[0]
@@ -45,7 +46,7 @@ def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
 
     def character_title(tile):
         c = int(TILE_CHARACTER[tile])
-        return f"{tile_label(tile)}: {CHARACTER_SUMMARY.get(c, 'end-game scoring')}"
+        return f"{tile_label(tile)}: {explain_character(c)}"
 
     # header
     status = "game over" if over else f"round {min(int(rec['round']), 5)}/5 - " + pending_decision(state)
