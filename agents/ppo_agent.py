@@ -56,6 +56,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from tiny_york_env.contract import Game
+from tiny_york_env.core.compact import COMPACT_DTYPE
 from tiny_york_env.registry import game_names, get_game
 
 if TYPE_CHECKING:  # torch and stable-baselines3 are imported only when a model is loaded
@@ -439,6 +440,9 @@ def check_model_spaces(model: ModelT, source: str = "the model",
     """ValueError unless ``model`` observes float[obs_size] and acts in Discrete(num_actions) of
     ``game``, i.e. it was trained on this version of that game's encoder and action codec."""
     game = get_game(game)
+    if np.dtype(getattr(model.observation_space, "dtype", np.float32)) == COMPACT_DTYPE:
+        raise ValueError(f"{source} was trained on compact (uint8) observations, and the project's "
+                         "agents play on float32 ones: train with obs_dtype='float32' (the default)")
     shape = getattr(model.observation_space, "shape", None)
     if shape != (game.obs_size,):
         raise ValueError(f"{source} observes shape {shape}, but {game.title}'s observation encoder "

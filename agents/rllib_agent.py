@@ -130,6 +130,9 @@ def read_run_card(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise ValueError(f"{card_path}: fcnet_hiddens must be 1-{MAX_LAYERS} widths of 1-{MAX_WIDTH}")
     if card.get("model_config", {}).get("fcnet_activation") not in ("tanh", "relu"):
         raise ValueError(f"{card_path}: fcnet_activation must be 'tanh' or 'relu'")
+    if card.get("env_config", {}).get("obs_dtype", "float32") != "float32":
+        raise ValueError(f"{card_path}: the run learned on compact (uint8) observations, and the "
+                         "project's agents play on float32 ones: train with obs_dtype 'float32'")
     return card
 
 

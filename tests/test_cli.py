@@ -233,9 +233,10 @@ def test_a_question_mark_and_a_character_number_explain_that_character():
     name characters carry a note of what they do."""
     from tiny_york_env.games.tiny_york.character_texts import explain_character
 
-    status, text = run(["play", "--tom", "5", "--seed", "11"], "? 23\n? taxi\nq\n")
+    status, text = run(["play", "--tom", "5", "--seed", "11"], "? 23\n? taxi\n? \u00b2\n\u00b2\nq\n")
     assert status == 0 and explain_character(23) in text
-    assert "Nothing called 'taxi' to explain here" in text and text.count("Your choice (") == 3
+    assert "Nothing called 'taxi' to explain here" in text and text.count("Your choice (") == 5
+    assert "'\u00b2' is not a number" in text  # a superscript digit is no choice (and no crash)
     notes = [line for line in text.splitlines() if re.match(r"^ {7}#\d+: ", line)]
     assert notes and all(line.count("#") == 2 for line in notes)  # each start stack: two characters
     status, text = run(["play", "--game", "construction_yard", "--vs", "greedy", "--seed", "2"],

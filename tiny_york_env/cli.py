@@ -404,7 +404,7 @@ def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "",
             continue
         if not text:
             print(f"Nothing typed: {allowed}.", file=out)
-        elif not text.isdigit():
+        elif not (text.isascii() and text.isdigit()):
             print(f"{text!r} is not a number: {allowed}.", file=out)
         elif not FIRST_CHOICE <= int(text) < FIRST_CHOICE + count:
             print(f"{text} is out of range: {allowed}.", file=out)
@@ -606,7 +606,7 @@ def replay_game(path: str, stdin: IO[str], out: IO[str], check_only: bool = Fals
             at = max(at - 1, 0)
         elif command == "e":
             at = len(saved.decisions)
-        elif command.startswith("j") and command[1:].strip().isdigit():
+        elif command.startswith("j") and command[1:].strip().isascii() and command[1:].strip().isdigit():
             at = min(int(command[1:].strip()), len(saved.decisions))
         else:
             print(f"{line.strip()!r}: {REPLAY_HELP}", file=out)

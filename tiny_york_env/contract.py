@@ -217,16 +217,16 @@ class Game:
     # the figures of the game its pages publish beside the standard matches of a game that ships a
     # policy per setup (``scripts/publish_runs.py`` plays both)
     published_runs: tuple[PublishedRun, ...] = ()
-    # the compact observation (core/compact.py): each entry's denominator (the encoder writes a
-    # whole quantity over it) and its multiplier into a byte (the denominator, over a step where a
-    # quantity needs more than a byte); None: the game observes in float32 only, its batch module
-    # binding no ``OBS_QUANTA``
     # (a word the texts use, e.g. Tiny York's character number "23") -> what it means, for the
     # terminal game's "? 23"; None when it names nothing the game explains
     explain: Callable[[str], str | None] | None = None
     # (action, state) -> a note for people on what the things an option names do (Tiny York: the
     # characters of a start stack or display tile), "" when there is nothing to add
     option_note: Callable[[int, np.ndarray], str] | None = None
+    # the compact observation (core/compact.py): each entry's denominator (the encoder writes a
+    # whole quantity over it) and its multiplier into a byte (the denominator, over a step where a
+    # quantity needs more than a byte); None: the game observes in float32 only, its batch module
+    # binding no ``OBS_QUANTA``
     obs_denominators: np.ndarray | None = None
     obs_quanta: np.ndarray | None = None
 

@@ -12,7 +12,7 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 from pettingzoo.test import api_test
 
 import tiny_york_env
-from tiny_york_env.core.compact import INTEGRAL_TOLERANCE, compact_steps
+from tiny_york_env.core.compact import INTEGRAL_TOLERANCE, compact_steps, quantize
 from tiny_york_env.envs.aec import make_aec, make_raw_aec
 from tiny_york_env.envs.compact import (
     compact_observation,
@@ -95,10 +95,12 @@ def test_the_vector_env_gives_the_float_envs_bytes_game_for_game(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_same_step_autoreset_gives_the_final_observations_bytes(name):
-    """With ``SAME_STEP`` the compact env's ``final_obs`` are the float env's, quantised."""
+    """With ``SAME_STEP`` the compact env's ``final_obs`` are the float env's, quantised (the
+    compact env on two threads)."""
     game = get_game(name)
-    floats, compact = (gym.make_vec(game.env_id, NUM_ENVS, autoreset_mode="SameStep", obs_dtype=dtype)
-                       for dtype in ("float32", "uint8"))
+    floats = gym.make_vec(game.env_id, NUM_ENVS, autoreset_mode="SameStep")
+    compact = gym.make_vec(game.env_id, NUM_ENVS, autoreset_mode="SameStep", obs_dtype="uint8",
+                           num_threads=2)
     obs, _ = floats.reset(seed=21)
     out, _ = compact.reset(seed=21)
     rng = np.random.default_rng(21)
@@ -116,11 +118,11 @@ def test_same_step_autoreset_gives_the_final_observations_bytes(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_sb3_vec_env_and_its_terminal_observations(name):
-    """The SB3 VecEnv with ``obs_dtype="uint8"``: the float env's observations and terminal
-    observations, quantised."""
+    """The SB3 VecEnv with ``obs_dtype="uint8"`` (on two threads): the float env's observations
+    and terminal observations, quantised."""
     game = get_game(name)
     cls = vec_env_class(game)
-    floats, compact = cls(NUM_ENVS, seed=5), cls(NUM_ENVS, seed=5, obs_dtype="uint8")
+    floats, compact = cls(NUM_ENVS, seed=5), cls(NUM_ENVS, seed=5, obs_dtype="uint8", num_threads=2)
     assert compact.observation_space == compact_observation_space(game)
     obs, out = floats.reset(), compact.reset()
     rng = np.random.default_rng(4)
@@ -185,9 +187,12 @@ def test_gymnasium_check_env_and_the_single_env(name):
 
 
 def test_stable_baselines3_check_env_and_learning_on_compact_observations():
-    """SB3's checker passes and MaskablePPO learns a few steps on compact observations."""
+    """SB3's checker passes and MaskablePPO learns a few steps on compact observations; the
+    project's policy loader refuses the model it makes."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    from tiny_york_env.agents.ppo_agent import check_model_spaces
 
     env = gym.make("TinyYork-v0", obs_dtype="uint8")
     with warnings.catch_warnings():
@@ -197,6 +202,8 @@ def test_stable_baselines3_check_env_and_learning_on_compact_observations():
                         n_steps=16, batch_size=16, n_epochs=1, seed=1)
     model.learn(32)
     assert model.num_timesteps >= 32
+    with pytest.raises(ValueError, match="trained on compact"):  # the project's agents play floats
+        check_model_spaces(model, game="tiny_york")
 
 
 def test_construction_yards_scores_are_kept_in_steps_of_two_points():
@@ -232,6 +239,16 @@ def test_bad_dtypes_and_foreign_arrays_are_clear_errors():
         with pytest.raises(ValueError, match="outside Tiny York's observation space"):
             compact_observation(game, np.full(game.obs_size, bad, np.float32))
     assert gym.make("TinyYork-v0", obs_dtype=np.uint8).unwrapped.obs_dtype == np.uint8
+
+
+def test_bytes_saturate_and_the_tables_are_read_only():
+    """A value beyond a byte saturates (the compiled rows never wrap), and a game's quanta cannot
+    be changed in place (the compiled kernels froze them)."""
+    quanta = np.ones(3, np.float32)
+    np.testing.assert_array_equal(quantize(np.array([300.0, -2.0, 7.4], np.float32), quanta), [255, 0, 7])
+    game = get_game("tiny_york")
+    with pytest.raises(ValueError, match="read-only"):
+        game.obs_quanta[0] = 2.0
 
 
 def test_sparse_observation_lists_the_set_entries():

@@ -44,7 +44,7 @@ def part_denominators(parts: tuple, denominators: dict) -> NDArray[np.float64]:
         if size % len(pattern):
             raise ValueError(f"part {name!r} of size {size} is not a whole number of {pattern}")
         entries.extend(float(d) for d in pattern * (size // len(pattern)))
-    return np.array(entries, dtype=np.float64)
+    return read_only(np.array(entries, dtype=np.float64))
 
 
 def observation_quanta(denominators: NDArray, high: NDArray) -> NDArray[np.float32]:
@@ -59,7 +59,14 @@ def observation_quanta(denominators: NDArray, high: NDArray) -> NDArray[np.float
     quanta = denominators / np.maximum(np.ceil(largest / COMPACT_MAX), 1.0)
     if (quanta.astype(np.float32) != quanta).any():
         raise ValueError("every quantum must be exact in float32")
-    return quanta.astype(np.float32)
+    return read_only(quanta.astype(np.float32))
+
+
+def read_only(array: NDArray) -> NDArray:
+    """``array``, made read-only (compiled code freezes a copy of a game's tables: one the caller
+    changed in place would make the single and batch envs disagree)."""
+    array.setflags(write=False)
+    return array
 
 
 def compact_steps(denominators: NDArray, quanta: NDArray) -> NDArray[np.int64]:
@@ -75,10 +82,10 @@ def compact_high(high: NDArray, quanta: NDArray) -> NDArray[np.uint8]:
 
 @jit
 def quantize_row(row, quanta, out):
-    """``out[j] = floor(row[j] * quanta[j] + 0.5)`` (uint8; ``row`` and ``quanta`` float32, ``row``
-    within its space, so non-negative and at most a byte): truncated in float32, one SIMD pass."""
+    """``out[j] = floor(row[j] * quanta[j] + 0.5)`` as a byte (``row`` and ``quanta`` float32, as
+    long; a value outside a byte saturates at 0 or ``COMPACT_MAX``): one SIMD pass in float32."""
     for j in range(row.shape[0]):
-        out[j] = np.uint8(np.int32(row[j] * quanta[j] + np.float32(0.5)))
+        out[j] = np.uint8(min(max(np.int32(row[j] * quanta[j] + np.float32(0.5)), 0), COMPACT_MAX))
 
 
 @jit

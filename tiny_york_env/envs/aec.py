@@ -48,7 +48,8 @@ holds ``illegal_action``; masks are all zero afterwards and each agent steps ``N
 after a normal end. The engine's record is left as it was (not game over). A masked policy never
 meets any of this: legal actions play the same in both modes.
 
-The observation space is ``observation.observation_space()``, the one finite Box every env uses:
+The observation space is ``observation.observation_space()``, the one finite Box every env uses
+(with ``obs_dtype="uint8"`` the compact one, envs/compact.py):
 values are scaled to about [0, 1], one-hot parts are 0/1, and the quantities the rules leave
 unlimited (points, dollars, skyscrapers) saturate far above anything seen in play.
 
@@ -71,6 +72,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from ..contract import Game
 from ..core.batch_loops import REFUSED
+from ..core.compact import FLOAT_DTYPE
 from ..core.seeds import SEED_LIMIT, check_seed
 from ..registry import DEFAULT_GAME, get_game
 from .batch import batch_kernels
@@ -302,6 +304,7 @@ class GameAECEnv(AECEnv):
 
     def __setstate__(self, data):
         """Restore, re-linking the batch view to the copied state."""
+        data.setdefault("obs_dtype", FLOAT_DTYPE)  # pickled before the compact observations
         self.__dict__.update(data)
         self._kernels = batch_kernels(self.game)
         if self._state is not None:

@@ -26,6 +26,7 @@ from ..core.compact import (
     quantize,
 )
 from ..registry import get_game
+from .batch import batch_kernels
 
 SPACE_SLACK = 1e-6  # float32 rounding above a bound that an encoded value may show
 
@@ -37,10 +38,26 @@ def check_game_obs_dtype(game: Game, obs_dtype: Any) -> np.dtype:
     """``obs_dtype`` as a numpy dtype for ``game``'s envs; ValueError for another value, or for
     "uint8" where the game has no compact observation."""
     dtype = check_obs_dtype(obs_dtype)
-    if dtype == COMPACT_DTYPE and game.obs_quanta is None:
+    if dtype == COMPACT_DTYPE:
+        check_compact_contract(game)
+    return dtype
+
+
+def check_compact_contract(game: Game) -> None:
+    """ValueError unless ``game`` has a compact observation its batch kernels share: float32
+    ``obs_quanta`` and ``obs_denominators`` of ``obs_size`` entries, the batch module's
+    ``OBS_QUANTA`` the same array."""
+    if game.obs_quanta is None:
         raise ValueError(f"{game.title} has no compact observation (its contract gives no obs_quanta): "
                          "use obs_dtype='float32'")
-    return dtype
+    quanta, denominators = np.asarray(game.obs_quanta), np.asarray(game.obs_denominators)
+    if quanta.dtype != np.float32 or quanta.shape != (game.obs_size,) \
+            or denominators.shape != (game.obs_size,) or not (quanta > 0).all():
+        raise ValueError(f"{game.title}'s obs_quanta must be positive float32 and obs_denominators "
+                         f"given, {game.obs_size} entries each (core/compact.py's observation_quanta)")
+    if getattr(batch_kernels(game), "OBS_QUANTA", None) is not game.obs_quanta:
+        raise ValueError(f"{game.title}'s batch module must bind the contract's obs_quanta as "
+                         "OBS_QUANTA (its compiled loops write the compact rows)")
 
 
 def compact_observation_space(game: str | Game) -> spaces.Box:

@@ -72,6 +72,7 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from ..contract import Game
+from ..core.compact import FLOAT_DTYPE
 from ..core.options import check_int
 from ..core.seeds import SEED_LIMIT, check_seed
 from ..registry import get_game
@@ -214,6 +215,7 @@ class GameVectorEnv(VectorEnv):
 
     def __setstate__(self, data: dict) -> None:
         """Restore, re-linking the byte views to the copied records."""
+        data.setdefault("obs_dtype", FLOAT_DTYPE)  # pickled before the compact observations
         self.__dict__.update(data)
         self._kernels = BatchRunner(self.game, self.num_threads)
         bind_byte_views(self)
@@ -264,7 +266,7 @@ class GameVectorEnv(VectorEnv):
         return which
 
     def reset(self, *, seed: int | list[int | None] | None = None,
-              options: dict[str, Any] | None = None) -> tuple[NDArray[np.float32], dict[str, Any]]:
+              options: dict[str, Any] | None = None) -> tuple[NDArray, dict[str, Any]]:
         """Start the games (all, or those in ``options["reset_mask"]``): seeds from ``seed``, else
         the next seed of each game's chain. A bad seed or option is a ValueError that changes
         nothing."""
@@ -285,7 +287,7 @@ class GameVectorEnv(VectorEnv):
         return obs, infos
 
     def step(self, actions: NDArray[np.integer]) -> tuple[
-            NDArray[np.float32], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
+            NDArray, NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
         """Play one action per game (ignored for a game that ended at the previous step, which
         restarts instead, with ``NEXT_STEP``); observations, rewards, terminations, truncations
         and infos."""

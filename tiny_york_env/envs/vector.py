@@ -55,6 +55,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from ..contract import Game
+from ..core.compact import FLOAT_DTYPE
 from ..core.options import check_int
 from ..core.seeds import SEED_LIMIT, check_seed
 from ..registry import get_game
@@ -131,6 +132,7 @@ class GameVecEnv(VecEnv):
 
     def __setstate__(self, data):
         """Restore, re-linking the byte views to the copied records."""
+        data.setdefault("obs_dtype", FLOAT_DTYPE)  # pickled before the compact observations
         self.__dict__.update(data)
         self._kernels = BatchRunner(self.game, self.num_threads)
         bind_byte_views(self)

@@ -27,6 +27,8 @@ ADDENDUM_SECTIONS = {PHASE_I: "Phase I Characters", PHASE_II: "Phase II Characte
                      PHASE_III: "Phase III Characters", PHASE_END: "Characters with the icon"}
 PHASE_WORDS = {PHASE_I: "Phase I", PHASE_II: "Phase II", PHASE_III: "Phase III",
                PHASE_END: "final scoring"}
+# Characters that act by themselves, not paid and used on a turn (R16), and when.
+AUTOMATIC_CHARACTERS = {21: "by itself, at every building action"}
 LANTERN_CHARACTERS = {28: "yellow", 29: "red", 30: "brown", 31: "green", 32: "blue"}
 
 CHARACTER_ABILITIES = {
@@ -59,16 +61,18 @@ CHARACTER_ABILITIES = {
         "use character 18 in a bidding round).",
     19: "Gain twice the points for your bid of prestige cards (character 17's card included).",
     20: "Play any 1 card counting as 2 cards of the current bidding round's type.",
-    21: "When you build a skyscraper with the prestige or skyscraper action, build 1 more from the "
-        "general supply in the same borough.",
+    21: "Each time you build with the prestige or skyscraper action, build 1 more skyscraper from "
+        "the general supply in the same borough (by itself: one a building action for each "
+        "copy you own).",
     22: "After your played cards are evaluated, return up to 2 of them to your hand.",
     23: "Gain 2 points.",
     24: "Gain 1 point, and place 1 skyscraper from the general supply on your player board.",
     25: "Gain 3 points.",
     26: "Place 1 skyscraper from the general supply on your player board and advance 1 space on "
         "the press track.",
-    27: "Advance on the press track as many spaces as your position on it, the neutral marker "
-        "not counted (the addendum's example: second of 2 players advances 3).",
+    27: "Advance on the press track by your position on it, the neutral marker not counted: first "
+        "1 space, second 2, third 3, fourth 4; with 2 players second advances 3 (the addendum's "
+        "example).",
     **{c: f"At the end, gain 1 point for each of your skyscrapers in a borough with the {colour} "
           "lantern." for c, colour in LANTERN_CHARACTERS.items()},
     33: "At the end, gain 1 point for each 2 spaces you advanced on the press track (rounded up).",
@@ -112,6 +116,8 @@ def character_when(character: int) -> str:
     phase = int(CHARACTER_PHASE[character])
     if phase == PHASE_END:
         return PHASE_WORDS[phase]
+    if character in AUTOMATIC_CHARACTERS:
+        return f"{PHASE_WORDS[phase]}, {AUTOMATIC_CHARACTERS[character]}"
     cost = "free" if CHARACTER_FREE[character] else "1 dollar a use"
     return f"{PHASE_WORDS[phase]}, once a round, {cost}"
 
@@ -140,7 +146,7 @@ def explain_term(term: str) -> str | None:
     """What a word of the texts means, for the terminal's ``? WORD``: a character number ("23",
     "#23"); None for any other word."""
     digits = term.strip().lstrip("#")
-    if digits.isdigit() and 1 <= int(digits) <= NUM_CHARACTERS:
+    if digits.isascii() and digits.isdigit() and 1 <= int(digits) <= NUM_CHARACTERS:
         return explain_character(int(digits))
     return None
 
