@@ -105,9 +105,12 @@ def test_every_contract_field_is_filled(game):
     empty = [f.name for f in dataclasses.fields(Game) if getattr(game, f.name) in (None, "", {}, ())]
     # no page under docs/ (a test-only game documents itself in its package), no shipped policy
     # (so no default or champion network), no published benchmark setups (the benchmarks play its
-    # example setups), no compiled search (the search runs its Python loop); anything else empty
-    # is a field added to the contract that this plug-in does not fill yet
-    assert sorted(empty) == ["benchmark_setups", "champion_policy", "default_policy", "docs", "search_kernel",
+    # example setups), no compiled search (the search runs its Python loop), no compact
+    # observation and no words to explain (a game works without them: the tests refuse its
+    # obs_dtype="uint8"); anything else empty is a field added to the contract that this plug-in
+    # does not fill yet
+    assert sorted(empty) == ["benchmark_setups", "champion_policy", "default_policy", "docs", "explain",
+                             "obs_denominators", "obs_quanta", "option_note", "search_kernel",
                              "shipped_policies"]
     assert (game.name, game.env_id, game.aec_name, game.automatic_kind) == \
         ("sealed_bids", "SealedBids-v0", "sealed_bids_v0", "bots")
