@@ -33,9 +33,9 @@ import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from tiny_york_env.core.compact import FLOAT_DTYPE, quantize
+from tiny_york_env.core.compact import FLOAT_DTYPE
 from tiny_york_env.core.seeds import SEED_LIMIT, check_seed, next_seed
-from tiny_york_env.envs.compact import check_game_obs_dtype, env_observation_space
+from tiny_york_env.envs.compact import check_game_obs_dtype, env_observation_space, observation_in
 from tiny_york_env.envs.rewards import DEFAULT_ILLEGAL_REWARD, check_reward_kind, final_rewards
 from tiny_york_env.registry import get_game
 
@@ -97,8 +97,7 @@ class GameMultiAgentEnv(MultiAgentEnv):
         self.game_seed = None
 
     def _encode(self, seat: int) -> np.ndarray:
-        obs = self.game.encode(self.state, seat)
-        return obs if self.obs_dtype == FLOAT_DTYPE else quantize(obs, self.game.obs_quanta)
+        return observation_in(self.game, self.game.encode(self.state, seat), self.obs_dtype)
 
     def _observe(self, seat: int) -> dict[str, np.ndarray]:
         return {OBS_KEY: self._encode(seat),

@@ -5,7 +5,7 @@ Every entry a game's encoder writes is a whole game quantity over a fixed denomi
 small whole number. The compact observation stores it as ``uint8``: counts and one-hots exactly.
 An entry whose quantity may exceed ``COMPACT_MAX`` (Construction Yard's scores, up to 400) is
 stored in steps of ``ceil(quantity / COMPACT_MAX)`` units, its ``quanta`` entry smaller by that
-factor; the observation page states each such step.
+factor; docs/compact-observations.md states each such step.
 
 A game states its denominators part by part (``observation_quanta``); ``quanta[j]`` is then
 what entry ``j`` is multiplied by: ``compact = floor(obs * quanta + 0.5)`` (in float32),

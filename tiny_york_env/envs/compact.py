@@ -3,10 +3,10 @@
 
 ``obs_dtype="float32"`` (the default) observes the encoder's scaled values; ``"uint8"`` the
 compact observation: each entry the whole game quantity behind it (core/compact.py), a quarter
-of the bytes, the same information. ``decode_observation`` gives back the float32 one (within the
-stated steps, exactly elsewhere up to float32 rounding), ``compact_observation`` makes the compact
-one of a float32 one, ``sparse_observation`` lists the set entries of either (the input of an
-embedding bag).
+of the bytes, the same information (Construction Yard's scores in steps of two points).
+``decode_observation`` gives back the float32 one (within the stated steps, exactly elsewhere up
+to float32 rounding), ``compact_observation`` makes the compact one of a float32 one,
+``sparse_observation`` lists the set entries of either (the input of an embedding bag).
 """
 
 from typing import Any
@@ -30,7 +30,7 @@ from .batch import batch_kernels
 
 SPACE_SLACK = 1e-6  # float32 rounding above a bound that an encoded value may show
 
-__all__ = ["check_game_obs_dtype", "compact_observation", "compact_observation_space",
+__all__ = ["check_game_obs_dtype", "observation_in", "compact_observation", "compact_observation_space",
            "compact_table_markdown", "decode_observation", "env_observation_space", "sparse_observation"]
 
 
@@ -71,6 +71,12 @@ def compact_observation_space(game: str | Game) -> spaces.Box:
 def env_observation_space(game: Game, dtype: np.dtype) -> spaces.Box:
     """The observation space of ``game``'s envs for a checked ``dtype`` (``check_game_obs_dtype``)."""
     return game.observation_space() if dtype == FLOAT_DTYPE else compact_observation_space(game)
+
+
+def observation_in(game: Game, obs: NDArray[np.float32], dtype: np.dtype) -> NDArray:
+    """An encoder's float32 observation in a checked env ``dtype``: itself, or its bytes (the
+    single-game envs; the batch envs write the bytes in compiled code)."""
+    return obs if dtype == FLOAT_DTYPE else quantize(obs, game.obs_quanta)
 
 
 def compact_observation(game: str | Game, obs: NDArray) -> NDArray[np.uint8]:

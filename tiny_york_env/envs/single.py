@@ -62,11 +62,10 @@ import numpy as np
 from gymnasium import spaces
 
 from ..contract import Game
-from ..core.compact import FLOAT_DTYPE, quantize
 from ..core.labels import count_noun
 from ..core.seeds import SEED_LIMIT, SEED_STRIDE, check_seed, next_seed  # noqa: F401  (SEED_STRIDE re-exported)
 from ..registry import BUILTIN_GAMES, DEFAULT_GAME, get_game
-from .compact import check_game_obs_dtype, env_observation_space
+from .compact import check_game_obs_dtype, env_observation_space, observation_in
 from .generated import RENDER_FPS, game_class_name, make_game_class, normal_setup, render_modes, setup_config
 from .rewards import (
     DEFAULT_ILLEGAL_REWARD,
@@ -298,8 +297,7 @@ class GameEnv(gymnasium.Env):
         self._mask[:] = game.legal_mask(self._state)  # in place: the action space samples from it
 
     def _observe(self):
-        obs = self.game.encode(self._state, self.seat)
-        return obs if self.obs_dtype == FLOAT_DTYPE else quantize(obs, self.game.obs_quanta)
+        return observation_in(self.game, self.game.encode(self._state, self.seat), self.obs_dtype)
 
     def _info(self):
         info = {"action_mask": self._mask.copy()}
