@@ -212,18 +212,31 @@ def test_help_shows_each_default_once(name, parser):
     assert checked or name in ("tiny-york", "tiny-york replay", "tiny_york_env.training.export")
 
 
-def test_the_board_comes_before_every_decision_of_the_person():
+def test_the_whole_board_opens_each_phase_and_the_changes_come_between():
+    """The whole board at the start of each of Tiny York's phases and on ``b``, else the lines of
+    it that changed, before every decision the person is asked; decisions of one option are
+    played for the person in one line."""
     status, text = run(["play", "--tom", "5", "--seed", "11"], ENOUGH_CHOICES)
     assert status == 0
     asked = text.count("Your choice (")
-    boards = text.count("Statue of Liberty:")  # a line of every board, the final one included
-    assert asked > 50 and boards == asked + 1
+    boards = text.count("Statue of Liberty:")  # a line of every whole board, the final one included
+    phases = re.findall(r"^=== (.+) ===$", text, re.MULTILINE)
+    assert phases[:3] == ["setup", "round 1/5, phase I", "round 1/5, phase II"]
+    assert "round 5/5, phase II" in phases and len(phases) == len(set(phases))
+    changes = text.count("On the board (b shows all of it):") + text.count("Nothing changed on the board")
+    assert asked > 50 and changes > asked // 2 and changes + len(phases) == asked
+    assert boards < asked // 2  # not the whole board at every decision any more
+    assert re.search(r"^You \(.+\): .+ \(the only option\)$", text, re.MULTILINE)
+    status, shown = run(["play", "--tom", "5", "--seed", "11"], "1\nb\nq\n")
+    assert shown.count("Statue of Liberty:") == 3  # the setup's, phase I's and the one asked for
+    assert shown.count("You (take a pair of cards):") == 2  # the options again under the board
 
 
 def test_help_explains_the_board_and_asks_again():
     status, text = run(["play", "--tom", "5", "--seed", "11"], "?\nhelp\nq\n")
     assert status == 0 and text.count("How to read the board") == 2
     assert "#12(v1,II)" in text and text.count("Your choice (") == 3
+    assert "b shows the whole board" in text
     status, text = run(["play", "--game", "construction_yard", "--vs", "greedy", "--seed", "2"], "?\nq\n")
     assert "construction yard: slot 1-4" in text and "You quit the game." in text
 

@@ -17,7 +17,8 @@ import tomllib
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "tiny_york_env"
 LAYERS = (f"{PACKAGE}.agents", f"{PACKAGE}.arena", f"{PACKAGE}.training")
-CLI = (f"{PACKAGE}.cli", f"{PACKAGE}.cli_compare")  # the command line (cli_types is its argparse types)
+# the command line (cli_types is its argparse types; terminal_game its play loop)
+CLI = (f"{PACKAGE}.cli", f"{PACKAGE}.cli_compare", f"{PACKAGE}.terminal_game")
 EXPERIMENTS = f"{PACKAGE}.training.experiments"
 GAMES = f"{PACKAGE}.games"
 # The import names of the optional extras' packages (pyproject's optional-dependencies) and of the

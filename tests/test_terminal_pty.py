@@ -8,7 +8,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect is in the dev extra that make test installs")
 
-PROMPT = r"Your choice \(1-(\d+), \? help, q quits\): "
+PROMPT = r"Your choice \(1-(\d+), b board, \? help, q quits\): "
 TIMEOUT = 120  # seconds for one expected line; the first start may compile the engine
 
 
@@ -39,8 +39,10 @@ def test_a_whole_game_against_tom_5_at_a_terminal():
         tom_moves += [line for line in child.before.splitlines() if "seat 1 Tom 5 (B4): " in line]
         if index == 1:
             break
-        if decisions:  # the board before every decision (the first prompt follows the legend)
-            assert "Statue of Liberty:" in child.before and "You (" in child.before
+        if decisions:  # the board, or what changed on it, before every decision (not after "?")
+            assert "Statue of Liberty:" in child.before or "On the board (b shows" in child.before \
+                or "Nothing changed on the board" in child.before
+            assert "You (" in child.before
         child.sendline("1")
         decisions += 1
     child.expect(pexpect.EOF)

@@ -15,6 +15,7 @@
     tiny-york tournament --game construction_yard --agents greedy random search:32 --games 20
     tiny-york play --game construction_yard --vs greedy [--bots random] [--seed 1] [--seat 0]
     tiny-york play --tom 5 --save game.jsonl && tiny-york replay game.jsonl
+    tiny-york play --resume game.jsonl   # go on with a game saved when you quit
     tiny-york --version
 
 Every ``--game`` takes the same commands and options: its agents by name (the registry's written
@@ -32,14 +33,10 @@ so that the command starts fast.
 """
 
 import argparse
-import secrets
 import shlex
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import IO
-
-import numpy as np
 
 from . import __version__
 from .agents.registry import agent_name_forms, agent_specs
@@ -55,18 +52,19 @@ from .contract import Game
 from .core.labels import count_noun
 from .envs.generated import default_automatic
 from .registry import DEFAULT_GAME, game_names, get_game
-from .saved_games import GameRecorder
+from .terminal_game import (  # noqa: F401  (ask_choice: the CLI's name, kept)
+    QUIT_WORDS,
+    ask_choice,
+    play_interactively,
+    print_automatic_moves,
+    resume_interactively,
+)
 
 LADDER_GAMES = 500
 MATCH_GAMES = 120  # a multiple of 2, 3 and 4: seats rotate evenly in any match
 TOURNAMENT_GAMES = 20
 DEFAULT_OUT = "results"
 GAME_SIZES = (2, 3, 4)
-PLAY_SEED_BOUND = 2 ** 31
-QUIT_WORDS = ("q", "quit", "exit")
-HELP_WORDS = ("?", "h", "help")
-INTERRUPTED = "\nInterrupted (Ctrl-C): the game is abandoned."
-FIRST_CHOICE = 1  # the legal actions are numbered from 1 for people
 EXIT_OK, EXIT_ERROR = 0, 2
 CLI_DESCRIPTION = ("Tiny York, Construction Yard and 5th Avenue (and any game a plug-in registers): "
                    "evaluate an agent against the game's automatic players or other agents (eval), "
@@ -176,10 +174,15 @@ def build_parser() -> argparse.ArgumentParser:
                       help="agent opponents; with no --vs, --tom or --bots you play the opponents "
                            "gym.make(ID) gives the game's Gymnasium env (e.g. Tom 5, a greedy bot)")
     play.add_argument("--seed", type=non_negative, help="game seed (default: random, printed)")
-    play.add_argument("--seat", type=non_negative, default=0, help="your seat among the agent seats")
+    play.add_argument("--seat", type=non_negative, default=None,
+                      help="your seat among the agent seats (0 in a new game; with --resume the seat "
+                           "saved as 'you')")
     play.add_argument("--unsafe-unpickle", action="store_true", help=UNSAFE_UNPICKLE_HELP)
     play.add_argument("--save", metavar="FILE", help="save the game (JSON lines, tiny_york_env/"
                       "saved_games.py) to FILE at its end, or when you quit")
+    play.add_argument("--resume", metavar="FILE",
+                      help="go on with the saved game FILE from its last decision (the others' seats "
+                           "played as saved, or by --vs); its game, seed and seats are the file's")
 
     replay = commands.add_parser("replay", help="step through a saved game (tiny-york play --save)",
                                  formatter_class=DefaultsHelpFormatter)
@@ -356,6 +359,16 @@ def automatic_participants(game: Game, args: argparse.Namespace) -> list:
     return given[game.automatic_kind]
 
 
+def check_resume_options(args: argparse.Namespace) -> None:
+    """``play --resume``: the saved game says the game, the seed and the engine's players, so the
+    options that set them are refused (ValueError naming them)."""
+    setting = (("--game", args.game != DEFAULT_GAME), ("--seed", args.seed is not None),
+               ("--tom", bool(args.tom)), ("--bots", bool(args.bots)))
+    given = [option for option, value in setting if value]
+    if given:
+        raise ValueError(f"--resume plays the saved game's setup; leave out {', '.join(given)}")
+
+
 def play_automatic(game: Game, args: argparse.Namespace) -> list:
     """``play``'s automatic participants: those the command line names, else (no --vs either) the
     game's single-agent Gymnasium env default ones; ValueError when that leaves no opponent."""
@@ -369,200 +382,10 @@ def play_automatic(game: Game, args: argparse.Namespace) -> list:
     return automatic
 
 
-PLAY_KEYS = "Type the number of an option; q quits (you may save the game); Ctrl-C too."
-
-
-def terminal_legend(game) -> str:
-    """The game's board legend and the keys of the terminal game."""
-    return f"{game.legend}\n{PLAY_KEYS}" if game.legend else PLAY_KEYS
-
-
-def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "",
-               explain: Callable[[str], str | None] | None = None) -> int | None:
-    """The person's choice 1..count as an index from 0, or None to quit (q or end of input);
-    ``?`` or ``help`` prints ``legend`` (what the board's notation means), ``? WORD`` what
-    ``explain`` says of a word of it (Tiny York: ``? 23``, character 23), and asks again."""
-    allowed = f"type a number from {FIRST_CHOICE} to {count} (? explains the board, q quits)"
-    while True:
-        print(f"Your choice ({FIRST_CHOICE}-{count}, ? help, q quits): ", end="", file=out, flush=True)
-        line = stdin.readline()
-        if not line:
-            print("\nInput ended: the game is abandoned.", file=out)
-            return None
-        text = line.strip()
-        if text.lower() in QUIT_WORDS:
-            print("You quit the game.", file=out)
-            return None
-        if text.lower() in HELP_WORDS:
-            print(legend or "No legend for this game's board.", file=out)
-            continue
-        asked = text.split(maxsplit=1)
-        if len(asked) == 2 and asked[0].lower() in HELP_WORDS:
-            meaning = explain(asked[1]) if explain is not None else None
-            print(meaning or f"Nothing called {asked[1]!r} to explain here; ? alone explains the board.",
-                  file=out)
-            continue
-        if not text:
-            print(f"Nothing typed: {allowed}.", file=out)
-        elif not (text.isascii() and text.isdigit()):
-            print(f"{text!r} is not a number: {allowed}.", file=out)
-        elif not FIRST_CHOICE <= int(text) < FIRST_CHOICE + count:
-            print(f"{text} is out of range: {allowed}.", file=out)
-        else:
-            return int(text) - FIRST_CHOICE
-
-
 SERVE_HOST, SERVE_PORT = "127.0.0.1", 8000  # as web/app.py's DEFAULT_HOST/PORT (no web import here)
 KEEP_FINISHED_DAYS, KEEP_IDLE_DAYS = 7, 30  # as web/sessions.py's KEEP_FINISHED_S/KEEP_IDLE_S
 SERVE_MAX_GAMES, SERVE_MAX_REPLAYS = 10_000, 1_000  # as web/sessions.py's MAX_GAMES/MAX_REPLAYS
 DAY_S = 24 * 3600
-
-
-def print_automatic_moves(game: Game, state: np.ndarray, names: Sequence[str], out: IO[str]) -> None:
-    """One line per move the engine made for a Tom or bot since the last action:
-    'seat 2 Tom 5 (B4): bid 3 in the press round', 'seat 2 greedy bot: ...'."""
-    if game.automatic_moves is None:
-        return
-    for seat, words in game.automatic_moves(state):
-        print(f"{game.seat_name(seat)} {names[seat]}: {words}", file=out)
-
-
-def print_final(game: Game, state: np.ndarray, names: Sequence[str], person: int, out: IO[str]) -> None:
-    """The final board with the score breakdown, the totals and the winners."""
-    print(game.render_text(state, person), file=out)
-    scores = game.final_scores(state)
-    print("Final scores: " + ", ".join(f"{game.seat_name(s)} {names[s]} {int(scores[s])}"
-                                       for s in range(len(scores))), file=out)
-    winners = game.winners(state)
-    if winners == (person,):
-        print("You win!", file=out)
-    else:
-        who = ", ".join(f"{game.seat_name(s)} {names[s]}" for s in winners)
-        print(f"{'Winner' if len(winners) == 1 else 'Winners'}: {who}.", file=out)
-
-
-def play_interactively(game_name: str, opponents: Sequence[str], automatic: Sequence[int | str],
-                       seed: int | None, person: int, stdin: IO[str], out: IO[str],
-                       unsafe_unpickle: bool = False, save: str | None = None) -> np.ndarray | None:
-    """A person at agent seat ``person`` of any registered game against the policies or agents
-    ``opponents`` (``agents.seats.seat_decider``) and the engine's ``automatic`` participants
-    (Toms, bots); reads choices from ``stdin``, writes to ``out``. Returns the final state, or
-    None when the person quit. ``unsafe_unpickle`` lets a ``ppo:PATH`` opponent be an SB3
-    checkpoint (runs code from it)."""
-    from .agents.seats import seat_decider
-    game = get_game(game_name)
-    config = game.seat_config(1 + len(opponents), tuple(automatic))
-    agents = game.num_agents(config)
-    if not 0 <= person < agents:
-        raise ValueError(f"--seat {person} is not an agent seat: choose 0-{agents - 1}")
-    others = [seat for seat in range(agents) if seat != person]
-    names = ["you" if seat == person else "" for seat in range(agents)]
-    for seat, name in zip(others, opponents, strict=True):
-        names[seat] = name
-    names += [game.automatic_label(spec) for spec in automatic]
-    seed = secrets.randbelow(PLAY_SEED_BOUND) if seed is None else seed
-    agent_seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(agents)]
-    rng = np.random.default_rng(seed)
-    specs = dict(zip(others, agent_specs(opponents, unsafe_unpickle), strict=True))
-    policies = {seat: seat_decider(game, specs[seat], agent_seeds[seat], config, rng) for seat in others}
-    state = game.new_game(config, seed)
-    recorder = GameRecorder(game, config, seed, names)
-    print(f"{game.title}, seed {seed}: you are {game.seat_name(person)}; "
-          + ", ".join(f"{game.seat_name(s)} {n}" for s, n in enumerate(names) if s != person), file=out)
-    print_automatic_moves(game, state, names, out)  # engine players that moved before the first decision
-    try:
-        while not game.is_terminal(state):
-            seat = game.current_player(state)
-            if seat != person:
-                action = policies[seat](state)
-                words = game.option_text(action, state)
-                game.apply_action(state, action)
-                recorder.record(seat, action)
-                print(f"{game.seat_name(seat)} {names[seat]}: {words}", file=out)
-                print_automatic_moves(game, state, names, out)
-                continue
-            print("\n" + game.render_text(state, person), file=out)
-            legal = np.flatnonzero(game.legal_mask(state))
-            print(f"\nYou ({game.pending_decision(state)}):", file=out)
-            for k, action in enumerate(legal):
-                print(f"  {k + FIRST_CHOICE:>3}. {game.option_text(int(action), state)}", file=out)
-                note = game.option_note(int(action), state) if game.option_note is not None else ""
-                if note:
-                    print(f"       {note}", file=out)
-            choice = ask_choice(len(legal), stdin, out, terminal_legend(game), game.explain)
-            if choice is None:
-                offer_save(recorder, save, stdin, out)
-                return None
-            game.apply_action(state, int(legal[choice]))
-            recorder.record(seat, int(legal[choice]))
-            print_automatic_moves(game, state, names, out)
-    except KeyboardInterrupt:
-        print(INTERRUPTED, file=out)
-        offer_save(recorder, save, stdin, out)
-        return None
-    print_final(game, state, names, person, out)
-    recorder.finish(state)
-    save_game(recorder, save, out)
-    return state
-
-
-def save_game(recorder: GameRecorder, path: str | None, out: IO[str]) -> None:
-    """Write the recorded game to ``path`` when one was given (``play --save``)."""
-    if path is None:
-        return
-    recorder.write(path)
-    print(f"Saved the game to {path} (tiny-york replay {path}).", file=out)
-
-
-YES_ANSWERS = ("y", "yes")
-NO_ANSWERS = ("", "n", "no")  # Enter declines
-
-
-def default_save_name(recorder: GameRecorder) -> str:
-    """A file name for a game left early that names no existing file: ``tiny_york-seed11.jsonl``,
-    then ``tiny_york-seed11-2.jsonl`` and on."""
-    stem = f"{recorder.saved.game}-seed{recorder.saved.seed}"
-    name, copy = f"{stem}.jsonl", 1
-    while Path(name).exists():
-        copy += 1
-        name = f"{stem}-{copy}.jsonl"
-    return name
-
-
-def ask_line(prompt: str, stdin: IO[str], out: IO[str]) -> str | None:
-    """One answer, stripped; None at the end of input or on Ctrl-C."""
-    print(prompt, end="", file=out, flush=True)
-    try:
-        line = stdin.readline()
-    except KeyboardInterrupt:
-        return None
-    return line.strip() if line else None
-
-
-def ask_save_path(recorder: GameRecorder, stdin: IO[str], out: IO[str]) -> str | None:
-    """Ask whether to save a game left early (y/n, Enter: no), then a file name with a default."""
-    while True:
-        answer = ask_line("Save the game so far? [y/N]: ", stdin, out)
-        if answer is None or answer.lower() in NO_ANSWERS:
-            return None
-        if answer.lower() in YES_ANSWERS:
-            break
-        print(f"Answer y or n, not {answer!r}.", file=out)
-    default = default_save_name(recorder)
-    name = ask_line(f"File name (Enter: {default}): ", stdin, out)
-    return None if name is None else (name or default)
-
-
-def offer_save(recorder: GameRecorder, path: str | None, stdin: IO[str], out: IO[str]) -> None:
-    """A game left early: saved to ``path`` (``--save``), else the person is asked."""
-    if path is None and recorder.saved.decisions:
-        path = ask_save_path(recorder, stdin, out)
-        if path is None:
-            print("Not saved.", file=out)
-    try:
-        save_game(recorder, path, out)
-    except (OSError, ValueError) as error:
-        print(f"Could not save the game to {path}: {error}", file=out)
 
 
 REPLAY_HELP = "Enter or n: next decision; p: previous; j N: jump to decision N; e: the end; q: quit"
@@ -634,10 +457,13 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
             run_tournament_command(args, out)
         elif args.command == "serve":
             run_serve(args, out)
+        elif args.resume is not None:
+            check_resume_options(args)
+            resume_interactively(args.resume, args.vs, args.seat, stdin, out, args.unsafe_unpickle, args.save)
         else:
             game = get_game(args.game)
             automatic = play_automatic(game, args)
-            play_interactively(args.game, args.vs, automatic, args.seed, args.seat, stdin, out,
+            play_interactively(args.game, args.vs, automatic, args.seed, args.seat or 0, stdin, out,
                                args.unsafe_unpickle, args.save)
     except ValueError as error:
         parser.exit(EXIT_ERROR, f"tiny-york {args.command}: error: {error}\n")

@@ -187,6 +187,9 @@ class Game:
     # (``search_levels``) and ladder (``search_eval_levels``), all rungs where not given
     train_defaults: dict[str, Any] = field(default_factory=dict)
     legend: str = ""  # how to read ``render_text``'s board (the terminal game, the browser board)
+    # the stage of play for people ("round 2/5, phase II", "auctions"): the terminal game shows
+    # the whole board when it changes and what changed between; None: the board at every decision
+    phase: Callable[[np.ndarray], str] | None = None
     # a few setups (``make_config`` keywords) that cover the game's player counts and automatic
     # participants, one with a single agent seat and one of agents only among them: the shared
     # tests, the benchmarks and the docs' examples play them

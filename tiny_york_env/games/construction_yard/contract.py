@@ -15,7 +15,7 @@ from .persist import load_state, save_state
 from .players import PLAYERS
 from .rules import apply, apply_unchecked
 from .state import STATE_DTYPE
-from .text import render_text
+from .text import phase_text, render_text
 from .validate import validate_state
 
 SCORE_SCALE = 50.0  # the "score" reward: margin to the best other seat / 50 points
@@ -85,7 +85,7 @@ def construction_yard_game() -> Game:
             {"num_players": 2, "bots": ()}, {"num_players": 2, "bots": ("greedy",)},
             {"num_players": 3, "bots": ("random", "greedy")}, {"num_players": 4, "bots": ()},
             {"num_players": 6, "bots": ("greedy", "random")}),
-        legend=LEGEND,
+        legend=LEGEND, phase=phase_text,
         shipped_policies={2: "construction_yard-2p.zip", 3: "construction_yard-3p.zip"},
         # Longest game measured: 559 agent decisions (5 agents, a policy that takes the action with the
         # longest random playouts), 436 in uniformly random games; with OpenSpiel's deal 560 moves, with

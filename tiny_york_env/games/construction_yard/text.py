@@ -11,6 +11,7 @@ from .data import (
     DISPLAY_SLOTS,
     NUM_CURRENCIES,
     NUM_VALUES,
+    SCORING_NAMES,
     SLOT_CURRENCY,
 )
 from .state import DECISION_NAMES, DIRK_ROW, NO_CARD
@@ -30,6 +31,16 @@ def _building(slot: int, card: int) -> str:
 def _row(rec, row: int) -> str:
     return ", ".join(f"{BUILDING_TYPE_NAMES[t]} {int(rec['buildings'][row, t])}"
                      for t in range(len(BUILDING_TYPE_NAMES)) if rec["buildings"][row, t]) or "no buildings"
+
+
+def phase_text(state: np.ndarray) -> str:
+    """The stage of play by the scorings done ('before scoring A', 'after scoring B', 'game over'):
+    the terminal game shows the whole board when it changes."""
+    rec = as_batch(state)[0]
+    if rec["decision"] == len(DECISION_NAMES) - 1:
+        return "game over"
+    done = [name for name, flag in zip(SCORING_NAMES, rec["scorings_done"], strict=True) if flag]
+    return f"after {done[-1]}" if done else f"before {SCORING_NAMES[0]}"
 
 
 def render_text(state: np.ndarray, seat: int | None = None) -> str:

@@ -15,7 +15,7 @@ from .legend import LEGEND
 from .persist import load_state, save_state
 from .players import PLAYERS
 from .state import STATE_DTYPE
-from .text import render_text
+from .text import phase_text, render_text
 from .validate import validate_state
 
 SCORE_SCALE = 50.0  # the "score" reward: margin to the best other seat / 50 VP
@@ -86,7 +86,7 @@ def fifth_avenue_game() -> Game:
             {"num_players": 2, "bots": ()}, {"num_players": 3, "bots": ("random",)},
             {"num_players": 4, "bots": ()}, {"num_players": 4, "bots": ("greedy", "random")},
             {"num_players": 3, "bots": ("random", "random")}),
-        legend=LEGEND,
+        legend=LEGEND, phase=phase_text,
         shipped_policies={2: "fifth_avenue-2p.zip", 3: "fifth_avenue-3p.zip"},
         # Longest game measured: 3,557 agent decisions (4 agents, a policy that takes the action with
         # the longest random playouts), 1,215 in uniformly random games; with OpenSpiel's deal 3,558

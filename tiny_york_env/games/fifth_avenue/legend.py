@@ -10,5 +10,7 @@ LEGEND = """How to read the board (render_text):
   Central Park      its businesses (three count at the end) and the skyscrapers built there
                     ("seat 0 x1")
   face-up cards     each coloured stack's top card; the black stack's size
+  auction           while a set of auctions runs: which of the set, where, the high bid and its
+                    bidder, each bidder's total and colour ("seat 0 9 in orange"), pass or none yet
   seat 0..3         VP, skyscrapers in the supply and in the general supply, hand sizes (your
                     own hand in full)"""

@@ -16,7 +16,7 @@ from .data import (
     PLOTS_PER_DISTRICT,
     SUPPLY_SETS,
 )
-from .state import ALEA_ROW, BLACK, DEC_GAME_OVER, DECISION_NAMES, NO_BUSINESS, NO_PLAYER
+from .state import ALEA_ROW, BLACK, DEC_GAME_OVER, DECISION_NAMES, NO_BUSINESS, NO_CARD, NO_PLAYER
 
 BUSINESS_LETTERS = "BJGP"  # boutique, jeweler, gallery, perfume shop
 
@@ -51,6 +51,46 @@ def _top(rec, colour):
 
 def _place(place):
     return "City Hall" if place == CITY_HALL else PLACE_NAMES[place]
+
+
+def in_auction(rec) -> bool:
+    """Whether a set of auctions is under way (a commissioner went back to City Hall)."""
+    return bool(rec["auction_at"] < rec["auction_count"]) and rec["decision"] != DEC_GAME_OVER
+
+
+def _bid(rec, row) -> str:
+    """'seat 0 9 in orange', 'seat 1 passed', 'seat 0 no bid yet', 'Alea 8' or 'Alea out'."""
+    who = _owner(rec, row)
+    if row == ALEA_ROW:
+        return f"{who} {int(rec['bid_total'][row])}" if rec["alea_in"] else f"{who} out"
+    if rec["passed"][row]:
+        return f"{who} passed"
+    if not rec["bid_total"][row]:
+        return f"{who} no bid yet"
+    colour = rec["bid_colour"][row]
+    named = f" in {CARD_COLOURS[colour]}" if colour != NO_CARD else ""
+    return f"{who} {int(rec['bid_total'][row])}{named}"
+
+
+def auction_line(rec) -> str:
+    """The auction in progress (rules, 'The auction'): where, the high bid and every bidder's."""
+    place = _place(int(rec["auction_places"][rec["auction_at"]]))
+    high = ("no bid yet" if rec["high_bidder"] == NO_PLAYER
+            else f"high bid {int(rec['high_bid'])} by {_owner(rec, int(rec['high_bidder']))}")
+    rows = [*range(int(rec["num_players"])), *((ALEA_ROW,) if rec["has_alea"] else ())]
+    return (f"auction {int(rec['auction_at']) + 1} of {int(rec['auction_count'])} in {place}: {high}; "
+            + ", ".join(_bid(rec, row) for row in rows))
+
+
+def phase_text(state: np.ndarray) -> str:
+    """The stage of play for people: the turns (with the building stops so far), a set of
+    auctions, or the end; the terminal game shows the whole board when it changes."""
+    rec = _record(state)
+    if rec["decision"] == DEC_GAME_OVER:
+        return "game over"
+    if in_auction(rec):
+        return "auctions"
+    return f"turns, {int(rec['building_stops'])} building stops"
 
 
 def _hand(rec, seat):
@@ -96,6 +136,8 @@ def render_text(state: np.ndarray, seat: int | None = None) -> str:
     tops = ", ".join(_top(rec, c) for c in range(NUM_CARD_COLOURS))
     black = int(rec["black_count"] + rec["black_returned_count"])
     lines.append(f"face-up cards: {tops}; black stack {black}")
+    if in_auction(rec):
+        lines.append(auction_line(rec))
     for s in range(n):
         coloured = int(rec["hand"][s, :BLACK].sum())
         black = int(rec["hand"][s, BLACK].sum())

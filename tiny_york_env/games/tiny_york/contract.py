@@ -26,6 +26,7 @@ from .config import NUM_TOM_LEVELS, tom_label
 from .greedy import greedy_action
 from .legend import LEGEND
 from .players import PLAYERS
+from .text import phase_text
 
 SCORE_SCALE = 50.0  # the "score" reward: margin to the best other participant / 50 points
 
@@ -94,7 +95,7 @@ def tiny_york_game() -> Game:
             {"num_agents": 2, "toms": ()}, {"num_agents": 1, "toms": (5,)},
             {"num_agents": 3, "toms": ("C9",)}, {"num_agents": 1, "toms": (12, 3)},
             {"num_agents": 4, "toms": ()}),
-        legend=LEGEND, board_defaults=(5,), explain=explain_term, option_note=option_note,
+        legend=LEGEND, phase=phase_text, board_defaults=(5,), explain=explain_term, option_note=option_note,
         default_policy="ppo.zip", champion_policy="champion.zip",  # agents/models (docs/champion.md)
         # Longest games measured (docs/openspiel.md): 503 agent decisions in 16,000 uniformly random
         # games (2,000 for each of 8 setups, 1-4 agents, with and without Toms), 532 in 3,000 games of

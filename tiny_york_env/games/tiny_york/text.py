@@ -28,11 +28,18 @@ from .state import (
     LOC_OWNED,
     NUM_SCORE_LINES,
     STACK_REVEALED,
+    STAGE_BID_END,
     STAGE_BID_START,
     STAGE_BIDDING,
     STAGE_DECLARE_BID_LAST,
     STAGE_EVALUATE,
+    STAGE_GAME_OVER,
     STAGE_NAMES,
+    STAGE_PHASE0,
+    STAGE_PHASE1,
+    STAGE_PHASE3,
+    STAGE_RETURN_CARDS,
+    STAGE_ROUND_END,
     STAGE_START_CHARACTERS,
     STATE_DTYPE,
     VESSEL_ON_BOARD,
@@ -43,6 +50,13 @@ SCORE_COLUMN = 8  # the final scoring's columns: "seat 3" and a gap
 # Stages during which the header names the bidding round.
 BIDDING_STAGE_NAMES = tuple(STAGE_NAMES[s] for s in (STAGE_BID_START, STAGE_DECLARE_BID_LAST,
                                                       STAGE_BIDDING, STAGE_EVALUATE))
+# The rulebook's phases of a round ("Phase 0 - Prepare the game round", "Phase I", "Phase II - 6
+# bidding rounds", "Phase III") by the engine's stage: what ``phase_text`` names.
+PHASE_OF_STAGE = {STAGE_START_CHARACTERS: "setup", STAGE_PHASE0: "phase 0", STAGE_PHASE1: "phase I",
+                  STAGE_BID_START: "phase II", STAGE_BIDDING: "phase II", STAGE_EVALUATE: "phase II",
+                  STAGE_BID_END: "phase II", STAGE_RETURN_CARDS: "phase II",
+                  STAGE_DECLARE_BID_LAST: "phase II", STAGE_PHASE3: "phase III",
+                  STAGE_ROUND_END: "round end", STAGE_GAME_OVER: "game over"}
 
 
 def _rec(state):
@@ -157,6 +171,16 @@ def _header(rec):
     statue = "won" if rec["statue_flipped"] else "4 points, not yet won"
     return [head, f"Statue of Liberty: {statue}.  Draw pile {int(rec['draw_count'])}, "
                   f"discard {int(rec['discard'].sum())}"]
+
+
+def phase_text(state: np.ndarray) -> str:
+    """The round and the rulebook's phase of it ('round 2/5, phase II'; 'setup', 'game over'):
+    the terminal game shows the whole board when it changes."""
+    rec = _rec(state)
+    phase = PHASE_OF_STAGE[int(rec["stage"])]
+    if rec["round"] == 0 or rec["stage"] == STAGE_GAME_OVER:
+        return phase
+    return f"round {min(int(rec['round']), NUM_GAME_ROUNDS)}/{NUM_GAME_ROUNDS}, {phase}"
 
 
 def _score_lines(rec):
