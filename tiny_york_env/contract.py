@@ -153,6 +153,9 @@ class Game:
     render_rgb: Callable[[np.ndarray], np.ndarray] | None = None  # a picture, when the game has one
     # (state, seat or None) -> an SVG of the table as that seat may see it (the browser board)
     board_svg: Callable[[np.ndarray, int | None], str] | None = None
+    # (action, state) -> the places of ``board_svg``'s drawing the action refers to (a plot, a
+    # borough, a card pair: keys of its ``data-place``), empty for none; the browser board clicks them
+    action_place: Callable[[int, np.ndarray], tuple[str, ...]] | None = None
     # (action, state) -> the action in words, naming what it refers to in that state
     describe_option: Callable[[int, np.ndarray], str] | None = None
     global_state: Callable[[np.ndarray], np.ndarray] | None = None  # PettingZoo ``state()``
@@ -241,6 +244,10 @@ class Game:
         if self.describe_option is not None:
             return self.describe_option(action, state)
         return self.describe_action(action)
+
+    def places_of(self, action: int, state: np.ndarray) -> tuple[str, ...]:
+        """The board places ``action`` refers to in ``state`` (``action_place``); empty for none."""
+        return tuple(self.action_place(action, state)) if self.action_place is not None else ()
 
     def seat_name(self, seat: int) -> str:
         """A seat as the game's texts name it: "seat 2"."""

@@ -43,6 +43,7 @@ if not (CHROMIUM and CHROMEDRIVER):
 import uvicorn  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -244,7 +245,7 @@ def test_number_keys_choose_options(server, browser):
     start_construction_yard(server, browser, wait, "automatic", "greedy")
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#options button.option"))
     hint = browser.find_element(By.ID, "options-hint")
-    assert hint.is_displayed() and "Click an option, or type its number" in hint.text
+    assert hint.is_displayed() and "or an option, or type its number" in hint.text
     first = browser.find_elements(By.CSS_SELECTOR, "#options button.option")
     count = len(first)
     assert first[0].text.startswith("1. ")
@@ -254,3 +255,68 @@ def test_number_keys_choose_options(server, browser):
     browser.find_element(By.TAG_NAME, "body").send_keys(str(choice))
     wait.until(lambda b: b.find_element(By.ID, "log").text != before)
     assert f"you: {expected}" in browser.find_element(By.ID, "log").text
+
+
+SCROLL_TO_MIDDLE = "arguments[0].scrollIntoView({block: 'center', inline: 'center'})"
+
+
+def game_over(browser):
+    """Whether the page says the game ended."""
+    return bool(browser.find_elements(By.XPATH, "//h3[@id='options-title' and text()='Game over']"))
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("game", ["tiny_york", "construction_yard", "fifth_avenue"])
+def test_a_whole_game_played_by_clicking_the_board_where_it_can(server, browser, game, width):
+    """The setup page's defaults for ``game``, then every decision that has a place on the board
+    (highlighted) is made by clicking that place (when it holds several options, by the option it
+    leaves in the list), the others from the list, to the end, at a desktop's and a phone's width."""
+    wait = WebDriverWait(browser, WAIT)
+    browser.set_window_size(width, 900)
+    try:
+        browser.get(server + "/")
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#game option"))
+        browser.find_element(By.CSS_SELECTOR, f"#game option[value='{game}']").click()
+        browser.find_element(By.ID, "seed").send_keys("3")
+        browser.find_element(By.ID, "start").click()
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#options button.option"))
+        on_board = from_list = picked = 0
+        while not game_over(browser):
+            buttons = browser.find_elements(By.CSS_SELECTOR, "#options button.option:not([disabled])")
+            if not buttons:
+                time.sleep(0.05)
+                continue
+            before = browser.find_element(By.ID, "log").text
+            places = browser.find_elements(By.CSS_SELECTOR, "#board g.legal-place")
+            if places:
+                # a real pointer click on the middle of the place's first shape (its words on top
+                # of it take the click and hand it to the place), scrolled into view first
+                shape = places[0].find_element(By.CSS_SELECTOR, "rect, line, circle")
+                browser.execute_script(SCROLL_TO_MIDDLE, shape)
+                if not on_board:  # the highlighted places of the first such decision, for the artifacts
+                    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                    browser.save_screenshot(str(ARTIFACTS / f"web-{game}-places-{width}px.png"))
+                ActionChains(browser).move_to_element(shape).click().perform()
+                on_board += 1
+                wait.until(lambda b, before=before: b.find_element(By.ID, "log").text != before
+                           or game_over(b) or b.find_elements(By.ID, "all-options"))
+                if browser.find_elements(By.ID, "all-options"):  # several options there: one of them
+                    shown = [b for b in browser.find_elements(By.CSS_SELECTOR, "#options button.option")
+                             if b.is_displayed()]
+                    assert 1 < len(shown) <= len(buttons)
+                    shown[0].click()
+                    picked += 1
+            else:
+                buttons[0].click()
+                from_list += 1
+            wait.until(lambda b, before=before: b.find_element(By.ID, "log").text != before or game_over(b))
+            assert on_board + from_list < MAX_CLICKS, "the game did not end"
+            assert page_widths(browser)[0] <= page_widths(browser)[1]  # no sideways page scrolling
+        assert "Scores: you" in browser.find_element(By.ID, "options").text
+        assert on_board > 5 and on_board + from_list > 10
+        if game == "fifth_avenue":
+            assert picked > 0  # a commissioner's place or a face-up card holds several options
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / f"web-{game}-clicked-{width}px.png"))
+    finally:
+        browser.set_window_size(1400, 1000)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from html import escape
 
 RGB = tuple[int, int, int]
@@ -44,6 +46,17 @@ class Svg:
         body = escape(str(words)) + (f"<title>{escape(title)}</title>" if title else "")
         self.parts.append(f'<text x="{x}" y="{y}" font-size="{size}" fill="{fill}" '
                           f'font-weight="{weight}">{body}</text>')
+
+    @contextmanager
+    def place(self, *keys: str) -> Iterator[None]:
+        """The shapes drawn inside make one place of the board (a plot, a borough, a card pair),
+        named by ``keys`` (``data-place``, space-separated): the browser board marks and clicks the
+        places its legal actions name (``Game.action_place``)."""
+        self.parts.append(f'<g data-place="{escape(" ".join(keys))}">')
+        try:
+            yield
+        finally:
+            self.parts.append("</g>")
 
     def render(self) -> str:
         """The SVG document (scales to its container)."""

@@ -254,7 +254,8 @@ class GameSession:
             to_move = None if over else int(self.game.current_player(self.state))
             legal = []
             if seat is not None and to_move == seat:
-                legal = [{"action": int(a), "text": option_text(self.game, int(a), self.state)}
+                legal = [{"action": int(a), "text": option_text(self.game, int(a), self.state),
+                          "places": list(self.game.places_of(int(a), self.state))}
                          for a in np.flatnonzero(self.game.legal_mask(self.state))]
             view = board_view(self.game, self.state, seat)
             view.update(kind="game", game=self.game.name, title=self.game.title, seat=seat,

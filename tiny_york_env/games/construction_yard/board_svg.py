@@ -6,6 +6,7 @@ import numpy as np
 
 from ...core.labels import count_noun
 from ...core.svg import Svg, hex_colour
+from .places import building_place, money_place
 
 CURRENCY_RGB = ((40, 95, 200), (60, 160, 70), (230, 190, 30), (200, 45, 45))  # blue green yellow red
 
@@ -37,16 +38,19 @@ def construction_yard_svg(state: np.ndarray, seat: int | None) -> str:
             svg.rect(x, 60, 100, 60, "none", stroke="#aaaaaa")
             continue
         c = money_currency(int(card))
-        svg.rect(x, 60, 100, 60, CURRENCY_RGB[c], rx=6, title=f"{CURRENCY_NAMES[c]} {money_value(int(card))}")
-        svg.text(x + 38, 100, str(money_value(int(card))), size=24, fill="#ffffff", weight="bold")
+        with svg.place(money_place(k)):
+            svg.rect(x, 60, 100, 60, CURRENCY_RGB[c], rx=6,
+                     title=f"{CURRENCY_NAMES[c]} {money_value(int(card))}")
+            svg.text(x + 38, 100, str(money_value(int(card))), size=24, fill="#ffffff", weight="bold")
     svg.text(460, 52, "Building display (price, paid in the slot's currency)", size=12, weight="bold")
     for k in range(DISPLAY_SLOTS):
         x = 460 + k * 110
         card = int(rec["building_display"][k])
-        svg.rect(x, 60, 100, 60, "#ffffff", stroke=hex_colour(CURRENCY_RGB[SLOT_CURRENCY[k]]), rx=6)
-        if card != NO_CARD:
-            svg.text(x + 8, 82, BUILDING_TYPE_NAMES[building_type(card)], size=13, weight="bold")
-            svg.text(x + 8, 104, f"{building_price(card)} in {CURRENCY_NAMES[SLOT_CURRENCY[k]]}", size=12)
+        with svg.place(building_place(k)):
+            svg.rect(x, 60, 100, 60, "#ffffff", stroke=hex_colour(CURRENCY_RGB[SLOT_CURRENCY[k]]), rx=6)
+            if card != NO_CARD:
+                svg.text(x + 8, 82, BUILDING_TYPE_NAMES[building_type(card)], size=13, weight="bold")
+                svg.text(x + 8, 104, f"{building_price(card)} in {CURRENCY_NAMES[SLOT_CURRENCY[k]]}", size=12)
     svg.text(10, 146, f"money deck {int(rec['money_count'])}, discard {int(rec['discard_count'])}, "
                       f"building deck {int(rec['building_count'])}; scorings done: "
              + ("".join("ABC"[k] for k in range(3) if rec["scorings_done"][k]) or "none"), size=12)

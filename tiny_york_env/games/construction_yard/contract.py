@@ -12,6 +12,7 @@ from .global_state import encode_global_state, global_state_space
 from .legal import fill_legal_mask
 from .legend import LEGEND
 from .persist import load_state, save_state
+from .places import action_place
 from .players import PLAYERS
 from .rules import apply, apply_unchecked
 from .state import STATE_DTYPE
@@ -65,7 +66,7 @@ def construction_yard_game() -> Game:
             actor_of=kernels.actor_of, encode_record=observation.encode_record),
         batch_module="tiny_york_env.games.construction_yard.batch",
         score_scale=SCORE_SCALE, greedy_action=api.greedy_choice, players=PLAYERS,
-        board_svg=construction_yard_svg,
+        board_svg=construction_yard_svg, action_place=action_place,
         render_rgb=render_rgb,
         greedy_playout=kernels.greedy_playout,
         env_defaults={"num_players": 2, "bots": ("greedy",)},

@@ -6,6 +6,7 @@ import numpy as np
 
 from ...core.labels import count_noun, seat_name
 from ...core.svg import RGB, Svg
+from .places import CENTRAL_PARK_PLACE, CITY_HALL_PLACE, card_place, district_place, plot_place, space_place
 
 FA_CARD_RGB = {"orange": (235, 130, 35), "green": (60, 150, 70), "gray": (135, 135, 135),
                "brown": (130, 85, 45), "violet": (135, 75, 175), "black": (30, 30, 30)}
@@ -226,9 +227,10 @@ class _FifthAvenueBoard:
         for district in range(d.NUM_DISTRICTS):
             self.district(district)
         x, y, w, h = self.box(d.CITY_HALL)
-        svg.rect(x, y, w, h, FA_HALL_RGB, rx=FA_BOX_RX)
-        svg.text(x + FA_BOX_PAD, y + FA_NAME_BASELINE, "City Hall", weight="bold", size=FA_TEXT_SIZE)
-        self.commissioners(d.CITY_HALL)
+        with svg.place(CITY_HALL_PLACE):
+            svg.rect(x, y, w, h, FA_HALL_RGB, rx=FA_BOX_RX)
+            svg.text(x + FA_BOX_PAD, y + FA_NAME_BASELINE, "City Hall", weight="bold", size=FA_TEXT_SIZE)
+            self.commissioners(d.CITY_HALL)
         y += h + FA_LINE
         for line in FA_LEGEND_LINES:
             svg.text(FA_MAP_X, y, line, size=FA_SMALL_SIZE, fill=FA_MUTED)
@@ -239,12 +241,14 @@ class _FifthAvenueBoard:
         """A place's box, its name, and a red border while it is auctioned."""
         x, y, w, h = self.box(place)
         auctioned = self.auction_place() == place
-        self.svg.rect(x, y, w, h, fill, rx=FA_BOX_RX, stroke=FA_AUCTION_RGB if auctioned else "#333",
-                      stroke_width=FA_AUCTION_STROKE if auctioned else 1,
-                      title="auctioned now" if auctioned else "")
-        self.svg.text(x + FA_BOX_PAD, y + FA_NAME_BASELINE, self.place_name(place), size=FA_TEXT_SIZE,
-                      weight="bold")
-        self.commissioners(place)
+        key = CENTRAL_PARK_PLACE if place == self.data.CENTRAL_PARK else district_place(place)
+        with self.svg.place(key):
+            self.svg.rect(x, y, w, h, fill, rx=FA_BOX_RX, stroke=FA_AUCTION_RGB if auctioned else "#333",
+                          stroke_width=FA_AUCTION_STROKE if auctioned else 1,
+                          title="auctioned now" if auctioned else "")
+            self.svg.text(x + FA_BOX_PAD, y + FA_NAME_BASELINE, self.place_name(place), size=FA_TEXT_SIZE,
+                          weight="bold")
+            self.commissioners(place)
         return x, y, w, h
 
     def commissioners(self, place: int) -> None:
@@ -281,7 +285,12 @@ class _FifthAvenueBoard:
             self.plot(district * d.PLOTS_PER_DISTRICT + k, px, py)
 
     def plot(self, plot: int, x: int, y: int) -> None:
-        """One plot: its colour, its businesses' letters, the owner's skyscrapers."""
+        """One plot (a place of the board): its colour, its businesses' letters, the owner's skyscrapers."""
+        with self.svg.place(plot_place(plot)):
+            self.draw_plot(plot, x, y)
+
+    def draw_plot(self, plot: int, x: int, y: int) -> None:
+        """The shapes of one plot."""
         d, rec, svg = self.data, self.rec, self.svg
         colour = d.CARD_COLOURS[int(d.PLOT_COLOUR[plot])]
         rgb = FA_CARD_RGB.get(colour, FA_UNKNOWN_RGB)
@@ -404,10 +413,11 @@ class _FifthAvenueBoard:
             name = self.card_name(c)
             if count:
                 value = d.CARD_VALUES[int(rec["coloured_stack"][c, count - 1])]
-                svg.rect(x, top, FA_CARD_W, FA_CARD_H, FA_CARD_RGB.get(name, FA_UNKNOWN_RGB), rx=FA_PLOT_PAD,
-                         title=f"{name} {value}: the top of {count}")
-                svg.text(x + FA_CARD_W * FA_VALUE_INSET, top + FA_CARD_VALUE_Y, str(value),
-                         size=FA_CARD_VALUE_SIZE, fill=FA_WHITE, weight="bold")
+                with svg.place(card_place(c)):
+                    svg.rect(x, top, FA_CARD_W, FA_CARD_H, FA_CARD_RGB.get(name, FA_UNKNOWN_RGB),
+                             rx=FA_PLOT_PAD, title=f"{name} {value}: the top of {count}")
+                    svg.text(x + FA_CARD_W * FA_VALUE_INSET, top + FA_CARD_VALUE_Y, str(value),
+                             size=FA_CARD_VALUE_SIZE, fill=FA_WHITE, weight="bold")
             else:
                 svg.rect(x, top, FA_CARD_W, FA_CARD_H, "none", stroke="#aaaaaa", rx=FA_PLOT_PAD,
                          title=f"the {name} stack is empty")
@@ -440,12 +450,13 @@ class _FifthAvenueBoard:
                          FA_SPACE + 2 * FA_MARKER_GAP, FA_HIGHLIGHT, stroke="none",
                          title="the set to take from")
                 current = False
-            for business in spaces:
+            for space, business in enumerate(spaces, start):
                 if business == f.NO_BUSINESS:
                     svg.rect(x, top, FA_SPACE, FA_SPACE, "none", stroke="#cccccc", rx=FA_SMALL_RX,
                              title="taken")
                 else:
-                    self.tile(business, x, top)
+                    with svg.place(space_place(space)):
+                        self.tile(business, x, top)
                 x += FA_SPACE_STEP
             x += FA_SET_GAP
             start += size

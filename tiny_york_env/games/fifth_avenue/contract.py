@@ -13,6 +13,7 @@ from .global_state import encode_global_state, global_state_space
 from .legal import fill_legal_mask
 from .legend import LEGEND
 from .persist import load_state, save_state
+from .places import action_place
 from .players import PLAYERS
 from .state import STATE_DTYPE
 from .text import phase_text, render_text
@@ -69,7 +70,7 @@ def fifth_avenue_game() -> Game:
         batch_module="tiny_york_env.games.fifth_avenue.batch",
         score_scale=SCORE_SCALE, greedy_action=api.greedy_choice, players=PLAYERS,
         greedy_playout=kernels.greedy_playout,
-        render_rgb=render_rgb, board_svg=fifth_avenue_svg,
+        render_rgb=render_rgb, board_svg=fifth_avenue_svg, action_place=action_place,
         env_defaults={"num_players": 2, "bots": ("greedy",)},
         aec_defaults={"num_players": 3, "bots": ()},
         train_defaults={"eval_levels": (), "eval_opponents": ("greedy", "random"),

@@ -6,6 +6,19 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.svg import Svg
+from .places import (
+    borough_place,
+    character_place,
+    elevator_place,
+    pair_place,
+    prestige_place,
+    stack_place,
+    tile_place,
+    vessel_place,
+)
+
+CHAR_W = 6.5  # the width of a character of the 11 px labels, for boxes sized to their words
+BOX_PAD = 8
 
 
 def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
@@ -34,7 +47,14 @@ def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
         VESSEL_ENDS,
     )
     from .labels import prestige_label, tile_label
-    from .state import DEC_GAME_OVER, EMPTY, LOC_OWNED, VESSEL_ON_BOARD
+    from .state import (
+        DEC_GAME_OVER,
+        EMPTY,
+        LOC_OWNED,
+        STACK_REVEALED,
+        STAGE_START_CHARACTERS,
+        VESSEL_ON_BOARD,
+    )
 
     rec = state.reshape(1)[0]
     n = int(rec["num_seats"])
@@ -58,8 +78,9 @@ def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
     for v in range(NUM_VESSELS):
         if rec["vessel_owner"][v] == VESSEL_ON_BOARD:
             (x0, y0), (x1, y1) = (R._borough_centre(int(b)) for b in VESSEL_ENDS[v])
-            svg.line(x0, y0, x1, y1, R.COMPONENT_RGB[VESSEL_COLOUR[v]])
-    for b in range(NUM_BOROUGHS):
+            with svg.place(vessel_place(v)):
+                svg.line(x0, y0, x1, y1, R.COMPONENT_RGB[VESSEL_COLOUR[v]])
+    def draw_borough(b):
         x, y = R.MAP_X + R.BOROUGH_XY[b][0], R.MAP_Y + R.BOROUGH_XY[b][1]
         svg.rect(x, y, R.BOX_W, R.BOX_H, R.LAND, rx=8)
         svg.circle(x + 11, y + 12, 5, R.COMPONENT_RGB[BOROUGH_LANTERN[b]])
@@ -84,6 +105,9 @@ def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
             sx, sy = x + 8 + (k % 3) * 46, y + 80 + (k // 3) * 16
             svg.rect(sx, sy, 12, 12, colour(token))
             svg.text(sx + 15, sy + 11, f"{'N' if token == NEUTRAL else token}:{count}", size=11)
+    for b in range(NUM_BOROUGHS):
+        with svg.place(borough_place(b)):
+            draw_borough(b)
     # participants
     px, y = R.PANEL_X, R.MAP_Y + 10
     totals = final_scores(rec.reshape(1)) if over else None
@@ -119,15 +143,38 @@ def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
     y += 92
     svg.text(px, y, "Prestige tiles revealed:", size=11)
     x = px + 130
-    for t in rec["prestige_revealed"]:
+    for k, t in enumerate(rec["prestige_revealed"]):
         if t != EMPTY:
-            svg.rect(x, y - 11, 22, 14, R.COMPONENT_RGB[PRESTIGE_TILE_COLOUR[t]], title=prestige_label(t))
-            svg.text(x + 7, y, str(int(PRESTIGE_TILE_VALUE[t])), size=11, fill="#ffffff")
+            with svg.place(prestige_place(k)):
+                svg.rect(x, y - 11, 22, 14, R.COMPONENT_RGB[PRESTIGE_TILE_COLOUR[t]], title=prestige_label(t))
+                svg.text(x + 7, y, str(int(PRESTIGE_TILE_VALUE[t])), size=11, fill="#ffffff")
             x += 26
     y += 20
-    pairs = [f"{p}: " + " + ".join(CARD_NAMES[c] for c in rec["pairs"][p] if c != EMPTY)
-             for p in range(int(rec["num_pairs"])) if (rec["pairs"][p] != EMPTY).any()]
-    svg.text(px, y, "Card pairs: " + ("; ".join(pairs) if pairs else "-"), size=11)
+
+    def boxes(label, items):
+        """A row of labelled boxes, each one place: (words, place keys, hover title)."""
+        svg.text(px, y, label, size=11)
+        x = px + CHAR_W * len(label) + BOX_PAD
+        for words, keys, title in items:
+            width = CHAR_W * len(words) + BOX_PAD
+            with svg.place(*keys):
+                svg.rect(x, y - 12, width, 16, "#ffffff", stroke="#aaaaaa", rx=3, title=title)
+                svg.text(x + BOX_PAD / 2, y, words, size=11, title=title)
+            x += width + 4
+        if not items:
+            svg.text(x, y, "-", size=11)
+
+    stacks = [(f"{k}: #{int(TILE_CHARACTER[a])} + #{int(TILE_CHARACTER[b])}",
+               (stack_place(k), tile_place(int(a)), tile_place(int(b))),
+               f"{character_title(int(a))}\n{character_title(int(b))}")
+              for k, (a, b) in enumerate(rec["start_stacks"])
+              if rec["start_stack_status"][k] == STACK_REVEALED]
+    if stacks and rec["stage"] == STAGE_START_CHARACTERS:
+        boxes("Start stacks:", stacks)
+    else:
+        boxes("Card pairs:", [(f"{p}: " + " + ".join(CARD_NAMES[c] for c in rec["pairs"][p] if c != EMPTY),
+                               (pair_place(p),), "")
+                              for p in range(int(rec["num_pairs"])) if (rec["pairs"][p] != EMPTY).any()])
     # the elevator display
     y += 22
     svg.text(px, y, "Elevator display (hover for the character)", size=11)
@@ -137,10 +184,13 @@ def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
         for col in range(ELEVATOR_COLUMNS):
             x = px + 52 + col * (R.ELEVATOR_CELL_W + 4)
             tile = rec["elevator_display"][row, col]
-            svg.rect(x, y, R.ELEVATOR_CELL_W, R.ELEVATOR_CELL_H, "#ffffff" if tile != EMPTY else R.BACKGROUND,
-                     stroke="#aaaaaa", title=character_title(int(tile)) if tile != EMPTY else "")
-            if tile != EMPTY:
-                svg.text(x + 8, y + 14, f"#{int(TILE_CHARACTER[tile])}", title=character_title(int(tile)))
+            keys = (elevator_place(row, col),) + ((tile_place(int(tile)),) if tile != EMPTY else ())
+            with svg.place(*keys):
+                svg.rect(x, y, R.ELEVATOR_CELL_W, R.ELEVATOR_CELL_H,
+                         "#ffffff" if tile != EMPTY else R.BACKGROUND, stroke="#aaaaaa",
+                         title=character_title(int(tile)) if tile != EMPTY else "")
+                if tile != EMPTY:
+                    svg.text(x + 8, y + 14, f"#{int(TILE_CHARACTER[tile])}", title=character_title(int(tile)))
         svg.text(px + 52 + ELEVATOR_COLUMNS * (R.ELEVATOR_CELL_W + 4), y + 13,
                  f"{int(rec['elevator_count'][row])} in stack", size=10, fill="#6e6e6e")
         y += R.ELEVATOR_CELL_H + 4
@@ -161,10 +211,11 @@ def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
             if rec["tile_loc"][tile] == LOC_OWNED and rec["tile_owner"][tile] == s:
                 label = tile_label(tile)
                 used = bool(rec["tile_used"][tile])
-                svg.rect(x, y, 8 * len(label) + 8, 16, "#eeeeee" if used else "#ffffff",
-                         title=character_title(tile) + (" (used this round)" if used else ""))
-                svg.text(x + 4, y + 12, label, size=11, fill="#888888" if used else "#1e1e1e",
-                         title=character_title(tile))
+                with svg.place(tile_place(tile), character_place(int(TILE_CHARACTER[tile]))):
+                    svg.rect(x, y, 8 * len(label) + 8, 16, "#eeeeee" if used else "#ffffff",
+                             title=character_title(tile) + (" (used this round)" if used else ""))
+                    svg.text(x + 4, y + 12, label, size=11, fill="#888888" if used else "#1e1e1e",
+                             title=character_title(tile))
                 x += 8 * len(label) + 12
                 if x > R.WIDTH - 80:
                     x, y = 28, y + 19

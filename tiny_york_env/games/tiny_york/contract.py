@@ -25,6 +25,7 @@ from .character_texts import explain_term, option_note
 from .config import NUM_TOM_LEVELS, tom_label
 from .greedy import greedy_action
 from .legend import LEGEND
+from .places import action_place
 from .players import PLAYERS
 from .text import phase_text
 
@@ -78,7 +79,7 @@ def tiny_york_game() -> Game:
             is_over=kernels.is_over, actor_of=kernels.actor_of,
             encode_record=observation.encode_record),
         batch_module=f"{__package__}.batch",
-        score_scale=SCORE_SCALE, render_rgb=render_rgb, board_svg=tiny_york_svg,
+        score_scale=SCORE_SCALE, render_rgb=render_rgb, board_svg=tiny_york_svg, action_place=action_place,
         search_kernel=search.search_kernel, greedy_action=greedy_action, players=PLAYERS,
         describe_option=describe_action,
         global_state=global_state.encode_global_state,

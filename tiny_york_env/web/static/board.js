@@ -5,6 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
+const HINT = "Click a highlighted place on the board or an option, or type its number.";
 let info = null;
 let current = null;     // {kind, id, token, host, at}
 let pollTimer = null;
@@ -120,6 +121,7 @@ function renderGame(view) {
   options.replaceChildren();
   $("options-title").hidden = view.watch;
   $("options-hint").hidden = !view.legal.length;  // only when there is something to choose
+  $("options-hint").textContent = HINT;
   if (view.over) {
     const winners = view.winners.map((s) => view.names[s]).join(", ");
     $("options-title").textContent = "Game over";
@@ -135,6 +137,7 @@ function renderGame(view) {
       button.addEventListener("click", () => act(option.action));
       options.appendChild(button);
     }
+    markPlaces(view.legal);
   } else if (!view.watch) {
     $("options-title").textContent = "Waiting for " + view.names[view.to_move];
   }
@@ -145,6 +148,46 @@ function renderGame(view) {
     download.href = URL.createObjectURL(new Blob([view.saved_game], { type: "application/json" }));
   }
   schedulePoll(view);
+}
+
+// --- places on the board: the server names the places of the drawing each legal option refers to
+// (the regions' data-place keys); a click on one plays its option, or picks out its options
+function markPlaces(legal) {
+  for (const region of $("board").querySelectorAll("g[data-place]")) {
+    const keys = region.dataset.place.split(" ");
+    const here = legal.filter((option) => (option.places || []).some((key) => keys.includes(key)));
+    if (!here.length) continue;
+    region.classList.add("legal-place");
+    region.setAttribute("tabindex", "0");
+    region.setAttribute("role", "button");
+    region.setAttribute("aria-label", here.map((option) => option.text).join("; or "));
+    region.addEventListener("click", (event) => { event.stopPropagation(); choosePlace(here); });
+    region.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); choosePlace(here); }
+    });
+  }
+}
+
+function choosePlace(here) {
+  if (here.length === 1) { act(here[0].action); return; }
+  const actions = new Set(here.map((option) => option.action));
+  for (const button of document.querySelectorAll("#options button.option")) {
+    button.hidden = !actions.has(Number(button.dataset.action));
+  }
+  $("options-hint").textContent = `${here.length} options for that place: choose one.`;
+  if (!$("all-options")) {
+    const all = document.createElement("button");
+    all.id = "all-options";
+    all.textContent = "Show every option";
+    all.addEventListener("click", showAllOptions);
+    $("options").prepend(all);
+  }
+}
+
+function showAllOptions() {
+  for (const button of document.querySelectorAll("#options button.option")) button.hidden = false;
+  if ($("all-options")) $("all-options").remove();
+  $("options-hint").textContent = HINT;
 }
 
 function schedulePoll(view) {
@@ -308,7 +351,7 @@ function forgetTyped() {
 
 function chooseTyped() {
   clearTimeout(typedTimer);
-  const buttons = [...document.querySelectorAll("#options button.option:not([disabled])")];
+  const buttons = [...document.querySelectorAll("#options button.option:not([disabled]):not([hidden])")];
   const chosen = buttons[Number(typed) - 1];
   typed = "";
   if (chosen) chosen.click();
@@ -317,7 +360,7 @@ function chooseTyped() {
 function onKey(event) {
   if ($("table").hidden || event.target.closest("input, select, textarea")) return;
   if (event.ctrlKey || event.altKey || event.metaKey) return;
-  const count = document.querySelectorAll("#options button.option:not([disabled])").length;
+  const count = document.querySelectorAll("#options button.option:not([disabled]):not([hidden])").length;
   if (/^[0-9]$/.test(event.key) && count) {
     if (!typed && event.key === "0") return;  // no option is numbered 0 or starts with it
     typed += event.key;
