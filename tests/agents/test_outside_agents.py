@@ -81,5 +81,7 @@ def test_eval_takes_an_outside_agent_for_every_game(tmp_path):
 
 
 def test_the_browser_board_offers_each_games_policies():
-    assert offered_players(get_game("tiny_york")) == ("greedy", "random", "ppo", "search", "tomrules")
-    assert offered_players(get_game("construction_yard")) == ("greedy", "random", "ppo", "search")
+    assert offered_players(get_game("tiny_york")) == ("greedy", "random", "ppo", "champion", "psearch",
+                                                      "search", "tomrules")
+    assert offered_players(get_game("construction_yard")) == ("greedy", "random", "ppo", "champion",
+                                                              "psearch", "gsearch", "search")

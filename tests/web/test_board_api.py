@@ -2,7 +2,6 @@
 the end, tokens per seat, illegal and foreign requests refused, watched games, replays."""
 
 import json
-import re
 
 import pytest
 
@@ -82,11 +81,12 @@ def test_a_whole_game_against_tom_5(client):
 
 @pytest.mark.parametrize("game", game_names())
 def test_the_setup_pages_defaults_start_and_finish_a_game_of_every_game(client, game):
-    seats = re.search(r'id="seats" value="([^"]*)"', client.get("/").text).group(1)  # the page's field
     info = next(g for g in client.get("/api/info").json()["games"] if g["name"] == game)
     automatic = [int(a) if a.isdigit() else a for a in info["automatic_default"]]  # as board.js sends
-    made = start(client, game=game, seats=[s.strip() for s in seats.split(",")], automatic=automatic,
-                 seed=5)
+    assert info["seat_default"] == ["person"]
+    assert set(info["automatic_default"]) <= set(map(str, info["automatic"]))
+    assert len(info["automatic_labels"]) == len(info["automatic"])
+    made = start(client, game=game, seats=info["seat_default"], automatic=automatic, seed=5)
     final = play_out(client, made["id"], made["seat_tokens"]["0"])
     assert len(final["scores"]) >= 2 and final["winners"]
 

@@ -45,7 +45,7 @@ from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 from tiny_york_env.web.app import create_app  # noqa: E402
 
@@ -161,21 +161,33 @@ def test_start_with_the_setup_pages_defaults_opens_a_table_named_for_the_game(se
     assert browser.title == f"{title} board"
 
 
-def start_construction_yard(server, browser, wait, field, value):
-    """Start a Construction Yard game from the setup page with the field ``field`` set to ``value``."""
+def pick(browser, rows, values):
+    """Set the picker ``rows`` (seat-rows, automatic-rows) to one menu per value, by its buttons."""
+    for remove in browser.find_elements(By.CSS_SELECTOR, f"#{rows} .picker-row button"):
+        remove.click()
+    add = "add-seat" if rows == "seat-rows" else "add-automatic"
+    for value in values:
+        browser.find_element(By.ID, add).click()
+        Select(browser.find_elements(By.CSS_SELECTOR, f"#{rows} select")[-1]).select_by_value(value)
+
+
+def start_game(server, browser, wait, game="construction_yard", seats=None, automatic=None):
+    """Start a game of ``game`` from the setup page, its pickers set to ``seats`` and ``automatic``
+    where given (else the page's defaults)."""
     browser.get(server + "/")
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#game option"))
-    browser.find_element(By.CSS_SELECTOR, "#game option[value='construction_yard']").click()
-    box = browser.find_element(By.ID, field)
-    box.clear()
-    box.send_keys(value)
+    browser.find_element(By.CSS_SELECTOR, f"#game option[value='{game}']").click()
+    if seats is not None:
+        pick(browser, "seat-rows", seats)
+    if automatic is not None:
+        pick(browser, "automatic-rows", automatic)
     browser.find_element(By.ID, "start").click()
 
 
 def test_watch_two_bots_and_scrub_the_saved_game(server, browser):
     browser.set_script_timeout(WAIT)
     wait = WebDriverWait(browser, WAIT)
-    start_construction_yard(server, browser, wait, "seats", "greedy, random")
+    start_game(server, browser, wait, seats=["greedy", "random"])
     wait.until(lambda b: b.find_elements(By.ID, "step"))
     for _ in range(5):
         before = browser.find_element(By.ID, "log").text
@@ -242,7 +254,7 @@ def test_the_setup_page_and_the_board_fit_a_phone_and_a_desktop(server, browser,
 
 def test_number_keys_choose_options(server, browser):
     wait = WebDriverWait(browser, WAIT)
-    start_construction_yard(server, browser, wait, "automatic", "greedy")
+    start_game(server, browser, wait, automatic=["greedy"])
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#options button.option"))
     hint = browser.find_element(By.ID, "options-hint")
     assert hint.is_displayed() and "or an option, or type its number" in hint.text
@@ -320,3 +332,28 @@ def test_a_whole_game_played_by_clicking_the_board_where_it_can(server, browser,
         browser.save_screenshot(str(ARTIFACTS / f"web-{game}-clicked-{width}px.png"))
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_the_seat_picker_offers_every_player_of_the_game_and_the_engines_participants(server, browser):
+    """Each agent seat is a menu of a person and every player the registry offers for the game
+    (the champion among them); the engine's participants a menu of the game's; a game of you,
+    the champion and Tom 3 starts from them."""
+    wait = WebDriverWait(browser, WAIT)
+    browser.get(server + "/")
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#game option"))
+    for game in ("construction_yard", "tiny_york"):
+        browser.find_element(By.CSS_SELECTOR, f"#game option[value='{game}']").click()
+        seat = Select(browser.find_element(By.CSS_SELECTOR, "#seat-rows select"))
+        offered = [option.get_attribute("value") for option in seat.options]
+        assert offered[0] == "person" and "champion" in offered and "greedy" in offered
+        automatic = Select(browser.find_element(By.CSS_SELECTOR, "#automatic-rows select"))
+        labels = [option.text for option in automatic.options]
+        expected = [get_game(game).automatic_label(a) for a in get_game(game).automatic_choices]
+        assert labels == expected
+    start_game(server, browser, wait, game="tiny_york", seats=["person", "champion"], automatic=["3"])
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#options button.option")
+               or b.find_element(By.ID, "setup-error").text)
+    assert browser.find_element(By.ID, "setup-error").text == ""
+    params = hash_params(browser)
+    names = fetch(browser, f"/api/games/{params['game']}", token=params["token"])[1]["names"]
+    assert names[:2] == ["you", "champion"] and names[2].startswith("Tom 3")

@@ -135,8 +135,9 @@ def create_app(store: SessionStore | None = None,
         for name in game_names():
             game = get_game(name)
             games.append({"name": name, "title": game.title, "person": PERSON,
-                          "policies": list(offered_players(game)),
+                          "policies": list(offered_players(game)), "seat_default": [PERSON],
                           "automatic": list(game.automatic_choices),
+                          "automatic_labels": [game.automatic_label(a) for a in game.automatic_choices],
                           "automatic_keyword": game.automatic_kind,
                           "automatic_default": [str(a) for a in game.board_defaults],
                           "automatic_words": game.automatic_participants,

@@ -30,10 +30,6 @@ function post(path, body, token) {
   return api(path, { method: "POST", body: text, headers: { "Content-Type": "application/json" } }, token);
 }
 
-function splitList(text) {
-  return text.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
-}
-
 function showError(id, error) {
   $(id).textContent = error ? String(error.message || error) : "";
 }
@@ -55,18 +51,59 @@ async function loadInfo() {
 
 function gameChanged() {
   const g = info.games.find((x) => x.name === $("game").value);
-  $("automatic-label").textContent = g.automatic_keyword === "toms" ? "Toms (levels 1-12 or codes like B4)"
-    : g.automatic_keyword ? "Engine bots (" + g.automatic.join(", ") + ")" : "Engine players";
-  $("automatic").value = g.automatic_default.join(", ");
-  $("automatic-words").textContent = "Policies for agent seats: " + g.policies.join(", ")
-    + ". Played by the engine: " + g.automatic_words + ".";
+  $("automatic-label").textContent = g.automatic_keyword === "toms" ? "Toms (the engine plays them)"
+    : g.automatic_keyword ? "Engine bots (the engine plays them)" : "Engine players";
+  $("seat-rows").replaceChildren();
+  for (const seat of g.seat_default) addPickerRow("seat-rows", seatChoices(g), seat, "agent seat");
+  $("automatic-rows").replaceChildren();
+  for (const a of g.automatic_default) addPickerRow("automatic-rows", automaticChoices(g), a, "engine player");
+  $("automatic-words").textContent = "Played by the engine: " + g.automatic_words + ".";
+}
+
+function currentGame() {
+  return info.games.find((x) => x.name === $("game").value);
+}
+
+function seatChoices(g) {
+  return [[g.person, "a person"], ...g.policies.map((p) => [p, p])];
+}
+
+function automaticChoices(g) {
+  return g.automatic.map((a, k) => [String(a), g.automatic_labels[k]]);
+}
+
+// one row of a picker: a menu of the choices (value, words) and a button that removes the row
+function addPickerRow(rowsId, choices, value, what) {
+  const rows = $(rowsId);
+  const row = document.createElement("div");
+  row.className = "picker-row";
+  const select = document.createElement("select");
+  select.setAttribute("aria-label", `${what} ${rows.children.length + 1}`);
+  for (const [choice, words] of choices) {
+    const option = document.createElement("option");
+    option.value = choice;
+    option.textContent = words;
+    select.appendChild(option);
+  }
+  select.value = String(value);
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.textContent = "Remove";
+  remove.setAttribute("aria-label", `remove ${what} ${rows.children.length + 1}`);
+  remove.addEventListener("click", () => row.remove());
+  row.append(select, remove);
+  rows.appendChild(row);
+}
+
+function pickedValues(rowsId) {
+  return [...$(rowsId).querySelectorAll("select")].map((select) => select.value);
 }
 
 async function startGame(event) {
   event.preventDefault();
   showError("setup-error", null);
-  const automatic = splitList($("automatic").value).map((a) => (/^\d+$/.test(a) ? Number(a) : a));
-  const request = { game: $("game").value, seats: splitList($("seats").value), automatic };
+  const automatic = pickedValues("automatic-rows").map((a) => (/^\d+$/.test(a) ? Number(a) : a));
+  const request = { game: $("game").value, seats: pickedValues("seat-rows"), automatic };
   // as text: seeds go up to 2**63 - 1, past what a JavaScript number holds exactly
   if ($("seed").value.trim()) request.seed = $("seed").value.trim();
   try {
@@ -376,5 +413,11 @@ function onKey(event) {
 window.addEventListener("hashchange", route);
 document.addEventListener("keydown", onKey);
 $("new-game").addEventListener("submit", startGame);
+$("add-seat").addEventListener("click", () => addPickerRow("seat-rows", seatChoices(currentGame()), "person",
+  "agent seat"));
+$("add-automatic").addEventListener("click", () => {
+  const choices = automaticChoices(currentGame());
+  addPickerRow("automatic-rows", choices, choices[0][0], "engine player");
+});
 $("saved-file").addEventListener("change", openSaved);
 loadInfo().then(route, (error) => showError("setup-error", error));
