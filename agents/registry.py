@@ -54,8 +54,7 @@ NO_TIME_LIMIT, TIME_LIMIT_OPTION = names.NO_TIME_LIMIT, names.TIME_LIMIT_OPTION
 split_time_limit, time_limit_text = names.split_time_limit, names.time_limit_text
 ENTRY_POINT_GROUP = "tiny_york_env.agents"  # installed packages' players: name = "module:attribute"
 # The players the browser board offers for a seat (names only: no files, no budgets), where the
-# game has them (``offered_players``)
-# the players the browser board offers by name, where they play the game: no files, no budgets
+# game has them (``offered_players``); ``play --resume`` plays a saved seat's name only if it is one
 BOARD_PLAYERS = ("greedy", "random", "ppo", "champion", "psearch", "gsearch", "search", "tomrules")
 AgentSpec = str | Callable[[int], Agent]  # a name ('search:64'), an AgentFactory or a factory(seed)
 

@@ -209,7 +209,9 @@ def test_help_shows_each_default_once(name, parser):
         if has_default(action):
             assert mentions == 1, f"{name} {first}: its default {action.default!r} is not shown"
             checked += 1
-    assert checked or name in ("tiny-york", "tiny-york replay", "tiny_york_env.training.export")
+    # play's options default to None (its game: the resumed file's, else tiny_york, said in its help)
+    assert checked or name in ("tiny-york", "tiny-york play", "tiny-york replay",
+                               "tiny_york_env.training.export")
 
 
 def test_the_whole_board_opens_each_phase_and_the_changes_come_between():

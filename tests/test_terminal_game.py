@@ -2,6 +2,7 @@
 5th Avenue's auction in progress, and ``play --resume`` of a saved game."""
 
 import io
+import json
 import re
 
 import numpy as np
@@ -27,6 +28,10 @@ def test_changed_lines_give_new_lines_with_the_line_they_belong_under_and_mark_l
     assert changed_lines(before, after) == ["turn 2", "seat 0: 3 points", "  hand: red 1 2",
                                             "(gone) stacks: A B"]
     assert changed_lines(after, after) == []
+    # three lines under a heading become one: the two left over are gone, under that heading
+    assert changed_lines(["H0", "  a", "  b", "  c"], ["H0", "  z"]) == \
+        ["H0", "  z", "  (gone) b", "  (gone) c"]
+    assert changed_lines(["H0", "  a", "H1", "  b"], ["H0", "  a", "H1"]) == ["H1", "  (gone) b"]
 
 
 def random_states(name, games=3, seed=0):
@@ -42,10 +47,12 @@ def random_states(name, games=3, seed=0):
 
 
 @pytest.mark.parametrize("name", ["tiny_york", "construction_yard", "fifth_avenue"])
-def test_each_game_names_its_stages_of_play_in_order_without_going_back(name):
+def test_each_game_names_its_stages_of_play(name):
+    """Tiny York's rounds and phases and Construction Yard's scorings never go back; 5th Avenue
+    goes from its turns to a set of auctions and back."""
     expected = {"tiny_york": r"setup|round [1-5]/5, (phase (0|I|II|III)|round end)|game over",
                 "construction_yard": r"(before|after) scoring [ABC]|game over",
-                "fifth_avenue": r"turns, \d building stops|auctions|game over"}[name]
+                "fifth_avenue": r"turns, (\d building stops?)|auctions|game over"}[name]
     game = get_game(name)
     phases = []
     for state in random_states(name):
@@ -54,6 +61,11 @@ def test_each_game_names_its_stages_of_play_in_order_without_going_back(name):
         if not phases or phases[-1] != phase:
             phases.append(phase)
     assert phases.count("game over") == 3 and len(set(phases)) > 3
+    if name != "fifth_avenue":  # within each game, a stage once left never comes back
+        games = "|".join(phases).split("game over")
+        assert all(len(g.strip("|").split("|")) == len(set(g.strip("|").split("|"))) for g in games)
+    else:
+        assert "turns, 1 building stop" in phases
 
 
 def test_fifth_avenue_shows_the_auction_in_progress():
@@ -70,6 +82,7 @@ def test_fifth_avenue_shows_the_auction_in_progress():
         assert len(lines) == 1, text
         assert re.fullmatch(r"auction \d of \d in [\w ]+: (no bid yet|high bid \d+ by (seat \d|Alea)); "
                             r"seat 0 .+, seat 1 .+(, Alea (\d+|out))?", lines[0]), lines[0]
+        assert game.pending_decision(state) in ("bid or pass", "build skyscrapers or declare a building stop")
         seen += "high bid" in lines[0]
     assert seen > 0
 
@@ -87,7 +100,8 @@ def test_a_quit_game_resumes_where_it_stopped_and_saves_back_to_its_file(name, t
     assert second.decisions[:len(first.decisions)] == first.decisions
     assert len(second.decisions) > len(first.decisions) and second.players == first.players
     status, text = run(["play", "--resume", "kept.jsonl"], ENOUGH_CHOICES)
-    assert status == 0 and "Final scores: " in text  # played to its end
+    assert status == 0 and "Final scores: " in text  # played to its end, and written back
+    assert "Saved the game to kept.jsonl" in text and read_saved_game(tmp_path / "kept.jsonl").result
 
 
 def test_resume_refuses_what_the_saved_game_decides_and_a_finished_game(tmp_path, capsys):
@@ -115,3 +129,18 @@ def test_resume_asks_for_a_seat_when_none_is_saved_as_you(tmp_path, capsys):
     with pytest.raises(SystemExit):
         run(["play", "--resume", str(tmp_path / "g.jsonl"), "--seat", "1", "--vs", "nobody"])
     assert "unknown agent 'nobody'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("saved_name", ["ppo:/etc/passwd", "search:100000000", "os:system", "person 1"])
+def test_resume_plays_a_saved_seat_only_by_an_offered_name(saved_name, tmp_path, capsys):
+    """A saved file says who played, never what runs: a path, a budget or an outside module as a
+    seat's name is refused (naming the seat), and --vs names the agent instead."""
+    path = tmp_path / "g.jsonl"
+    run(["play", "--vs", "greedy", "--tom", "5", "--seed", "2", "--save", str(path)], "1\nq\n")
+    (tmp_path / "h.jsonl").write_text(path.read_text().replace('"greedy"', json.dumps(saved_name)))
+    with pytest.raises(SystemExit):
+        run(["play", "--resume", str(tmp_path / "h.jsonl")])
+    error = capsys.readouterr().err
+    assert f"seat 1 ({saved_name!r}) not a player resumed by name" in error and "--vs" in error
+    status, text = run(["play", "--resume", str(tmp_path / "h.jsonl"), "--vs", "random"], "q\nn\n")
+    assert status == 0 and "seat 1 random" in text

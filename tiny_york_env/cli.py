@@ -163,9 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a game yourself at the terminal",
                                formatter_class=DefaultsHelpFormatter)
-    play.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
-                      help=f"the game; its agents as --vs (the registry's written for it, its "
-                           f"policies: {forms}), its automatic players as --tom or --bots")
+    play.add_argument("--game", choices=game_names(), default=None,
+                      help=f"the game (default: {DEFAULT_GAME}); its agents as --vs (the registry's written "
+                           f"for it, its policies: {forms}), its automatic players as --tom or --bots")
     play.add_argument("--bots", nargs="+", default=[], metavar="BOT",
                       help="a game with bots: the engine's players in the last seats (random, greedy)")
     play.add_argument("--tom", type=automatic_spec, action="append", default=[], metavar="TOM",
@@ -362,7 +362,7 @@ def automatic_participants(game: Game, args: argparse.Namespace) -> list:
 def check_resume_options(args: argparse.Namespace) -> None:
     """``play --resume``: the saved game says the game, the seed and the engine's players, so the
     options that set them are refused (ValueError naming them)."""
-    setting = (("--game", args.game != DEFAULT_GAME), ("--seed", args.seed is not None),
+    setting = (("--game", args.game is not None), ("--seed", args.seed is not None),
                ("--tom", bool(args.tom)), ("--bots", bool(args.bots)))
     given = [option for option, value in setting if value]
     if given:
@@ -461,9 +461,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
             check_resume_options(args)
             resume_interactively(args.resume, args.vs, args.seat, stdin, out, args.unsafe_unpickle, args.save)
         else:
-            game = get_game(args.game)
+            game = get_game(args.game or DEFAULT_GAME)
             automatic = play_automatic(game, args)
-            play_interactively(args.game, args.vs, automatic, args.seed, args.seat or 0, stdin, out,
+            play_interactively(game.name, args.vs, automatic, args.seed, args.seat or 0, stdin, out,
                                args.unsafe_unpickle, args.save)
     except ValueError as error:
         parser.exit(EXIT_ERROR, f"tiny-york {args.command}: error: {error}\n")

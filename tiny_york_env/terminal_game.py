@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import secrets
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,10 +21,10 @@ from typing import IO, Any
 
 import numpy as np
 
-from .agents.registry import agent_specs
+from .agents.registry import agent_specs, offered_players
 from .contract import Game
 from .registry import get_game
-from .saved_games import GameRecorder, SavedGame
+from .saved_games import GameRecorder, SavedGame, read_saved_game, replay_states
 
 PLAY_SEED_BOUND = 2 ** 31
 QUIT_WORDS = ("q", "quit", "exit")
@@ -83,23 +84,34 @@ def ask_choice(count: int, stdin: IO[str], out: IO[str], legend: str = "",
             return int(text) - FIRST_CHOICE
 
 
+def _head(lines: Sequence[str], k: int) -> int | None:
+    """The unindented line that line ``k`` belongs under (itself when unindented)."""
+    return next((j for j in range(k, -1, -1) if not lines[j].startswith(" ")), None)
+
+
 def changed_lines(before: Sequence[str], after: Sequence[str]) -> list[str]:
     """The lines of ``after`` that are new or changed since ``before``, each indented line with the
-    unindented line it belongs under (a seat's hand under the seat), and the lines gone, marked."""
+    unindented line it belongs under (a seat's hand under the seat), and the lines of ``before``
+    no line took the place of, marked gone (under their own heading)."""
     matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
     shown: list[str] = []
-    heads_shown: set[int] = set()
+    heads_shown: set[str] = set()
+
+    def with_head(lines: Sequence[str], k: int, line: str) -> None:
+        head = _head(lines, k)
+        if head is not None and head != k and lines[head] not in heads_shown:
+            shown.append(lines[head])
+            heads_shown.add(lines[head])
+        shown.append(line)
+
     for tag, a0, a1, b0, b1 in matcher.get_opcodes():
         if tag == "equal":
             continue
         for k in range(b0, b1):
-            head = next((j for j in range(k, -1, -1) if not after[j].startswith(" ")), None)
-            if head is not None and head != k and head not in heads_shown:
-                shown.append(after[head])
-                heads_shown.add(head)
-            heads_shown.add(k)
-            shown.append(after[k])
-        shown += [f"(gone) {line.strip()}" for line in before[a0:a1] if tag == "delete"]
+            with_head(after, k, after[k])
+            heads_shown.add(after[k])
+        for k in range(a0 + (b1 - b0), a1):  # more lines before than after: the rest are gone
+            with_head(before, k, f"{INDENT if before[k].startswith(' ') else ''}(gone) {before[k].strip()}")
     return shown
 
 
@@ -178,7 +190,7 @@ class Table:
     policies: dict[int, Callable[[np.ndarray], int]]
     state: np.ndarray
     recorder: GameRecorder
-    save_default: str | None = None  # the file name offered when the person leaves early
+    save_default: str | None = None  # a resumed game's file: offered on leaving, written at the end
 
 
 def _policies(game: Game, config: Any, seed: int, opponents: dict[int, str],
@@ -218,7 +230,6 @@ def resumed_table(saved: SavedGame, path: str, opponents: Sequence[str], person:
     """The saved game ``saved`` (read from ``path``) after its last decision, the person at the
     seat saved as "you" (or ``person``), the other agent seats played by the names saved for them
     (or by ``opponents``, in seat order); ValueError when it ended or a seat cannot be played."""
-    from .saved_games import replay_states
     if saved.result is not None:
         raise ValueError(f"{path}: the game ended; nothing to resume (tiny-york replay {path} shows it)")
     game = get_game(saved.game)
@@ -236,13 +247,18 @@ def resumed_table(saved: SavedGame, path: str, opponents: Sequence[str], person:
     if opponents and len(opponents) != len(others):
         raise ValueError(f"--vs names {len(opponents)} agents, but {path} has {len(others)} other agent "
                          f"seats ({', '.join(map(str, others))})")
-    played = dict(zip(others, opponents or [saved.players[s] for s in others], strict=True))
-    try:
-        policies = _policies(game, config, saved.seed + len(saved.decisions), played, unsafe_unpickle)
-    except ValueError as error:
-        raise ValueError(f"{path}: cannot play the other seats as saved ({error}); name their agents "
-                         "with --vs") from error
-    *_, state = replay_states(saved)
+    if opponents:
+        played = dict(zip(others, opponents, strict=True))
+    else:  # a file says who played, never what runs: only the players offered by name
+        offered = offered_players(game)
+        unknown = [f"seat {s} ({saved.players[s]!r})" for s in others if saved.players[s] not in offered]
+        if unknown:
+            raise ValueError(f"{path}: {', '.join(unknown)} not a player resumed by name (those are "
+                             f"{', '.join(offered)}); name the other seats' agents with --vs")
+        played = {s: saved.players[s] for s in others}
+    # the other seats' random choices go on from a stream of their own: the seed and the decisions so far
+    policies = _policies(game, config, saved.seed + len(saved.decisions), played, unsafe_unpickle)
+    (state,) = deque(replay_states(saved), maxlen=1)
     names = list(saved.players)
     names[person] = PERSON_NAME
     for seat, name in played.items():
@@ -272,8 +288,8 @@ def resume_interactively(path: str, opponents: Sequence[str], person: int | None
                          out: IO[str], unsafe_unpickle: bool = False,
                          save: str | None = None) -> np.ndarray | None:
     """``play --resume FILE``: the saved game at ``path`` goes on from its last decision (see
-    ``resumed_table``); as ``play_interactively`` from there."""
-    from .saved_games import read_saved_game
+    ``resumed_table``); as ``play_interactively`` from there, and written back to ``path`` at its
+    end (to ``save`` where given)."""
     table = resumed_table(read_saved_game(path), path, opponents, person, unsafe_unpickle)
     game, saved = table.game, table.recorder.saved
     print(f"{game.title}, seed {saved.seed}, resumed from {path} after {len(saved.decisions)} "
@@ -331,7 +347,7 @@ def play_table(table: Table, stdin: IO[str], out: IO[str], save: str | None = No
         return None
     print_final(game, state, names, person, out)
     table.recorder.finish(state)
-    save_game(table.recorder, save, out)
+    save_game(table.recorder, save or table.save_default, out)  # a resumed game: back to its file
     return state
 
 

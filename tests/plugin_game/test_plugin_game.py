@@ -477,7 +477,7 @@ def test_saved_games_the_terminal_and_the_board_take_it(game, tmp_path):
     saved = read_saved_game(path)
     states = list(replay_states(saved))
     assert saved.game == NAME and len(states) == 2 * NUM_ROUNDS + 1 and game.is_terminal(states[-1])
-    assert offered_players(game) == ("greedy", "random", "search")
+    assert offered_players(game) == ("greedy", "random", "gsearch", "search")  # gsearch: its greedy_playout
     store = SessionStore()
     made = store.new_game({"game": NAME, "seats": ["person", "greedy"], "automatic": ["random"], "seed": 4})
     assert set(made["seat_tokens"]) == {"0"}

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tiny_york_env.registry import game_names
+from tiny_york_env.registry import game_names, get_game
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is installed by make test")
 # Starlette's TestClient runs on httpx2 (dev extra; it also takes httpx, with a deprecation warning)
@@ -72,6 +72,12 @@ def test_a_whole_game_against_tom_5(client):
     first = view(client, made["id"], token).json()
     assert first["seat"] == 0 and first["names"] == ["you", "Tom 5 (B4)"]
     assert first["svg"].startswith("<svg") and "Your hand" in first["svg"]
+    # each option names the places of the board it refers to, as the game contract says
+    game = get_game("tiny_york")
+    state = game.new_game(game.make_config(num_agents=1, toms=(5,)), 11)
+    assert [option["places"] for option in first["legal"]] == \
+        [list(game.places_of(option["action"], state)) for option in first["legal"]]
+    assert first["legal"][0]["places"] == ["stack-0"]  # the start-character stacks: on the board
     final = play_out(client, made["id"], token)
     assert len(final["scores"]) == 2 and final["winners"]
     assert any(line.startswith("Tom 5 (B4): bid") for line in final["log"])  # Tom's moves, logged

@@ -35,6 +35,19 @@ def decisions(name, games=3, seed=5):
             game.apply_action(state, int(rng.choice(legal)))
 
 
+PLACE_GROUPS = re.compile(r'<g data-place="([^"]*)">(.*?)</g>')
+RECTS = re.compile(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"')
+VIEW_BOX = re.compile(r'viewBox="0 0 ([\d.]+) ([\d.]+)"')
+
+
+def outside_the_drawing(svg):
+    """The keys of the places with a box that reaches past the drawing's edges."""
+    width, height = map(float, VIEW_BOX.search(svg).groups())
+    return [keys for keys, body in PLACE_GROUPS.findall(svg)
+            for x, y, w, h in (map(float, r) for r in RECTS.findall(body))
+            if x < 0 or y < 0 or x + w > width or y + h > height]
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_every_place_an_option_names_is_drawn_for_the_seat_to_move(name):
     game = get_game(name)
@@ -45,13 +58,14 @@ def test_every_place_an_option_names_is_drawn_for_the_seat_to_move(name):
         if not any(places.values()):
             continue
         drawn = drawn_places(game, state, seat)
+        assert outside_the_drawing(game.board_svg(state, seat)) == []  # every place can be clicked
         for action, keys in places.items():
             missing = [key for key in keys if key not in drawn]
             assert not missing, f"{game.option_text(action, state)}: {missing} not drawn"
         with_places += 1
         kinds[game.pending_decision(state)] += all(places.values())
     assert with_places > 20
-    for decision in ON_THE_BOARD[name]:  # each of its options on the board, every time
+    for decision in ON_THE_BOARD[name]:  # a decision with each of its options on the board
         assert kinds[decision] > 0, (decision, kinds)
 
 

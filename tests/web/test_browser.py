@@ -293,11 +293,14 @@ def test_a_whole_game_played_by_clicking_the_board_where_it_can(server, browser,
         browser.find_element(By.ID, "start").click()
         wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#options button.option"))
         on_board = from_list = picked = 0
+        deadline = time.monotonic() + WAIT
         while not game_over(browser):
             buttons = browser.find_elements(By.CSS_SELECTOR, "#options button.option:not([disabled])")
             if not buttons:
+                assert time.monotonic() < deadline, "no option came up"
                 time.sleep(0.05)
                 continue
+            deadline = time.monotonic() + WAIT
             before = browser.find_element(By.ID, "log").text
             places = browser.find_elements(By.CSS_SELECTOR, "#board g.legal-place")
             if places:

@@ -51,7 +51,9 @@ class Svg:
     def place(self, *keys: str) -> Iterator[None]:
         """The shapes drawn inside make one place of the board (a plot, a borough, a card pair),
         named by ``keys`` (``data-place``, space-separated): the browser board marks and clicks the
-        places its legal actions name (``Game.action_place``)."""
+        places its legal actions name (``Game.action_place``); a key holds no whitespace."""
+        if any(not key or any(c.isspace() for c in key) for key in keys):
+            raise ValueError(f"place keys are words without spaces, got {keys!r}")
         self.parts.append(f'<g data-place="{escape(" ".join(keys))}">')
         try:
             yield

@@ -14,7 +14,7 @@ from .data import (
     SCORING_NAMES,
     SLOT_CURRENCY,
 )
-from .state import DECISION_NAMES, DIRK_ROW, NO_CARD
+from .state import DEC_GAME_OVER, DECISION_NAMES, DIRK_ROW, NO_CARD
 
 
 def _money(card: int) -> str:
@@ -37,7 +37,7 @@ def phase_text(state: np.ndarray) -> str:
     """The stage of play by the scorings done ('before scoring A', 'after scoring B', 'game over'):
     the terminal game shows the whole board when it changes."""
     rec = as_batch(state)[0]
-    if rec["decision"] == len(DECISION_NAMES) - 1:
+    if rec["decision"] == DEC_GAME_OVER:
         return "game over"
     done = [name for name, flag in zip(SCORING_NAMES, rec["scorings_done"], strict=True) if flag]
     return f"after {done[-1]}" if done else f"before {SCORING_NAMES[0]}"

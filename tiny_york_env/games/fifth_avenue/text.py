@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ...core.labels import seat_name
+from ...core.labels import count_noun, seat_name
 from .data import (
     CARD_COLOURS,
     CARD_VALUES,
@@ -90,7 +90,7 @@ def phase_text(state: np.ndarray) -> str:
         return "game over"
     if in_auction(rec):
         return "auctions"
-    return f"turns, {int(rec['building_stops'])} building stops"
+    return f"turns, {count_noun(int(rec['building_stops']), 'building stop')}"
 
 
 def _hand(rec, seat):

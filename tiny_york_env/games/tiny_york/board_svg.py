@@ -17,8 +17,12 @@ from .places import (
     vessel_place,
 )
 
-CHAR_W = 6.5  # the width of a character of the 11 px labels, for boxes sized to their words
-BOX_PAD = 8
+# the boxes of the card pairs and start stacks: sized to their words, on lines of their own
+LABEL_SIZE = 11  # px
+CHAR_W = 6.5  # the width of a character of those labels
+BOX_PAD, BOX_GAP, BOX_RX = 8, 4, 3
+BOX_H, BOX_DROP = 16, 4  # a box's height and how far it reaches below the words' baseline
+BOX_LINE = 20  # from one line of boxes to the next
 
 
 def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
@@ -81,6 +85,7 @@ def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
             with svg.place(vessel_place(v)):
                 svg.line(x0, y0, x1, y1, R.COMPONENT_RGB[VESSEL_COLOUR[v]])
     def draw_borough(b):
+        """One borough's box: its name, sequence letter, Mayor, value, prestige tiles, skyscrapers."""
         x, y = R.MAP_X + R.BOROUGH_XY[b][0], R.MAP_Y + R.BOROUGH_XY[b][1]
         svg.rect(x, y, R.BOX_W, R.BOX_H, R.LAND, rx=8)
         svg.circle(x + 11, y + 12, 5, R.COMPONENT_RGB[BOROUGH_LANTERN[b]])
@@ -151,18 +156,23 @@ def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
             x += 26
     y += 20
 
-    def boxes(label, items):
-        """A row of labelled boxes, each one place: (words, place keys, hover title)."""
-        svg.text(px, y, label, size=11)
-        x = px + CHAR_W * len(label) + BOX_PAD
+    def boxes(label, items, y):
+        """Labelled boxes, each one place, from ``y`` on (a new line where the next would pass the
+        drawing's right edge): (words, place keys, hover title) each; the last line's y."""
+        svg.text(px, y, label, size=LABEL_SIZE)
+        first = x = px + CHAR_W * len(label) + BOX_PAD
         for words, keys, title in items:
             width = CHAR_W * len(words) + BOX_PAD
+            if x > first and x + width > R.WIDTH - BOX_PAD:
+                x, y = first, y + BOX_LINE
             with svg.place(*keys):
-                svg.rect(x, y - 12, width, 16, "#ffffff", stroke="#aaaaaa", rx=3, title=title)
-                svg.text(x + BOX_PAD / 2, y, words, size=11, title=title)
-            x += width + 4
+                svg.rect(x, y - BOX_H + BOX_DROP, width, BOX_H, "#ffffff", stroke="#aaaaaa", rx=BOX_RX,
+                         title=title)
+                svg.text(x + BOX_PAD / 2, y, words, size=LABEL_SIZE, title=title)
+            x += width + BOX_GAP
         if not items:
-            svg.text(x, y, "-", size=11)
+            svg.text(x, y, "-", size=LABEL_SIZE)
+        return y
 
     stacks = [(f"{k}: #{int(TILE_CHARACTER[a])} + #{int(TILE_CHARACTER[b])}",
                (stack_place(k), tile_place(int(a)), tile_place(int(b))),
@@ -170,11 +180,12 @@ def tiny_york_svg(state: np.ndarray, seat: int | None) -> str:
               for k, (a, b) in enumerate(rec["start_stacks"])
               if rec["start_stack_status"][k] == STACK_REVEALED]
     if stacks and rec["stage"] == STAGE_START_CHARACTERS:
-        boxes("Start stacks:", stacks)
+        y = boxes("Start stacks:", stacks, y)
     else:
-        boxes("Card pairs:", [(f"{p}: " + " + ".join(CARD_NAMES[c] for c in rec["pairs"][p] if c != EMPTY),
-                               (pair_place(p),), "")
-                              for p in range(int(rec["num_pairs"])) if (rec["pairs"][p] != EMPTY).any()])
+        pairs = [(f"{p}: " + " + ".join(CARD_NAMES[c] for c in rec["pairs"][p] if c != EMPTY),
+                  (pair_place(p),), "")
+                 for p in range(int(rec["num_pairs"])) if (rec["pairs"][p] != EMPTY).any()]
+        y = boxes("Card pairs:", pairs, y)
     # the elevator display
     y += 22
     svg.text(px, y, "Elevator display (hover for the character)", size=11)

@@ -388,7 +388,8 @@ function forgetTyped() {
 
 function chooseTyped() {
   clearTimeout(typedTimer);
-  const buttons = [...document.querySelectorAll("#options button.option:not([disabled]):not([hidden])")];
+  // an option by the number on its label, shown or not (a place's click hides the others)
+  const buttons = [...document.querySelectorAll("#options button.option:not([disabled])")];
   const chosen = buttons[Number(typed) - 1];
   typed = "";
   if (chosen) chosen.click();
@@ -397,7 +398,7 @@ function chooseTyped() {
 function onKey(event) {
   if ($("table").hidden || event.target.closest("input, select, textarea")) return;
   if (event.ctrlKey || event.altKey || event.metaKey) return;
-  const count = document.querySelectorAll("#options button.option:not([disabled]):not([hidden])").length;
+  const count = document.querySelectorAll("#options button.option:not([disabled])").length;
   if (/^[0-9]$/.test(event.key) && count) {
     if (!typed && event.key === "0") return;  // no option is numbered 0 or starts with it
     typed += event.key;
@@ -417,7 +418,7 @@ $("add-seat").addEventListener("click", () => addPickerRow("seat-rows", seatChoi
   "agent seat"));
 $("add-automatic").addEventListener("click", () => {
   const choices = automaticChoices(currentGame());
-  addPickerRow("automatic-rows", choices, choices[0][0], "engine player");
+  if (choices.length) addPickerRow("automatic-rows", choices, choices[0][0], "engine player");
 });
 $("saved-file").addEventListener("change", openSaved);
 loadInfo().then(route, (error) => showError("setup-error", error));
