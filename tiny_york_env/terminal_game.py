@@ -268,6 +268,13 @@ def resumed_table(saved: SavedGame, path: str, opponents: Sequence[str], person:
     return Table(game, person, names, policies, state, recorder, save_default=path)
 
 
+def who_plays(table: Table) -> str:
+    """'you are seat 0; seat 1 greedy, seat 2 Tom 5 (B4)': the opening line's seats."""
+    game = table.game
+    return (f"you are {game.seat_name(table.person)}; "
+            + ", ".join(f"{game.seat_name(s)} {n}" for s, n in enumerate(table.names) if s != table.person))
+
+
 def play_interactively(game_name: str, opponents: Sequence[str], automatic: Sequence[int | str],
                        seed: int | None, person: int, stdin: IO[str], out: IO[str],
                        unsafe_unpickle: bool = False, save: str | None = None) -> np.ndarray | None:
@@ -278,8 +285,7 @@ def play_interactively(game_name: str, opponents: Sequence[str], automatic: Sequ
     checkpoint (runs code from it)."""
     table = new_table(game_name, opponents, automatic, seed, person, unsafe_unpickle)
     game = table.game
-    print(f"{game.title}, seed {table.recorder.saved.seed}: you are {game.seat_name(person)}; "
-          + ", ".join(f"{game.seat_name(s)} {n}" for s, n in enumerate(table.names) if s != person), file=out)
+    print(f"{game.title}, seed {table.recorder.saved.seed}: {who_plays(table)}", file=out)
     print_automatic_moves(game, table.state, table.names, out)  # engine players that moved first
     return play_table(table, stdin, out, save)
 
@@ -293,9 +299,7 @@ def resume_interactively(path: str, opponents: Sequence[str], person: int | None
     table = resumed_table(read_saved_game(path), path, opponents, person, unsafe_unpickle)
     game, saved = table.game, table.recorder.saved
     print(f"{game.title}, seed {saved.seed}, resumed from {path} after {len(saved.decisions)} "
-          f"decisions: you are {game.seat_name(table.person)}; "
-          + ", ".join(f"{game.seat_name(s)} {n}" for s, n in enumerate(table.names) if s != table.person),
-          file=out)
+          f"decisions: {who_plays(table)}", file=out)
     return play_table(table, stdin, out, save)
 
 

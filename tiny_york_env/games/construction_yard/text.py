@@ -34,8 +34,9 @@ def _row(rec, row: int) -> str:
 
 
 def phase_text(state: np.ndarray) -> str:
-    """The stage of play by the scorings done ('before scoring A', 'after scoring B', 'game over'):
-    the terminal game shows the whole board when it changes."""
+    """The stage of play by the scorings done ('before scoring A', 'after scoring B', 'game over';
+    rules: the scoring A and B cards lie in the money deck, scoring C ends the game): the terminal
+    game shows the whole board when it changes."""
     rec = as_batch(state)[0]
     if rec["decision"] == DEC_GAME_OVER:
         return "game over"
