@@ -109,7 +109,9 @@ def one_sided_binomial_p(wins, games):
     return sum(math.comb(games, k) for k in range(wins, games + 1)) / 2 ** games
 
 
-@pytest.mark.parametrize("game_name", ["construction_yard", "fifth_avenue"])
+# 5th Avenue's takes over two minutes (its games are long): in the slow run only.
+@pytest.mark.parametrize("game_name", ["construction_yard",
+                                       pytest.param("fifth_avenue", marks=pytest.mark.slow)])
 def test_greedy_playouts_beat_random_playouts(game_name):
     """Search with the game's compiled greedy heuristic in its playouts beats the same search
     with random playouts (8 playouts a decision, two-player games, seats rotated on shared deals):

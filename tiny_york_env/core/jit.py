@@ -124,6 +124,12 @@ if JIT_ENABLED:
         threads (as many as ``numba.set_num_threads`` allows), cached on disk."""
         return numba.njit(cache=True, parallel=True)(fn)
 
+    def jit_inline(fn):
+        """Compile ``fn`` into each compiled caller (numba's ``inline="always"``): for a small
+        predicate called in a hot loop with array arguments, where a call would cost more than
+        its work."""
+        return numba.njit(cache=True, inline="always")(fn)
+
     def max_threads():
         """The threads numba started with (all cores unless ``NUMBA_NUM_THREADS`` says less)."""
         return int(numba.config.NUMBA_NUM_THREADS)
@@ -138,7 +144,7 @@ else:
         """Return ``fn`` unchanged: the engine runs as plain Python."""
         return fn
 
-    jit_threads = jit
+    jit_threads = jit_inline = jit
 
     def max_threads():
         """Plain Python runs on one thread."""

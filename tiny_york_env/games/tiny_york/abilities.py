@@ -252,13 +252,21 @@ def can_use_character(st, seat, c, d):
     """``seat`` may use character ``c`` at decision ``d``: ``d`` fits its phase, an unused tile
     of it is owned, a dollar is on the board unless the tile is free, and the ability has an
     effect."""
-    if c < 1 or c > NUM_ACTIVE_CHARACTERS or st["is_tom"][seat] != 0:
+    if c < 1 or c > NUM_ACTIVE_CHARACTERS:
         return False
-    if not character_fits_decision(d, c):
+    return unused_tile(st, seat, c) != EMPTY and may_use_unused(st, seat, c, d)
+
+
+@jit
+def may_use_unused(st, seat, c, d):
+    """``can_use_character`` for an active character ``c`` of which ``seat`` owns an unused tile:
+    not a Tom, ``d`` fits its phase, a dollar unless the tile is free, and the ability has an
+    effect (the legal mask asks this for each owned tile, the tile scan already done)."""
+    if st["is_tom"][seat] != 0 or not character_fits_decision(d, c):
         return False
     if CHARACTER_FREE[c] == 0 and st["dollars"][seat] < 1:
         return False
-    return unused_tile(st, seat, c) != EMPTY and ability_has_effect(st, seat, c)
+    return ability_has_effect(st, seat, c)
 
 
 @jit
@@ -268,7 +276,7 @@ def any_character_usable(st, seat, d):
         if (st["tile_loc"][tile] == LOC_OWNED and st["tile_owner"][tile] == seat
                 and st["tile_used"][tile] == 0):
             c = TILE_CHARACTER[tile]
-            if c <= NUM_ACTIVE_CHARACTERS and can_use_character(st, seat, c, d):
+            if c <= NUM_ACTIVE_CHARACTERS and may_use_unused(st, seat, c, d):
                 return True
     return False
 

@@ -1,9 +1,12 @@
 """Which actions the pending decision allows: ``is_legal`` per action, ``fill_legal_mask`` for all.
 
-One predicate serves both the mask and ``apply_action``'s check, so they can never disagree.
+One predicate serves both the mask and ``apply_action``'s check, so they can never disagree: the
+mask reads a bid's record fields once for the whole decision (``bid_part_legal`` is that
+predicate) and asks ``may_use_unused`` of the characters it finds owned and unused, as
+``can_use_character`` does after its own scan (a test compares them at every decision).
 """
 
-from ...core.jit import jit
+from ...core.jit import jit, jit_inline
 from .abilities import (
     PRESS_BACK_MAX,
     ability_may_stop,
@@ -13,6 +16,7 @@ from .abilities import (
     character_pair_card_legal,
     character_pair_legal,
     character_tile_legal,
+    may_use_unused,
 )
 from .actions import (
     BID_CARD,
@@ -117,31 +121,50 @@ def any_prestige_tile_available(st):
     return False
 
 
-@jit
-def _legal_bid(st, seat, a):
-    """R9 exchanges and R10 bid parts on ``seat``'s bidding turn."""
-    round_type = st["bid_round"]
-    hand = st["hand"]
+@jit_inline
+def bid_part_legal(hand, reserve, exchanges_left, bid_base, round_type, a):
+    """R9 exchanges and R10 bid parts, from the bidder's ``hand`` and ``reserve`` rows, the
+    exchanges left, its ``bid_base`` and the round's card type: the one predicate of a bid action
+    (``_legal_bid`` for one action, ``_fill_bid_mask`` for the whole decision)."""
     if EXCHANGE <= a < BID_CARD:
         h = (a - EXCHANGE) // NUM_CARD_TYPES
         r = (a - EXCHANGE) % NUM_CARD_TYPES
-        return (h != r and st["exchanges_left"] > 0 and hand[seat, h] > 0
-                and st["reserve"][seat, r] > 0)
+        return h != r and exchanges_left > 0 and hand[h] > 0 and reserve[r] > 0
     if a == BID_CARD:
-        return hand[seat, round_type] > 0
+        return hand[round_type] > 0
     if BID_PAIR <= a < BID_WILD_PAIR:
         t = a - BID_PAIR
-        if t == round_type or hand[seat, t] < 2:
+        if t == round_type or hand[t] < 2:
             return False
         # Two wilds as a substitute only start a bid: later, single wilds are worth one each.
-        return t != WILD or st["bid_base"][seat] == 0
+        return t != WILD or bid_base == 0
     if BID_WILD_PAIR <= a < BID_WILD:
         t = a - BID_WILD_PAIR
-        return t != round_type and hand[seat, t] > 0 and hand[seat, WILD] > 0
+        return t != round_type and hand[t] > 0 and hand[WILD] > 0
     if a == BID_WILD:
         # "Wild cards may never be played on their own" (rulebook, bidding rounds).
-        return hand[seat, WILD] > 0 and st["bid_base"][seat] != 0
+        return hand[WILD] > 0 and bid_base != 0
     return a == BID_DONE
+
+
+@jit
+def _legal_bid(st, seat, a):
+    """R9 exchanges and R10 bid parts on ``seat``'s bidding turn."""
+    return bid_part_legal(st["hand"][seat], st["reserve"][seat], st["exchanges_left"],
+                          st["bid_base"][seat], st["bid_round"], a)
+
+
+@jit
+def _fill_bid_mask(st, seat, mask):
+    """The bid actions ``seat`` may take into ``mask``: ``bid_part_legal`` with the record's
+    fields read once for the whole decision (the mask's commonest decision)."""
+    hand = st["hand"][seat]
+    reserve = st["reserve"][seat]
+    exchanges_left = st["exchanges_left"]
+    bid_base = st["bid_base"][seat]
+    round_type = st["bid_round"]
+    for a in range(EXCHANGE, BID_DONE + 1):
+        mask[a] = bid_part_legal(hand, reserve, exchanges_left, bid_base, round_type, a)
 
 
 @jit
@@ -279,10 +302,13 @@ def fill_legal_mask(st, mask):
     for a in range(NUM_ACTIONS):
         mask[a] = False
     d = st["decision"]
-    first, end = decision_range(d)
-    for a in range(first, end):
-        if is_legal(st, a):
-            mask[a] = True
+    if d == DEC_BID:
+        _fill_bid_mask(st, st["actor"], mask)
+    else:
+        first, end = decision_range(d)
+        for a in range(first, end):
+            if is_legal(st, a):
+                mask[a] = True
     if d == DEC_CHARACTER_CARD and is_legal(st, CHARACTER_DONE):
         mask[CHARACTER_DONE] = True
     if offers_characters(d):
@@ -291,7 +317,7 @@ def fill_legal_mask(st, mask):
             if (st["tile_loc"][tile] == LOC_OWNED and st["tile_owner"][tile] == seat
                     and st["tile_used"][tile] == 0):
                 c = TILE_CHARACTER[tile]
-                if c <= NUM_ACTIVE_CHARACTERS and can_use_character(st, seat, c, d):
+                if c <= NUM_ACTIVE_CHARACTERS and may_use_unused(st, seat, c, d):
                     mask[USE_CHARACTER + c - 1] = True
 
 
