@@ -163,7 +163,8 @@ def _fill_bid_mask(st, seat, mask):
     exchanges_left = st["exchanges_left"]
     bid_base = st["bid_base"][seat]
     round_type = st["bid_round"]
-    for a in range(EXCHANGE, BID_DONE + 1):
+    first, end = decision_range(DEC_BID)
+    for a in range(first, end):
         mask[a] = bid_part_legal(hand, reserve, exchanges_left, bid_base, round_type, a)
 
 
