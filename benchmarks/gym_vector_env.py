@@ -85,7 +85,7 @@ def main():
     parser.add_argument("--no-sync", action="store_true", help="leave out the SyncVectorEnv")
     args = parser.parse_args()
     toms = tuple(args.toms)
-    sb3_setup = {"game": "tiny_york", "toms": toms, "num_threads": args.threads}
+    sb3_setup = {"game": "tiny_york", "automatic": toms, "num_threads": args.threads}
     measure_gym("vector_entry_point", 2, 0.1, 1, toms, args.threads)  # compile
     measure_sb3(2, 0.1, 1, sb3_setup)
     print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}, "

@@ -12,6 +12,7 @@ file.
 Usage:
     git worktree add /tmp/before <commit>
     python benchmarks/side_by_side.py --before /tmp/before --after . --out benchmarks/results/FILE.json
+        [--games NAME ...] [--scripts vector_env.py ...] [--obs-dtype uint8]
 """
 
 import argparse
@@ -62,6 +63,8 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", default=list(GAMES))
     parser.add_argument("--scripts", nargs="+", default=list(BENCHMARKS), choices=list(BENCHMARKS),
                         help="the benchmarks to run (default: all)")
+    parser.add_argument("--obs-dtype", choices=["float32", "uint8"], default="float32",
+                        help="vector_env.py's observations (uint8: the compact ones)")
     args = parser.parse_args()
     trees = {"before": args.before.resolve(), "after": args.after.resolve()}
     results = {"command": " ".join(sys.argv), "date": datetime.date.today().isoformat(),
@@ -70,6 +73,9 @@ def main() -> None:
                "commits": {label: commit(tree) for label, tree in trees.items()}, "runs": []}
     for script in args.scripts:
         measured, warm_up = BENCHMARKS[script]
+        if script == "vector_env.py":
+            dtype = ["--obs-dtype", args.obs_dtype]
+            measured, warm_up = measured + dtype, warm_up + dtype
         for game in args.games:
             for tree in trees.values():
                 run(tree, script, game, warm_up)

@@ -10,9 +10,16 @@ numpy, no policy. Per batch size: ``env steps/s`` times the env alone (``step`` 
 ``--breakdown`` adds where a step's time goes: the compiled kernel against Python per batch size,
 and the game's compiled batch kernels (apply with the automatic participants, legal masks, the
 masks with the mover's observation) alone.
+
+Beside the figures, the machine's memory-copy bandwidth (a copy of arrays far larger than the
+caches, bytes read plus bytes written) and the bytes a game step must move at least (its record,
+its observation row, its mask row): their ratio is the most steps/s memory allows once a batch
+outgrows the caches (each byte moved once, an optimistic bound). Both go to the result file
+(``--out FILE.json``); with ``--breakdown`` the split goes to ``FILE-breakdown.json`` beside it.
 Usage:
     python benchmarks/vector_env.py [--game NAME] [--sizes 1 64 256 1024] [--seconds S] [--repeats R]
         [--tom 5 | --bots greedy] [--threads 1 2] [--obs-dtype float32|uint8] [--breakdown]
+        [--out FILE.json]
 (one learning seat against the game's automatic participants: ``--tom`` or ``--bots`` as the game
 has them, by default its single-agent env's; ``--obs-dtype uint8``: the compact observations)
 """
@@ -77,6 +84,43 @@ def measure(num_envs, seconds, repeats, setup):
     return best_env, best_total, ended / elapsed_all
 
 
+BANDWIDTH_ARRAY_BYTES = 256 * 2**20  # far larger than any cache
+BANDWIDTH_COPIES = 5
+
+
+def memory_copy_bandwidth(copies=BANDWIDTH_COPIES):
+    """Best bytes/s of ``copies`` copies of a 256 MiB array, counting bytes read plus bytes
+    written (STREAM's convention)."""
+    source = np.ones(BANDWIDTH_ARRAY_BYTES, dtype=np.uint8)
+    target = np.empty_like(source)
+    best = 0.0
+    for _ in range(copies):
+        start = time.perf_counter()
+        np.copyto(target, source)
+        best = max(best, 2 * source.nbytes / (time.perf_counter() - start))
+    return best
+
+
+def bytes_per_game_step(game, obs_dtype):
+    """(record, observation row, mask row): the bytes one game step reads or writes at least."""
+    return game.state_dtype.itemsize, game.obs_size * np.dtype(obs_dtype).itemsize, game.num_actions
+
+
+def memory_sentence(game, obs_dtype, bandwidth):
+    """The memory figures in words: the bytes of a game step, and their ratio to the copy
+    bandwidth (which the result file's machine states)."""
+    record, obs, mask = bytes_per_game_step(game, obs_dtype)
+    total = record + obs + mask
+    return (f"a game step moves at least {total:,} bytes (record {record:,}, observation {obs:,}, mask "
+            f"{mask:,}), so memory allows at most {bandwidth / total / 1e6:.1f}M steps/s once a batch "
+            f"outgrows the caches")
+
+
+def bandwidth_words(bandwidth):
+    """The memory-copy bandwidth as the result file's machine states it."""
+    return f"memory copy {bandwidth / 1e9:.1f} GB/s"
+
+
 def _best_ns_per_game(fn, num_games, calls, repeats):
     """Best over ``repeats`` of ``calls`` calls of ``fn``: nanoseconds per game."""
     best = float("inf")
@@ -123,15 +167,19 @@ def split_step(num_envs, setup, seconds, repeats):
 
 
 def breakdown(sizes, setup, repeats):
-    """Print where a step's time goes: compiled kernel against Python, per batch size, and the
-    engine's batch verbs alone on a batch small enough to stay in cache."""
+    """Print where a step's time goes: compiled kernel against Python, per batch size, and (on one
+    thread) the engine's batch verbs alone on a batch small enough to stay in cache. Returns the
+    rows ``[threads, num_envs, whole, kernel, Python]`` (ns per game) and the verbs' sentence
+    (None on more threads)."""
     print("\nwhere a step goes (ns per game; best window):")
     print(f"{'num_envs':>8} {'whole step':>11} {'kernel':>8} {'Python':>8}")
+    rows = []
     for size in sizes:
         whole, kernel = split_step(size, setup, 2.0, repeats)
         print(f"{size:>8} {whole:>11,.0f} {kernel:>8,.0f} {whole - kernel:>8,.0f}")
+        rows.append([setup["num_threads"], size, f"{whole:,.0f}", f"{kernel:,.0f}", f"{whole - kernel:,.0f}"])
     if setup["num_threads"] != 1:
-        return
+        return rows, None
     num_games = 256
     game = get_game(setup["game"])
     kernels = batch_kernels(game)
@@ -162,8 +210,10 @@ def breakdown(sizes, setup, repeats):
     mask_ns = _best_ns_per_game(lambda: kernels.legal_masks_batch(states, masks), num_games, calls, repeats)
     observe_ns = _best_ns_per_game(lambda: kernels.rollout_observe(states, live, obs, masks), num_games,
                                    calls, repeats)
-    print(f"batch kernels alone on {num_games} games (ns per game): apply + {game.automatic_kind} "
-          f"{apply_ns:,.0f}, legal masks {mask_ns:,.0f}, masks + encode {observe_ns:,.0f}")
+    sentence = (f"batch kernels alone on {num_games} games (ns per game): apply + {game.automatic_kind} "
+                f"{apply_ns:,.0f}, legal masks {mask_ns:,.0f}, masks + float32 encode {observe_ns:,.0f}")
+    print(sentence)
+    return rows, sentence
 
 
 def main():
@@ -193,8 +243,11 @@ def main():
              f"{', '.join(game.automatic_label(x) for x in automatic)}, {args.obs_dtype} observations")
     for threads in sorted(set(args.threads)):
         measure(2, 0.1, 1, {**setup, "num_threads": threads})  # compile
+    bandwidth = memory_copy_bandwidth()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"python {platform.python_version()}, {label}")
+    print(f"{bandwidth_words(bandwidth)} (bytes read + written); "
+          f"{memory_sentence(game, args.obs_dtype, bandwidth)}")
     print(f"{'threads':>7} {'num_envs':>8} {'env steps/s':>12} {'with actions':>13} {'games/s':>9}")
     for threads in args.threads:
         for size in args.sizes:
@@ -205,12 +258,23 @@ def main():
     if args.out is not None:
         columns = ["threads", "num_envs", "env steps/s", "with actions", "games/s"]
         note = (f"{label}: step() and action_masks(), no policy; 'with actions' adds drawing random legal "
-                f"actions in numpy; best of {args.repeats} windows of {args.seconds} s")
-        write_table_result(args.out, columns, rows, note)
+                f"actions in numpy; best of {args.repeats} windows of {args.seconds} s; "
+                f"{memory_sentence(game, args.obs_dtype, bandwidth)}")
+        write_table_result(args.out, columns, rows, note,
+                           machine_note=bandwidth_words(bandwidth))
     if args.breakdown:
+        split_rows, sentences = [], []
         for threads in args.threads:
             print(f"\n{threads} thread(s):", end="")
-            breakdown(args.sizes, {**setup, "num_threads": threads}, args.repeats)
+            found, sentence = breakdown(args.sizes, {**setup, "num_threads": threads}, args.repeats)
+            split_rows += found
+            sentences += [sentence] if sentence else []
+        if args.out is not None:
+            note = (f"{label}: where a step goes, ns per game (best window of 2 s); "
+                    f"{'; '.join(sentences)}; {memory_sentence(game, args.obs_dtype, bandwidth)}")
+            write_table_result(args.out.with_name(f"{args.out.stem}-breakdown.json"),
+                               ["threads", "num_envs", "whole step", "kernel", "Python"], split_rows, note,
+                               machine_note=bandwidth_words(bandwidth))
 
 
 if __name__ == "__main__":

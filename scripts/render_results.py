@@ -328,7 +328,8 @@ def generations_table(files: Sequence[dict[str, Any]], options: Options) -> str:
 @view("table")
 def plain_table(files: Sequence[dict[str, Any]], options: Options) -> str:
     """A ``kind: table`` file as it is: its columns and rows (several files: their rows in order);
-    ``select=VALUE`` keeps the rows whose first cell is VALUE and drops that column."""
+    ``select=VALUE`` keeps the rows whose first cell is VALUE and drops that column;
+    ``provenance=yes`` adds a line under the table: each file's day, machine and note."""
     header = None
     rows: list[list[Any]] = []
     for data in files:
@@ -343,7 +344,15 @@ def plain_table(files: Sequence[dict[str, Any]], options: Options) -> str:
         header, rows = header[1:], [row[1:] for row in rows if row[0] == wanted]
         if not rows:
             raise ValueError(f"no row of the table starts with {wanted!r}")
-    return markdown_table(header, rows)
+    table = markdown_table(header, rows)
+    if options.get("provenance") == "yes":
+        table += "\n\n" + " ".join(provenance_line(data["provenance"]) for data in files)
+    return table
+
+
+def provenance_line(provenance: dict[str, Any]) -> str:
+    """A result file's provenance in one line: ``*day, machine:* note``."""
+    return f"*{provenance['date']}, {provenance['machine']}:* {provenance['note']}."
 
 
 @view("headline")

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tiny_york_env.registry import get_game
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 README_MAX_LINES = 250
@@ -187,3 +189,30 @@ def test_an_expert_iteration_run_renders_a_row_a_generation():
     assert "accepted (**B better** (H1), 80 deals, LLR +2.95)" in lines[3]
     with pytest.raises(ValueError, match="generations.json"):
         _render_results().VIEWS["generations"]([{"kind": "table"}], {})
+
+
+def test_the_vecenv_benchmark_writes_the_memory_bound_and_the_split_beside_its_figures(tmp_path):
+    """`benchmarks/vector_env.py --out F --breakdown` writes F and F-breakdown with the memory-copy
+    bandwidth in the machine and the bytes a game step moves in the note; ``provenance=yes`` shows
+    them under the table."""
+    out = tmp_path / "vecenv.json"
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "vector_env.py"), "--sizes", "8",
+                             "--seconds", "0.2", "--repeats", "1", "--threads", "1", "--obs-dtype", "uint8",
+                             "--breakdown", "--out", str(out)], cwd=ROOT / "benchmarks",
+                            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 0, result.stderr[-2000:]
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    split = json.loads((tmp_path / "vecenv-breakdown.json").read_text(encoding="utf-8"))
+    assert split["columns"] == ["threads", "num_envs", "whole step", "kernel", "Python"]
+    assert [row[:2] for row in split["rows"]] == [[1, 8]]
+    game = get_game("tiny_york")
+    record, obs, mask = game.state_dtype.itemsize, game.obs_size, game.num_actions  # uint8: a byte an entry
+    moved = (f"a game step moves at least {record + obs + mask:,} bytes (record {record:,}, observation "
+             f"{obs:,}, mask {mask:,})")
+    for data in (figures, split):
+        assert re.search(r"memory copy \d+\.\d GB/s$", data["provenance"]["machine"])
+        assert moved in data["provenance"]["note"]
+    table = _render_results().VIEWS["table"]([figures], {"provenance": "yes"})
+    provenance = figures["provenance"]
+    assert table.splitlines()[-1] == f"*{provenance['date']}, {provenance['machine']}:* {provenance['note']}."
+    assert _render_results().VIEWS["table"]([figures], {}).count("\n") == 1 + len(figures["rows"])

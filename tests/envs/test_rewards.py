@@ -11,10 +11,17 @@ written into the record, ties included, and check numbers written out by hand.
 import numpy as np
 import pytest
 
-from tiny_york_env.envs.rewards import REWARD_KINDS, check_reward_kind, final_rewards
+from tiny_york_env.envs.rewards import (
+    REWARD_KINDS,
+    check_reward_kind,
+    final_info,
+    final_outcome,
+    final_rewards,
+)
 from tiny_york_env.games.tiny_york import GameConfig, final_scores, new_game, winner
 from tiny_york_env.games.tiny_york.contract import SCORE_SCALE as SCORE_MARGIN_SCALE
 from tiny_york_env.games.tiny_york.state import DEC_GAME_OVER, SCORE_TRACK
+from tiny_york_env.registry import get_game
 
 MARGIN_SCALE = 50.0  # README: "score" is (own total - best other total) / 50
 
@@ -129,6 +136,19 @@ def test_the_hand_computation_agrees_and_win_and_rank_sum_to_zero(kind, case):
     assert got == pytest.approx(expected_rewards(state, kind))
     if kind != "score":
         assert got.sum() == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("kind", REWARD_KINDS)
+def test_the_batch_envs_outcome_is_the_rewards_and_the_info(kind):
+    """``final_outcome`` (scores and winners read once, the batch envs' path) gives the same
+    rewards as the hand computation and the same info as ``final_info``."""
+    state = finished(3, [12, 61, 60], 1, [(15, -9), (15, -4), (0, 2)])
+    rewards, info = final_outcome(state, kind)
+    assert rewards == pytest.approx(expected_rewards(state, kind))
+    expected_info = final_info(get_game("tiny_york"), state)
+    assert info.keys() == expected_info.keys() == {"final_scores", "winner"}
+    assert info["final_scores"].tolist() == expected_info["final_scores"].tolist() == [12, 61, 60]
+    assert info["winner"] == expected_info["winner"] == 1
 
 
 def test_no_rewards_before_the_end():

@@ -13,7 +13,8 @@ Actions are checked for every game before any game changes, so a refused step ch
 The ``*_threads`` kernels do the same work with the games split over numba's threads (``prange``;
 ``use_threads`` sets how many): every game touches only its own rows, and what must be in game
 order (the list of ended games) is made afterwards on one thread, so their results equal the
-one-thread kernels' exactly.
+one-thread kernels' exactly. While a game plays, the next game's record is prefetched
+(``core/prefetch.py``): a batch larger than the caches no longer waits on each of its fields.
 ``step_kernel`` restarts an ended game in the same step (SB3's convention, the ended record and
 observation copied out first), ``next_step_kernel`` in the next one (Gymnasium's
 ``AutoresetMode.NEXT_STEP``, the ended record kept in place until then). Illegal actions (an id
@@ -35,6 +36,7 @@ from .network import accumulated_argmax, start_accumulator, update_accumulator
 from .network import masked_argmax as network_argmax
 from .network import scan_buffers as network_scan_buffers
 from .network import tower_output as network_output
+from .prefetch import prefetch_row
 from .rng import randbelow
 from .seeds import next_seed
 
@@ -68,7 +70,7 @@ def specialise(namespace: dict, filename: str) -> None:
                      network_argmax=network_argmax, network_output=network_output,
                      accumulated_argmax=accumulated_argmax, start_accumulator=start_accumulator,
                      update_accumulator=update_accumulator, ACCUMULATED_SEATS=ACCUMULATED_SEATS,
-                     network_scan_buffers=network_scan_buffers)
+                     network_scan_buffers=network_scan_buffers, prefetch_row=prefetch_row)
     source = Path(__file__).read_text()
     start = source.index(LOOPS_MARKER)
     lines_before = source.count("\n", 0, start)  # keep line numbers (tracebacks, cache names)
@@ -153,6 +155,7 @@ def check_actions(actions, masks, skip, illegal, terminate_illegal):
 def step_one(states, raw, actions, seeds, params, obs, masks, dones, ended_raw, ended_obs,
              illegal, i):
     """Game ``i`` of ``step_kernel``: play, and if it ended keep it in row i and restart it."""
+    prefetch_row(raw, i + 1)  # the next game's record, on its way while this one plays
     if illegal[i]:
         dones[i] = True
     else:
@@ -233,6 +236,7 @@ def advance_one(states, raw, action, seeds, params, terminated, autoreset, illeg
 @jit
 def next_step_one(states, raw, actions, seeds, params, obs, masks, terminated, autoreset, illegal, i):
     """Game ``i`` of ``next_step_kernel``."""
+    prefetch_row(raw, i + 1)  # the next game's record, on its way while this one plays
     advance_one(states, raw, actions[i], seeds, params, terminated, autoreset, illegal, i)
     observe(states[i], LEARNING_SEAT, obs[i])
     if terminated[i]:
@@ -315,6 +319,7 @@ def turn_reset_kernel_threads(states, raw, seeds, which, params, obs, masks, act
 def turn_step_one(states, raw, actions, seeds, params, obs, masks, actors, terminated, autoreset,
                   illegal, i):
     """Game ``i`` of ``turn_step_kernel``."""
+    prefetch_row(raw, i + 1)  # the next game's record, on its way while this one plays
     a = actions[i]
     illegal[i] = not autoreset[i] and (a < 0 or a >= NUM_ACTIONS or not masks[i, a])
     advance_one(states, raw, a, seeds, params, terminated, autoreset, illegal, i)

@@ -85,8 +85,7 @@ from .rewards import (
     check_illegal_reward,
     check_render_mode,
     check_reward_kind,
-    final_info,
-    final_rewards,
+    final_outcome,
     not_reset_error,
     warn_first_illegal,
 )
@@ -372,9 +371,9 @@ class GameVectorEnv(VectorEnv):
             has[scored] = True
             for i in scored:
                 record = records[i:i + 1].reshape(())
-                info = final_info(self.game, record)
+                seat_rewards, info = final_outcome(record, self.reward_kind, self.game)
                 scores[i], winners[i] = info["final_scores"], info["winner"]
-                rewards[i] = final_rewards(record, self.reward_kind, self.game)[LEARNING_SEAT]
+                rewards[i] = seat_rewards[LEARNING_SEAT]
             infos.update(final_scores=scores, _final_scores=has, winner=winners, _winner=has.copy())
         illegal = [i for i in ended if self._illegal[i]]
         if illegal:

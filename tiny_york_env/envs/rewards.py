@@ -102,19 +102,28 @@ def final_rewards(state: np.ndarray, kind: str, game: Game | None = None) -> np.
       share the mean place); +1 for first down to -1 for last; zero-sum.
     - "score": (own total - best other total) / the game's ``score_scale`` (50 for Tiny York).
     """
+    return final_outcome(state, kind, game)[0]
+
+
+def final_outcome(state: np.ndarray, kind: str, game: Game | None = None) -> tuple[np.ndarray, dict]:
+    """(``final_rewards``, ``final_info``) of the finished game ``state``, its scores and winners
+    read once (the batch envs' path for every game that ends)."""
     check_reward_kind(kind)
     game = game_of_state(state) if game is None else game
-    scores = game.final_scores(state).astype(np.float64)
+    scores = game.final_scores(state)
+    winners = game.winners(state)
     n = len(scores)
     if kind == "win":
         share = np.zeros(n)
-        winners = list(game.winners(state))
-        share[winners] = 1.0 / len(winners)
-        return (n * share - 1.0) / (n - 1)
-    if kind == "rank":
-        return 1.0 - 2.0 * game.placings(state) / (n - 1)
-    best_other = np.array([np.max(np.delete(scores, s)) for s in range(n)])
-    return (scores - best_other) / game.score_scale
+        share[list(winners)] = 1.0 / len(winners)
+        rewards = (n * share - 1.0) / (n - 1)
+    elif kind == "rank":
+        rewards = 1.0 - 2.0 * game.placings(state) / (n - 1)
+    else:
+        totals = scores.astype(np.float64)
+        best_other = np.array([np.max(np.delete(totals, s)) for s in range(n)])
+        rewards = (totals - best_other) / game.score_scale
+    return rewards, {"final_scores": scores, "winner": winners[0]}
 
 
 def final_info(game: Game, state: np.ndarray) -> dict:

@@ -41,7 +41,7 @@ whole step stays in compiled code (``step_kernel`` of the game's batch module,
 lets the engine run the Toms, ends the games whose action is illegal (``"terminate"``), records
 each ended game (record, final observation), restarts it with ``next_seed`` of its seed, encodes
 observations and fills masks; Python only turns the ended games' records into rewards (the
-shared ``final_rewards``) and infos (``terminal_observation``, ``final_scores``, ``winner``,
+shared ``final_outcome``) and infos (``terminal_observation``, ``final_scores``, ``winner``,
 ``TimeLimit.truncated`` = False). The seed chain is ``TinyYorkEnv.reset()``'s, so this env and
 ``num_envs`` single envs seeded ``s + i`` and given the same actions agree exactly:
 observations, rewards, dones and masks.
@@ -67,8 +67,7 @@ from .rewards import (
     check_illegal_action,
     check_illegal_reward,
     check_reward_kind,
-    final_info,
-    final_rewards,
+    final_outcome,
     not_reset_error,
     warn_first_illegal,
 )
@@ -196,9 +195,9 @@ class GameVecEnv(VecEnv):
                     warn_first_illegal(self, i, int(actions[i]), "infos[i]['illegal_action']")
                     continue
                 record = self._ended_states[i:i + 1].reshape(())
-                rewards[i] = final_rewards(record, self.reward_kind, self.game)[LEARNING_SEAT]
-                infos[i] = {"terminal_observation": terminal_obs, **final_info(self.game, record),
-                            "TimeLimit.truncated": False}
+                seat_rewards, info = final_outcome(record, self.reward_kind, self.game)
+                rewards[i] = seat_rewards[LEARNING_SEAT]
+                infos[i] = {"terminal_observation": terminal_obs, **info, "TimeLimit.truncated": False}
         return obs, rewards, self._dones.copy(), infos
 
     def _raise_illegal(self, i, action):
