@@ -123,10 +123,15 @@ def final_outcome(state: np.ndarray, kind: str, game: Game | None = None) -> tup
         totals = scores.astype(np.float64)
         best_other = np.array([np.max(np.delete(totals, s)) for s in range(n)])
         rewards = (totals - best_other) / game.score_scale
-    return rewards, {"final_scores": scores, "winner": winners[0]}
+    return rewards, end_info(scores, winners)
 
 
 def final_info(game: Game, state: np.ndarray) -> dict:
     """The end-of-game info every env adds: ``final_scores`` (int array per seat) and ``winner``
     (the first winning seat; tied winners show in the scores and share the "win" reward)."""
-    return {"final_scores": game.final_scores(state), "winner": game.winners(state)[0]}
+    return end_info(game.final_scores(state), game.winners(state))
+
+
+def end_info(scores: np.ndarray, winners: Sequence[int]) -> dict:
+    """The end-of-game info of ``scores`` and ``winners``: ``final_scores`` and the first winner."""
+    return {"final_scores": scores, "winner": winners[0]}
